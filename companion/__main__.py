@@ -1,0 +1,4 @@
+"""`python -m companion` = the `companion` command."""
+from .cli import main
+
+raise SystemExit(main())

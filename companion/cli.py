@@ -1,0 +1,105 @@
+"""The `companion` command: `serve` (the default) and `score`.
+
+`score` is a pure function of its input: it imports neither Flet nor TinyDB and never opens
+the app's database (scoring-contract.md). Heavy imports happen only inside `serve`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .engine.inputs import InputError
+
+SCORE_GAMES = ("flanders-1302", "village", "princes-of-the-renaissance", "carcassonne", "elfenland")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Rulebook companion and scoring assistant.")
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", help="serve the web app (the default)")
+    _serve_options(serve)
+    score = sub.add_parser("score", help="final scoring from JSON (scoring-contract.md)")
+    score.add_argument("game", metavar="GAME")
+    score.add_argument("file", metavar="FILE", nargs="?", default="-")
+    return parser
+
+
+def _serve_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8550)
+    parser.add_argument("--data-dir", default=None,
+                        help="where the database lives (default: $COMPANION_DATA_DIR or the user data directory)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["serve", *argv]
+    args = _parser().parse_args(argv)
+    if args.command == "score":
+        return score(args.game, args.file)
+    return serve(args.host, args.port, args.data_dir)
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def score(game_name: str, path: str) -> int:
+    """Score a finished game from JSON; exit 0 with the result, or 2 with one clear message."""
+    from .games import by_cli_name  # the registry is pure: no Flet, no TinyDB
+
+    if game_name not in SCORE_GAMES:
+        return _fail(f"GAME: unknown game {game_name!r} (one of: {', '.join(SCORE_GAMES)})")
+    game = by_cli_name(game_name)
+    if game is None:
+        return _fail(f"GAME: {game_name} is not supported yet")
+    try:
+        if path == "-":
+            raw = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                raw = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        return _fail(f"FILE: cannot read {path}: {getattr(error, 'strerror', None) or error}")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as error:
+        return _fail(f"input is not valid JSON: {error}")
+    try:
+        result = game.score_cli(data)
+    except InputError as error:
+        return _fail(str(error))
+    except RecursionError:
+        return _fail("input is nested too deeply")
+    result["explain"] = [line.english(_english_texts(game.id)) for line in result.get("explain", [])]
+    json.dump(result, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _english_texts(game_id: str):
+    """Resolve rule-text references (city and guild names) in English from the game's data file."""
+    from . import texts
+
+    path = texts.DATA_DIR / f"{game_id}.toml"
+    table = texts.load(path)[0] if path.exists() else {}
+    return lambda key: table.get(key, {}).get("en", key.rsplit(".", 1)[-1])
+
+
+def default_data_dir() -> str:
+    env = os.environ.get("COMPANION_DATA_DIR")
+    if env:
+        return env
+    import platformdirs
+
+    return platformdirs.user_data_dir("companion", appauthor=False)
+
+
+def serve(host: str, port: int, data_dir: str | None) -> int:
+    from .ui.app import run
+
+    return run(host=host, port=port, data_dir=data_dir or default_data_dir())

@@ -1,0 +1,75 @@
+"""A session is an action log; its state is the replay of that log.
+
+`apply` never changes the state it is given: it works on a copy and either returns the new
+state or raises InvalidAction with the old state untouched. Undo is replay without the last
+action. Actions common to every game (ticking the setup checklist, a manual score correction)
+are handled here; the rest go to the game's reducers.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Mapping
+
+from .model import GameDef, InvalidAction, Msg, N_
+
+
+def initial(game: GameDef, config: Mapping) -> dict:
+    """The state of a new session: the game's own state plus the shared bookkeeping."""
+    state = game.initial_state(config)
+    state.setdefault("ticks", [])
+    state.setdefault("corrections", [])
+    return state
+
+
+def apply(game: GameDef, config: Mapping, state: Mapping, action: Mapping) -> dict:
+    """The state after `action`; raises InvalidAction and leaves `state` as it was."""
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    kind, args = action["type"], action.get("args", {})
+    if not isinstance(args, Mapping):
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    new = copy.deepcopy(dict(state))
+    if kind == "tick":
+        _tick(game, config, new, args)
+    elif kind == "correct":
+        _correct(new, args, config)
+    elif kind in game.reducers:
+        game.reducers[kind](new, args, config)
+    else:
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    return new
+
+
+def replay(game: GameDef, config: Mapping, log: list) -> dict:
+    """The state after every action of `log`, in order."""
+    state = initial(game, config)
+    for action in log:
+        state = apply(game, config, state, action)
+    return state
+
+
+def _tick(game: GameDef, config: Mapping, state: dict, args: Mapping) -> None:
+    item, done = args.get("item"), args.get("done")
+    if item not in [i["id"] for i in game.setup_items(config)] or not isinstance(done, bool):
+        raise InvalidAction(Msg(N_("There is no such item on the setup checklist.")))
+    ticks = state["ticks"]
+    if done and item not in ticks:
+        ticks.append(item)
+    elif not done and item in ticks:
+        ticks.remove(item)
+
+
+def _correct(state: dict, args: Mapping, config: Mapping) -> None:
+    """A manual score correction: a whole number of points (not 0) for a track, with a reason."""
+    track, points, reason = args.get("track"), args.get("points"), args.get("reason")
+    if track not in state.get("scores", {}):
+        raise InvalidAction(Msg(N_("There is no such score track.")), field="track")
+    if not isinstance(points, int) or isinstance(points, bool) or points == 0 or abs(points) > 999:
+        raise InvalidAction(Msg(N_("Enter a whole number of points other than 0 (at most 999 either way).")),
+                            field="points")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidAction(Msg(N_("Say why the score is corrected.")), field="reason")
+    if state["scores"][track] + points < 0:
+        raise InvalidAction(Msg(N_("A score cannot go below 0.")), field="points")
+    state["scores"][track] += points
+    state["corrections"].append({"track": track, "points": points, "reason": reason.strip()[:200]})

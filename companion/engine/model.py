@@ -1,0 +1,97 @@
+"""Core value types of the rules engine: messages, invalid actions, game definitions.
+
+Pure Python: nothing here may import Flet or TinyDB (tests/test_purity.py checks it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+
+def N_(text: str) -> str:
+    """Mark a UI string for extraction into the gettext catalogue; translated when shown."""
+    return text
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A parameter that names a rule-text key (a city, a guild): resolved in the reader's language."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A translatable message: an English msgid, optional plural form and count, named parameters."""
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    n: int | None = None
+
+    def english(self, resolve: Callable[[str], str] | None = None) -> str:
+        """The message in English without the catalogue (the `score` command, logs, tests)."""
+        return render(self, lambda s: s, lambda s, p, n: s if n == 1 else p, resolve or (lambda key: key))
+
+
+def _params(params: Mapping[str, Any], resolve: Callable[[str], str]) -> dict:
+    return {k: resolve(v.key) if isinstance(v, Ref) else v for k, v in params.items()}
+
+
+def render(msg: Msg, gettext: Callable, ngettext: Callable, resolve: Callable[[str], str]) -> str:
+    """A message in the reader's language (gettext functions of that language, text resolver)."""
+    if msg.plural is None:
+        text = gettext(msg.text)
+    else:
+        text = ngettext(msg.text, msg.plural, msg.n)
+    params = {k: render(v, gettext, ngettext, resolve) if isinstance(v, Msg) else v
+              for k, v in msg.params.items()}
+    return text.format(**_params(params, resolve))
+
+
+class InvalidAction(Exception):
+    """An action the rules do not allow: raised before anything changes.
+
+    `field` names the input the message is about, so the UI can show it next to that field.
+    """
+
+    def __init__(self, msg: Msg, field: str | None = None):
+        super().__init__(msg.english())
+        self.msg = msg
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a round: its id (also the rule-text key suffix) and which helper it offers."""
+
+    id: str
+    helper: str | None = None
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """Everything the app needs to know about one game: data plus pure functions.
+
+    - `new_config(raw)` checks a new-game form and returns the config stored with the session;
+    - `setup_items(config)` lists the checklist ids for that configuration;
+    - `initial_state(config)` is the state before the first action;
+    - `reducers[type](state, args, config)` mutate a private copy of the state or raise InvalidAction;
+    - `describe(action, config)` says what an action did (for the log and for "Undo: ...");
+    - `score_cli(data)` checks a `companion score` input and returns the contract's output;
+    - `steps(config)` is the round's step table (it drives the round guide);
+    - `result(state, config)` is the final scoring of a finished session (same code as `score_cli`).
+    """
+
+    id: str
+    cli_name: str
+    min_players: int
+    max_players: int
+    new_config: Callable[[Mapping], dict]
+    setup_items: Callable[[Mapping], list]
+    initial_state: Callable[[Mapping], dict]
+    reducers: Mapping[str, Callable]
+    describe: Callable[[Mapping, Mapping], Msg]
+    score_cli: Callable[[Any], dict]
+    steps: Callable[[Mapping], tuple]
+    result: Callable[[Mapping, Mapping], dict]

@@ -1,0 +1,46 @@
+"""Rule text and checklist prose from `data/<game>.toml`: Czech and English side by side.
+
+The files are the seed of the rule-text table in TinyDB (see store.py); this module only reads
+them, so the `score` command can name cities in English without opening any database.
+"""
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+LANGUAGES = ("en", "cs")
+
+
+def data_files() -> list[Path]:
+    return sorted(DATA_DIR.glob("*.toml"))
+
+
+def load(path: Path) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """The texts of one data file keyed `<game>.<key>`, and its rules-browser section order."""
+    game = path.stem
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    texts = {f"{game}.{key}": dict(value) for key, value in data.get("text", {}).items()}
+    return texts, list(data.get("rules", {}).get("sections", []))
+
+
+def load_all() -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
+    """All texts of all games, and each game's rules sections."""
+    texts: dict[str, dict[str, str]] = {}
+    sections: dict[str, list[str]] = {}
+    for path in data_files():
+        game_texts, game_sections = load(path)
+        texts.update(game_texts)
+        sections[path.stem] = game_sections
+    return texts, sections
+
+
+def fingerprint() -> str:
+    """A hash of every data file: the seeded table is refreshed when it changes."""
+    digest = hashlib.sha256()
+    for path in data_files():
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()

@@ -1,0 +1,1 @@
+"""The Flet user interface: a thin layer over the view-model."""

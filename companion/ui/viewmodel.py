@@ -1,0 +1,182 @@
+"""The view-model: one per browser session, plain Python (no Flet), driven by pytest directly.
+
+Data flow for one tap: `dispatch` → engine.apply (pure; InvalidAction → message, nothing
+changes) → store.record (atomic write) → only then the new state → listeners re-render.
+The screen never shows a state that is not on disk.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..engine import flow
+from ..engine.model import InvalidAction, Msg, N_
+from ..games import GAMES
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
+from ..store import SessionLost, Stale, Store
+
+
+@dataclass
+class Problem:
+    """An invalid entry: the message in the reader's language and the field it is about."""
+
+    text: str
+    field: str | None = None
+
+
+class ViewModel:
+    """What one screen shows and every intention a player can express on it."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        lang = store.setting("language", DEFAULT_LANGUAGE)
+        self.t = Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, store.text)
+        self.route = "home"
+        self.session: dict | None = None
+        self.state: dict | None = None
+        self.problem: Problem | None = None
+        self.notice: str | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    # -- observing -------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # -- language and navigation -----------------------------------------------------------------
+
+    @property
+    def lang(self) -> str:
+        return self.t.lang
+
+    def set_language(self, lang: str) -> None:
+        """Switch every text at once (UI strings and rule text) and remember the choice."""
+        if lang in LANGUAGES:
+            self.t = Translator(lang, self.store.text)
+            self.store.set_setting("language", lang)
+            self._changed()
+
+    def go(self, route: str) -> None:
+        self.route = route
+        self.problem = None
+        self._changed()
+
+    def home(self) -> None:
+        self.session, self.state = None, None
+        self.go("home")
+
+    @property
+    def game(self):
+        return GAMES[self.session["game"]] if self.session else None
+
+    def games(self) -> list:
+        return list(GAMES.values())
+
+    def in_progress(self) -> list[dict]:
+        return self.store.sessions(status="active")
+
+    def notices(self) -> list[str]:
+        return [self.t.msg(m) for m in self.store.notices]
+
+    # -- sessions --------------------------------------------------------------------------------
+
+    def new_game(self, game_id: str, form: dict[str, Any]) -> bool:
+        """Start a session from the new-game form; on a bad entry say which field and change nothing."""
+        game = GAMES[game_id]
+        try:
+            config = game.new_config(form)
+        except InvalidAction as error:
+            return self._refuse(error)
+        sid = self.store.create_session(game_id, config)
+        return self.open(sid)
+
+    def open(self, sid: str) -> bool:
+        """Resume a session exactly where its log left it."""
+        try:
+            session = self.store.load(sid)
+            game = GAMES[session["game"]]
+            state = flow.replay(game, session["config"], session["log"])
+        except (SessionLost, KeyError, InvalidAction):
+            self.problem = Problem(self.t(N_("This game could not be opened.")))
+            self.route = "home"
+            self._changed()
+            return False
+        self.session, self.state = session, state
+        self.problem = None
+        self.route = _route_for(state)
+        self._changed()
+        return True
+
+    def dispatch(self, kind: str, **args: Any) -> bool:
+        """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
+        action = {"type": kind, "args": args}
+        try:
+            new_state = flow.apply(self.game, self.session["config"], self.state, action)
+        except InvalidAction as error:
+            return self._refuse(error)
+        try:
+            self.store.record(self.session["id"], action, expect=len(self.session["log"]))
+        except Stale:
+            self.open(self.session["id"])
+            self.problem = Problem(self.t(N_("The game was changed on another screen: this is its current state. "
+                                             "Please enter that again.")))
+            self._changed()
+            return False
+        self.session["log"].append(action)
+        self._settle(new_state)
+        return True
+
+    def undo(self) -> bool:
+        """Take back the last action (again and again, also after a restart)."""
+        if not self.session or not self.session["log"]:
+            return False
+        self.store.undo(self.session["id"])
+        self.session["log"].pop()
+        self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
+        return True
+
+    def undo_label(self) -> str | None:
+        """"Undo: <what the last action did>", or None when there is nothing to undo."""
+        if not self.session or not self.session["log"]:
+            return None
+        return self.t(N_("Undo: {action}")).format(action=self.describe(self.session["log"][-1]))
+
+    def describe(self, action: dict) -> str:
+        return self.t.msg(self.game.describe(action, self.session["config"]))
+
+    def history(self) -> list[str]:
+        """What happened this game, newest first."""
+        return [self.describe(a) for a in reversed(self.session["log"])] if self.session else []
+
+    def _settle(self, state: dict) -> None:
+        self.state = state
+        self.problem = None
+        self.store.set_status(self.session["id"], "finished" if state.get("phase") == "over" else "active")
+        if self.route not in ("rules", "log"):
+            self.route = _route_for(state)
+        self._changed()
+
+    def _refuse(self, error: InvalidAction) -> bool:
+        self.problem = Problem(self.t.msg(error.msg), error.field)
+        self._changed()
+        return False
+
+    # -- helpers for screens -----------------------------------------------------------------------
+
+    def msg(self, msg: Msg) -> str:
+        return self.t.msg(msg)
+
+    def error_for(self, field: str) -> str | None:
+        """The message for `field` if the last refused entry was about it."""
+        if self.problem and self.problem.field and (self.problem.field == field
+                                                    or self.problem.field.startswith(field + ".")):
+            return self.problem.text
+        return None
+
+
+def _route_for(state: dict) -> str:
+    return {"setup": "setup", "round": "round", "final": "final", "over": "result"}.get(state.get("phase"), "round")
