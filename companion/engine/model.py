@@ -13,6 +13,14 @@ def N_(text: str) -> str:
     return text
 
 
+def P_(singular: str, plural: str, n: int, **params: Any) -> "Msg":
+    """A message whose wording depends on the count `n` (Czech: 1 bod, 2 body, 5 bodů).
+
+    Extracted as a plural entry (keyword `P_:1,2`); `n` is also available as `{n}`.
+    """
+    return Msg(singular, {"n": n, **params}, plural=plural, n=n)
+
+
 @dataclass(frozen=True)
 class Ref:
     """A parameter that names a rule-text key (a city, a guild): resolved in the reader's language."""

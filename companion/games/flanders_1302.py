@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.model import GameDef, InvalidAction, Msg, N_, Ref, Step
+from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.ranking import points_lowest_of_tied, positions, shared_places, tied_groups
 
 ID = "flanders_1302"
@@ -198,8 +198,8 @@ def explain_order(config: Mapping, start: int, cards: Mapping[str, int]) -> list
     order = turn_order(seats, start, cards)
     lines = []
     for i, colour in enumerate(order):
-        lines.append(Msg(N_("{place}. {name}: {n} card"), {"place": i + 1, "name": names[colour], "n": cards[colour]},
-                         plural=N_("{place}. {name}: {n} cards"), n=cards[colour]))
+        lines.append(P_("{place}. {name}: {n} card", "{place}. {name}: {n} cards", cards[colour],
+                        place=i + 1, name=names[colour]))
     for group in tied_groups(order, key=lambda c: cards[c]):
         if len(group) > 1:
             lines.append(Msg(N_("{names} played the same number of cards: whoever sits closer clockwise to the "
@@ -244,12 +244,11 @@ def score_city(city: Mapping) -> dict:
     for group, (first, last), award in zip(groups, positions(groups), points_lowest_of_tied(groups, rank_table(value))):
         for guild in group:
             points[guild] = award
-            explain.append(Msg(N_("{guild}: quarters {quarters}, guild masters {masters}, place {place} → {n} point"),
-                               {"guild": guild_name(guild), "quarters": quarters[guild],
-                                "masters": masters.get(guild, 0), "n": award,
-                                "place": str(first) if first == last else f"{first}–{last}"},
-                               plural=N_("{guild}: quarters {quarters}, guild masters {masters}, place {place} → "
-                                         "{n} points"), n=award))
+            explain.append(P_("{guild}: quarters {quarters}, guild masters {masters}, place {place} → {n} point",
+                              "{guild}: quarters {quarters}, guild masters {masters}, place {place} → {n} points",
+                              award, guild=guild_name(guild), quarters=quarters[guild],
+                              masters=masters.get(guild, 0),
+                              place=str(first) if first == last else f"{first}–{last}"))
         if len(by_quarters[quarters[group[0]]]) > 1 and len(group) == 1:
             explain.append(Msg(N_("{guild} ties on quarters and wins the tie with more guild masters."),
                                {"guild": guild_name(group[0])}))
@@ -283,7 +282,8 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
                          "quarters of that guild in the box")
         tiles = 0 if variant == TWO_PLAYER else MASTER_TILES
         m = inputs.whole(masters_in.get(guild, 0), inputs.join(inputs.join(path, "masters"), guild), 0,
-                         PRINTED_MASTERS_PER_QUARTER * q + tiles, "printed on its completed quarters plus the tiles")
+                         PRINTED_MASTERS_PER_QUARTER * q + tiles if q else 0,
+                         "printed on its completed quarters plus the tiles" if q else "it has no completed quarter")
         if q and guild not in guilds:
             raise inputs.InputError(inputs.join(inputs.join(path, "quarters"), guild),
                                     Msg(N_("that guild is not in this game")))
@@ -362,7 +362,7 @@ def final_scores(variant: str, players: list[dict], cities: list[dict],
             rows.append({"id": p["id"], "breakdown": breakdown})
         if most > 0:
             leaders = [p["id"] for p in players if p["influence_cards"] == most]
-            explain.append(Msg(N_("Most influence cards in hand ({n}): {guilds} get +3."),
+            explain.append(Msg(N_("Most influence cards in hand ({n}): +3 for {guilds}."),
                                {"n": most, "guilds": _names(leaders)}))
         else:
             explain.append(Msg(N_("Nobody holds an influence card: no influence bonus.")))
@@ -373,11 +373,11 @@ def final_scores(variant: str, players: list[dict], cities: list[dict],
         for row in group:
             row["place"] = place
         if len(group) > 1:
-            explain.append(Msg(N_("{guilds} tie with {n} point: the rulebook has no tie-break, so they share "
-                                  "place {place}."),
-                               {"guilds": _names([r["id"] for r in group]), "n": group[0]["total"], "place": place},
-                               plural=N_("{guilds} tie with {n} points: the rulebook has no tie-break, so they share "
-                                         "place {place}."), n=group[0]["total"]))
+            explain.append(P_("{guilds} tie with {n} point: the rulebook has no tie-break, so they share "
+                              "place {place}.",
+                              "{guilds} tie with {n} points: the rulebook has no tie-break, so they share "
+                              "place {place}.", group[0]["total"], guilds=_names([r["id"] for r in group]),
+                              place=place))
     ordered = [next(r for r in rows if r["id"] == p["id"]) for p in players]
     return {
         "game": "flanders-1302",
@@ -474,10 +474,10 @@ def _turn_order(state: dict, args: Mapping, config: Mapping) -> None:
     for p in config["players"]:
         held = state["influence"][p["colour"]]
         if cards[p["colour"]] - 1 > held:
-            raise InvalidAction(Msg(N_("{name} can play at most {n} card: one action card plus the influence "
-                                       "cards still in hand."), {"name": p["name"], "n": held + 1},
-                                    plural=N_("{name} can play at most {n} cards: one action card plus the "
-                                              "influence cards still in hand."), n=held + 1),
+            raise InvalidAction(P_("{name} can play at most {n} card: one action card plus the influence "
+                                   "cards still in hand.",
+                                   "{name} can play at most {n} cards: one action card plus the influence "
+                                   "cards still in hand.", held + 1, name=p["name"]),
                                 field=f"cards.{p['colour']}")
     for colour, n in cards.items():
         state["influence"][colour] -= n - 1

@@ -1,0 +1,285 @@
+"""Flanders 1302: every worked example and tie rule of FACTS §1, the scoring contract, a session."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.engine import flow
+from companion.engine.model import InvalidAction
+from companion.games import flanders_1302 as fl
+from tests.conftest import ROOT, examples
+
+G = fl.GAME
+
+
+def city(quarters, church=0, cathedral=0, masters=None):
+    return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters or {}}
+
+
+# -- turn order (step 3) ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seats, start, cards, expected", [
+    pytest.param(["yellow", "green", "blue", "red"], 0, {"yellow": 1, "green": 2, "blue": 2, "red": 3},
+                 ["red", "green", "blue", "yellow"], id="TV-F1-rulebook"),
+    pytest.param(["yellow", "green", "blue", "red"], 0, {"yellow": 1, "green": 1, "blue": 1, "red": 1},
+                 ["yellow", "green", "blue", "red"], id="all-one-card-start-player-begins"),
+    pytest.param(["yellow", "green", "blue", "red"], 2, {"yellow": 2, "green": 2, "blue": 2, "red": 2},
+                 ["blue", "red", "yellow", "green"], id="all-tied-clockwise-from-start"),
+    pytest.param(["blue", "red", "green"], 1, {"blue": 3, "red": 1, "green": 3},
+                 ["green", "blue", "red"], id="tie-seat-after-start-wins"),
+])
+def test_turn_order_most_cards_first_ties_by_seat(seats, start, cards, expected):
+    """Most cards first; a tie goes to the player closest clockwise to the start player."""
+    assert fl.turn_order(seats, start, cards) == expected
+
+
+# -- city scoring (step 6) ------------------------------------------------------------------------
+
+LIEGE = city({"blue": 3, "yellow": 2, "red": 2, "green": 2, "grey": 2}, 1, 1,
+             {"blue": 2, "yellow": 3, "red": 1, "green": 1, "grey": 1})
+
+
+@pytest.mark.parametrize("entry, value, points", [
+    pytest.param(LIEGE, 16, {"blue": 16, "yellow": 8, "red": 0, "green": 0, "grey": 0}, id="TV-F2-liege"),
+    pytest.param(city({"blue": 3, "red": 3, "green": 1}, 1), 9, {"blue": 5, "red": 5, "green": 4},
+                 id="TV-F3-shared-first-both-take-second-half-rounded-up"),
+    pytest.param(city({"blue": 3, "red": 2, "green": 2, "yellow": 1}, cathedral=1), 11,
+                 {"blue": 11, "red": 4, "green": 4, "yellow": 2}, id="shared-second-takes-third"),
+    pytest.param(city({"blue": 2, "red": 2, "green": 2, "grey": 1}, 1, 0,
+                      {"blue": 1, "red": 1, "green": 1}), 9,
+                 {"blue": 4, "red": 4, "green": 4, "grey": 2}, id="three-way-tie-for-first"),
+    pytest.param(city({"blue": 2, "red": 2}, 0, 0, {"red": 1}), 4, {"red": 4, "blue": 2},
+                 id="masters-break-tie"),
+    pytest.param(city({"blue": 2, "grey": 1, "red": 0}, 1), 5, {"blue": 5, "grey": 3, "red": 0, "green": 0},
+                 id="absent-guilds-do-not-rank"),
+    pytest.param(city({"blue": 4, "yellow": 3, "grey": 2, "red": 1, "green": 1}, 2), 15,
+                 {"blue": 15, "yellow": 8, "grey": 4, "red": 0, "green": 0}, id="odd-value-fifth-place-zero"),
+    pytest.param(city({"blue": 1, "yellow": 1, "green": 1, "red": 1, "grey": 1}), 5,
+                 {g: 0 for g in fl.GUILDS}, id="five-way-tie-all-take-fifth"),
+])
+def test_city_scoring(entry, value, points):
+    result = fl.score_city(entry)
+    assert result["value"] == value
+    assert {g: result["points"][g] for g in points} == points
+
+
+def test_city_value_ignores_construction_sites_and_counts_cathedrals():
+    """Only completed quarters count (the form asks for completed ones): 1 / 2 / 3 per quarter."""
+    assert fl.city_value(city({"blue": 1}, church=2, cathedral=1)) == 1 + 4 + 3
+
+
+def test_city_scoring_explains_the_tie_rules():
+    lines = [m.english() for m in fl.score_city(LIEGE)["explain"]]
+    assert lines[0].endswith("= 16")
+    assert any("wins the tie with more guild masters" in line for line in lines)
+    assert any("share places 3–5" in line and "place 5" in line for line in lines)
+
+
+# -- final scoring -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cards, bonus", [
+    pytest.param({"blue": 2, "red": 2, "green": 0}, {"blue": 3, "red": 3, "green": 0}, id="TV-F4-tied-most-both-3"),
+    pytest.param({"blue": 1, "red": 3, "green": 0}, {"blue": 0, "red": 3, "green": 0}, id="single-most"),
+    pytest.param({"blue": 0, "red": 0, "green": 0}, {"blue": 0, "red": 0, "green": 0}, id="none-held-no-bonus"),
+])
+def test_influence_bonus(cards, bonus):
+    players = [{"id": c, "influence_cards": n} for c, n in cards.items()]
+    result = fl.final_scores(fl.STANDARD, players, [])
+    assert {p["id"]: p["breakdown"]["influence"] for p in result["players"]} == bonus
+
+
+def test_two_player_total_is_own_plus_influenced_guild():
+    cities = [city({"blue": 3, "red": 2, "green": 1}, 1)]  # value 8: blue 8, red 4, green 4
+    players = [{"id": "blue", "influenced_guild": "green"}, {"id": "yellow", "influenced_guild": "red"}]
+    result = fl.final_scores(fl.TWO_PLAYER, players, cities)
+    assert [p["breakdown"] for p in result["players"]] == [{"own": 8, "influenced": 4}, {"own": 0, "influenced": 4}]
+    assert result["winners"] == ["blue"]
+
+
+def test_tied_winners_share_first_place():
+    players = [{"id": "blue", "influence_cards": 1}, {"id": "red", "influence_cards": 1}]
+    result = fl.final_scores(fl.STANDARD, players, [city({"blue": 2, "red": 2})])
+    assert [p["place"] for p in result["players"]] == [1, 1]
+    assert result["winners"] == ["blue", "red"]
+
+
+# -- companion score ------------------------------------------------------------------------------------
+
+def run_score(payload, *args):
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "companion", "score", "flanders-1302", *args],
+                          input=data, capture_output=True, text=True, cwd=ROOT, timeout=30)
+
+
+@pytest.mark.parametrize("name, given, expected", examples("flanders-1302"))
+def test_public_example(name, given, expected):
+    done = run_score(given)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    for key in ("game", "players", "winners", "guilds"):
+        assert got[key] == expected[key]
+    assert any("Liège" in line for line in got["explain"])
+
+
+def test_score_reads_a_file_argument():
+    path = next((ROOT.parent / "shared" / "examples").glob("flanders-1302.*.input.json"))
+    done = run_score("", str(path))
+    assert done.returncode == 0 and json.loads(done.stdout)["winners"] == ["blue"]
+
+
+BASE = {"players": [{"id": "blue", "influence_cards": 1}, {"id": "red", "influence_cards": 0}],
+        "cities": [{"name": "ghent", "quarters": {"blue": 2, "red": 1}}]}
+
+
+def changed(path, value):
+    data = json.loads(json.dumps(BASE))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("payload, field", [
+    pytest.param("{not json", "JSON", id="malformed"),
+    pytest.param(changed(["players", 1, "influence_cards"], -3), "players[1].influence_cards", id="negative"),
+    pytest.param(changed(["players", 1, "influence_cards"], "2"), "players[1].influence_cards", id="mistyped"),
+    pytest.param(changed(["players", 1, "influence_cards"], KeyError), "players[1].influence_cards", id="missing"),
+    pytest.param(changed(["players", 1, "id"], "blue"), "players[1].id", id="duplicate-id"),
+    pytest.param(changed(["players", 1, "id"], "purple"), "players[1].id", id="unknown-colour"),
+    pytest.param(changed(["players"], [{"id": "blue", "influence_cards": 0}]), "players", id="one-player"),
+    pytest.param(changed(["cities", 0, "quarters", "blue"], 17), "cities[0].quarters.blue", id="above-box"),
+    pytest.param(changed(["cities", 0, "quarters", "green"], 1), "cities[0].quarters.green", id="guild-not-in-game"),
+    pytest.param(changed(["cities", 0, "church_with_cathedral"], 5), "cities[0].church_with_cathedral",
+                 id="five-cathedrals"),
+    pytest.param(changed(["cities", 0, "masters"], {"green": 1}), "cities[0].masters.green",
+                 id="masters-without-quarters"),
+    pytest.param(changed(["cities", 0, "name"], "paris"), "cities[0].name", id="unknown-city"),
+    pytest.param(changed(["cities", 0, "quaters"], {}), "cities[0].quaters", id="typo-key"),
+    pytest.param(changed(["options"], ["three-player"]), "options[0]", id="unknown-option"),
+    pytest.param(changed(["game"], "village"), "game", id="other-game"),
+    pytest.param(dict(BASE, cities=BASE["cities"] * 2), "cities[1].name", id="city-twice"),
+    pytest.param(dict(BASE, cities=[{"quarters": {"blue": 9}}, {"quarters": {"blue": 8}}]), "cities.quarters.blue",
+                 id="total-above-box"),
+    pytest.param({"options": ["two-player"], "players": [{"id": "blue", "influenced_guild": "red"},
+                                                          {"id": "red", "influenced_guild": "green"}],
+                  "cities": []}, "players[0].influenced_guild", id="influence-a-played-guild"),
+    pytest.param({"options": ["two-player"], "players": [{"id": "blue", "influence_cards": 1},
+                                                          {"id": "red", "influenced_guild": "green"}],
+                  "cities": []}, "players[0]", id="two-player-with-influence-cards"),
+])
+def test_bad_input_exits_2_naming_the_field(payload, field):
+    done = run_score(payload)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("error: ") and field in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_unknown_and_planned_games_exit_2():
+    for game, words in (("chess", "unknown game"), ("village", "not supported yet")):
+        done = subprocess.run([sys.executable, "-m", "companion", "score", game], input="{}",
+                              capture_output=True, text=True, cwd=ROOT, timeout=30)
+        assert done.returncode == 2 and words in done.stderr and done.stdout == ""
+
+
+def test_deeply_nested_input_is_refused_cleanly():
+    done = run_score("[" * 100000 + "]" * 100000)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+# -- a session through the engine ---------------------------------------------------------------------
+
+FOUR = {"variant": "standard", "start": 0, "players": [
+    {"colour": "yellow", "name": "Yvona"}, {"colour": "green", "name": "Gustav"},
+    {"colour": "blue", "name": "Bára"}, {"colour": "red", "name": "Radek"}]}
+
+
+def play(config_form, actions):
+    config = G.new_config(config_form)
+    state = flow.initial(G, config)
+    for kind, args in actions:
+        state = flow.apply(G, config, state, {"type": kind, "args": args})
+    return config, state
+
+
+def test_setup_checklist_for_three_players_names_the_empty_city():
+    form = dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht")
+    items = G.setup_items(G.new_config(form))
+    ids = [i["id"] for i in items]
+    assert "unused_guild" in ids and "empty_city" in ids and "all_cities" not in ids
+    assert next(i for i in items if i["id"] == "empty_city")["params"]["city"].key == "flanders_1302.city.utrecht"
+
+
+def test_three_players_need_an_empty_city():
+    with pytest.raises(InvalidAction) as error:
+        G.new_config(dict(FOUR, players=FOUR["players"][:3]))
+    assert error.value.field == "empty_city"
+
+
+def test_two_player_variant_setup_and_steps():
+    form = {"variant": "two-player", "start": 1, "players": FOUR["players"][:2],
+            "influenced": {"yellow": "red", "green": "blue"}}
+    config = G.new_config(form)
+    ids = [i["id"] for i in G.setup_items(config)]
+    assert {"two_general", "two_deck", "two_influenced"} <= set(ids) and "gold_decks" not in ids
+    assert [s.id for s in G.steps(config)] == ["own", "influenced", "scoring"]
+    assert set(flow.initial(G, config)["scores"]) == set(fl.GUILDS)
+
+
+def test_played_influence_cards_leave_the_game_and_are_limited():
+    config, state = play(FOUR, [("begin", {}), ("turn_order", {"cards": {"yellow": 1, "green": 4, "blue": 2, "red": 3}})])
+    assert state["influence"] == {"yellow": 3, "green": 0, "blue": 2, "red": 1}
+    state = flow.apply(G, config, state, {"type": "end_round", "args": {"board": False, "deck": False}})
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "turn_order", "args": {"cards": {"yellow": 1, "green": 2, "blue": 1, "red": 1}}})
+    assert error.value.field == "cards.green"
+    assert json.dumps(state, sort_keys=True) == before
+    state = flow.apply(G, config, state, {"type": "gold_influence", "args": {}})
+    assert state["influence"]["green"] == 1  # green is the start player of round 2
+
+
+def test_full_game_to_the_winner():
+    config, state = play(FOUR, [
+        ("begin", {}),
+        ("score_city", dict(city="liege", **LIEGE)),
+        ("end_round", {"board": False, "deck": True}),
+        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
+        ("set_influence", {"cards": {"yellow": 1, "green": 0, "blue": 1, "red": 0}}),
+        ("finish", {}),
+    ])
+    assert state["phase"] == "over"
+    result = G.result(state, config)
+    assert result["winners"] == ["blue"]
+    assert {p["id"]: p["total"] for p in result["players"]} == {"yellow": 11, "green": 0, "blue": 19, "red": 0}
+
+
+def test_cannot_finish_before_every_city_is_scored():
+    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": True, "deck": False})])
+    with pytest.raises(InvalidAction):
+        flow.apply(G, config, state, {"type": "finish", "args": {}})
+
+
+def test_a_city_is_scored_once_and_counts_stay_within_the_box():
+    config, state = play(FOUR, [("begin", {}), ("score_city", {"city": "ghent", "quarters": {"blue": 10}})])
+    for args in ({"city": "ghent", "quarters": {"blue": 1}}, {"city": "ypres", "quarters": {"blue": 7}},
+                 {"city": "ypres", "quarters": {"blue": -1}}):
+        with pytest.raises(InvalidAction):
+            flow.apply(G, config, state, {"type": "score_city", "args": args})
+
+
+def test_manual_correction_needs_a_reason_and_counts_at_the_end():
+    config, state = play(FOUR, [("begin", {})])
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "correct", "args": {"track": "red", "points": 2, "reason": " "}})
+    assert error.value.field == "reason"
+    state = flow.apply(G, config, state, {"type": "correct", "args": {"track": "red", "points": 2, "reason": "missed"}})
+    assert state["scores"]["red"] == 2
+    assert next(p for p in G.result(state, config)["players"] if p["id"] == "red")["breakdown"]["corrections"] == 2
