@@ -252,8 +252,7 @@ def test_full_game_to_the_winner():
         ("score_city", dict(city="liege", **LIEGE)),
         ("end_round", {"board": False, "deck": True}),
         *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
-        ("set_influence", {"cards": {"yellow": 1, "green": 0, "blue": 1, "red": 0}}),
-        ("finish", {}),
+        ("finish", {"cards": {"yellow": 1, "green": 0, "blue": 1, "red": 0}}),
     ])
     assert state["phase"] == "over"
     result = G.result(state, config)
@@ -264,7 +263,8 @@ def test_full_game_to_the_winner():
 def test_cannot_finish_before_every_city_is_scored():
     config, state = play(FOUR, [("begin", {}), ("end_round", {"board": True, "deck": False})])
     with pytest.raises(InvalidAction):
-        flow.apply(G, config, state, {"type": "finish", "args": {}})
+        flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 0, "green": 0, "blue": 0,
+                                                                            "red": 0}}})
 
 
 def test_a_city_is_scored_once_and_counts_stay_within_the_box():

@@ -544,20 +544,16 @@ def _end_round(state: dict, args: Mapping, config: Mapping) -> None:
     state["order"] = None
 
 
-def _set_influence(state: dict, args: Mapping, config: Mapping) -> None:
-    """End of the game: the influence cards each player really holds (the app's count is a proposal)."""
-    _need_phase(state, "final")
-    if config["variant"] != STANDARD:
-        raise InvalidAction(Msg(N_("The two-player variant plays without influence cards.")))
-    counts = _player_counts(args, config, "cards", 0)
-    for colour, n in counts.items():
-        if n > SILVER_INFLUENCE + GOLD_CARDS:
-            raise InvalidAction(Msg(N_("More influence cards than the box holds.")), field=f"cards.{colour}")
-    state["influence"] = counts
-
-
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
+    """The final scoring: every city scored; in the standard game the influence cards each player
+    really holds are entered (the app's own count is offered as the starting value)."""
     _need_phase(state, "final")
+    if config["variant"] == STANDARD:
+        counts = _player_counts(args, config, "cards", 0)
+        for colour, n in counts.items():
+            if n > SILVER_INFLUENCE + GOLD_CARDS:
+                raise InvalidAction(Msg(N_("More influence cards than the box holds.")), field=f"cards.{colour}")
+        state["influence"] = counts
     missing = [c for c in cities_in_play(config) if c not in state["cities"]]
     if missing:
         raise InvalidAction(Msg(N_("Score every city first; still to score: {cities}."),
@@ -568,7 +564,7 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
 
 REDUCERS = {
     "begin": _begin, "goto_step": _goto_step, "turn_order": _turn_order, "gold_influence": _gold_influence,
-    "score_city": _score_city, "end_round": _end_round, "set_influence": _set_influence, "finish": _finish,
+    "score_city": _score_city, "end_round": _end_round, "finish": _finish,
 }
 
 
@@ -609,8 +605,6 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     if kind == "end_round":
         return Msg(N_("End of round checked: the game ends") if args.get("board") or args.get("deck")
                    else N_("End of round checked: next round"))
-    if kind == "set_influence":
-        return Msg(N_("Influence cards in hand entered"))
     if kind == "finish":
         return Msg(N_("Final scoring done"))
     if kind == "correct":

@@ -1,0 +1,335 @@
+"""The Flet web app: one Shell per browser tab, drawing the view-model's current screen.
+
+Screens common to every game live here (home, setup checklist, rules, history, scores, result);
+each game's own helpers live in `ui/<game id>.py`, registered in GAME_UI.
+"""
+from __future__ import annotations
+
+import os
+import time
+import unicodedata
+
+import flet as ft
+
+from ..i18n import LANGUAGES
+from ..store import Store
+from . import flanders_1302
+from .viewmodel import ViewModel
+from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, error, heading, text,
+                      tid, title, who)
+
+#: Each game's screens (new-game form, round guide, final scoring), by game id.
+GAME_UI = {"flanders_1302": flanders_1302}
+
+
+class Shell:
+    """Draws one tab: a top bar and the screen for `vm.route`; redraws when the view-model changes."""
+
+    def __init__(self, page: ft.Page, vm: ViewModel):
+        self.page, self.vm = page, vm
+        self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
+        self.query = ""                # rules search
+        vm.subscribe(self.render)
+
+    @property
+    def ui(self):
+        return GAME_UI[self.vm.session["game"]] if self.vm.session else None
+
+    def render(self) -> None:
+        self.page.title = self.vm.t("Table companion")
+        self.page.controls.clear()
+        self.page.add(self.top_bar(), *self.screen())
+        self.page.update()
+
+    def screen(self) -> list[ft.Control]:
+        route = self.vm.route
+        if route.startswith("new:"):
+            return self.new_game(route[4:])
+        return {
+            "home": self.home, "setup": self.setup, "round": lambda: self.ui.round_screen(self),
+            "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
+            "log": self.log, "scores": self.scores,
+        }.get(route, self.home)()
+
+    # -- navigation ------------------------------------------------------------------------------
+
+    def go(self, route: str) -> None:
+        self.draft = {}
+        self.vm.go(route)
+
+    def back_to_game(self) -> None:
+        self.vm.open(self.vm.session["id"]) if self.vm.session else self.vm.home()
+
+    def top_bar(self) -> ft.Control:
+        _ = self.vm.t
+        other = "en" if self.vm.lang == "cs" else "cs"
+        items: list[ft.Control] = [
+            tid("nav-home", ft.IconButton(ft.Icons.HOME, tooltip=_("Home"), on_click=lambda e: self.home_clicked(),
+                                          width=TARGET, height=TARGET)),
+            ft.Container(ft.Text(self.bar_title(), size=18, weight=ft.FontWeight.BOLD, no_wrap=True,
+                                 overflow=ft.TextOverflow.ELLIPSIS), expand=True),
+        ]
+        if self.vm.session:
+            items += [
+                tid("nav-scores", ft.IconButton(ft.Icons.LEADERBOARD, tooltip=_("Scores"), width=TARGET,
+                                                height=TARGET, on_click=lambda e: self.go("scores"))),
+                tid("nav-rules", ft.IconButton(ft.Icons.MENU_BOOK, tooltip=_("Rules"), width=TARGET, height=TARGET,
+                                               on_click=lambda e: self.go("rules"))),
+            ]
+        items.append(tid(f"lang-{other}", ft.TextButton(content=ft.Text(other.upper(), size=TEXT), height=TARGET,
+                                                        tooltip=LANGUAGES[other],
+                                                        on_click=lambda e: self.vm.set_language(other))))
+        return ft.Row(items, spacing=0)
+
+    def bar_title(self) -> str:
+        if self.vm.session:
+            return self.vm.t.text(f"{self.vm.session['game']}.game.title")
+        return self.vm.t("Table companion")
+
+    def home_clicked(self) -> None:
+        self.draft = {}
+        self.vm.home()
+
+    def game_bar(self) -> list[ft.Control]:
+        """Undo (saying what it undoes), history and the problem of the last entry."""
+        _ = self.vm.t
+        label = self.vm.undo_label()
+        controls = []
+        if label:
+            controls.append(button(label, lambda e: self.vm.undo(), "undo", primary=False, icon=ft.Icons.UNDO))
+        controls.append(ft.Row([
+            tid("nav-log", ft.TextButton(content=ft.Text(_("History"), size=TEXT), icon=ft.Icons.HISTORY,
+                                         height=TARGET, on_click=lambda e: self.go("log"))),
+        ]))
+        return controls
+
+    def problem(self, field: str | None = None) -> ft.Control:
+        """The refused entry's message, shown where the field is (or at the top for a general one)."""
+        p = self.vm.problem
+        if p is None:
+            return error(None)
+        if field is None:
+            return error(p.text if not p.field else None, "problem")
+        return error(self.vm.error_for(field), f"error-{field}")
+
+    # -- home ------------------------------------------------------------------------------------
+
+    def home(self) -> list[ft.Control]:
+        _, vm = self.vm.t, self.vm
+        ngettext = vm.t.n
+        controls: list[ft.Control] = [
+            title(_("Table companion")),
+            text(_("Set up, play and score board games together: the rules at hand, every score explained.")),
+            ft.Row([choice_chips("language", [(code, name) for code, name in LANGUAGES.items()], vm.lang,
+                                 vm.set_language)]),
+        ]
+        for notice in vm.notices():
+            controls.append(card([text(notice, color=ft.Colors.ORANGE_200)], "notice"))
+        controls.append(self.problem())
+        active = vm.in_progress()
+        if active:
+            controls.append(heading(_("Games in progress")))
+            for entry in active:
+                players = ft.Row([who(p["name"], p["colour"], SMALL) for p in entry["players"]], wrap=True)
+                when = time.strftime("%d.%m. %H:%M", time.localtime(entry["created"]))
+                controls.append(card([
+                    text(vm.t.text(f"{entry['game']}.game.title"), weight=ft.FontWeight.BOLD),
+                    players, text(_("Started {when}").format(when=when), SMALL),
+                    button(_("Resume"), lambda e, sid=entry["id"]: vm.open(sid), f"resume-{entry['id']}",
+                           icon=ft.Icons.PLAY_ARROW),
+                ], f"session-{entry['id']}"))
+        controls.append(heading(_("New game")))
+        for game in vm.games():
+            controls.append(card([
+                text(vm.t.text(f"{game.id}.game.title"), 20, weight=ft.FontWeight.BOLD),
+                text(vm.t.text(f"{game.id}.game.tagline"), SMALL),
+                button(_("New game"), lambda e, g=game.id: self.go(f"new:{g}"), f"new-{game.id}", icon=ft.Icons.ADD),
+            ], f"game-{game.id}"))
+        finished = vm.store.sessions(status="finished")[:5]
+        if finished:
+            controls.append(heading(ngettext("Finished game", "Last {n} finished games", len(finished))
+                                    .format(n=len(finished))))
+            for entry in finished:
+                controls.append(button(
+                    "{game}: {players}".format(game=vm.t.text(f"{entry['game']}.game.title"),
+                                               players=", ".join(p["name"] for p in entry["players"])),
+                    lambda e, sid=entry["id"]: vm.open(sid), f"finished-{entry['id']}", primary=False))
+        return controls
+
+    def new_game(self, game_id: str) -> list[ft.Control]:
+        _ = self.vm.t
+        return [title(_("New game: {game}").format(game=self.vm.t.text(f"{game_id}.game.title"))),
+                *GAME_UI[game_id].new_game_form(self, game_id)]
+
+    # -- setup checklist ------------------------------------------------------------------------------
+
+    def setup(self) -> list[ft.Control]:
+        _, vm = self.vm.t, self.vm
+        items = vm.game.setup_items(vm.session["config"])
+        ticks = set(vm.state["ticks"])
+        done = sum(1 for i in items if i["id"] in ticks)
+        controls: list[ft.Control] = [
+            title(_("Setup")),
+            tid("setup-progress", text(vm.t.n("{done} of {n} item ticked", "{done} of {n} items ticked", len(items))
+                                       .format(done=done, n=len(items)))),
+            ft.ProgressBar(value=done / len(items) if items else 1, bar_height=8, color=ACCENT),
+        ]
+        for item in items:
+            key = f"{vm.session['game']}.setup.{item['id']}"
+            params = {k: vm.t.text(v.key) if hasattr(v, "key") else v for k, v in item["params"].items()}
+            label = vm.t.text(key).format(**params)
+            checked = item["id"] in ticks
+            controls.append(tid(f"tick-{item['id']}", ft.Container(
+                ft.Checkbox(label=label, value=checked, label_style=ft.TextStyle(size=TEXT),
+                            on_change=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c)),
+                padding=ft.Padding.symmetric(vertical=4))))
+        controls += [self.problem(),
+                     button(_("Start round 1") if done == len(items) else _("Start round 1 (setup not complete)"),
+                            lambda e: vm.dispatch("begin"), "begin", icon=ft.Icons.PLAY_ARROW),
+                     *self.game_bar()]
+        return controls
+
+    # -- rules browser ------------------------------------------------------------------------------
+
+    def rules(self) -> list[ft.Control]:
+        _, vm = self.vm.t, self.vm
+        game = vm.session["game"]
+        query = _fold(self.query)
+
+        def search(e):
+            self.query = e.control.value or ""
+            self.render()
+
+        controls: list[ft.Control] = [
+            title(_("Rules")),
+            button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
+                   icon=ft.Icons.ARROW_BACK),
+            tid("rules-search", ft.TextField(label=_("Search the rules"), value=self.query, on_submit=search,
+                                             prefix_icon=ft.Icons.SEARCH, text_size=TEXT)),
+        ]
+        shown = 0
+        for section in vm.store.sections.get(game, []):
+            head = vm.t.text(f"{game}.rule.{section}.title")
+            body = vm.t.text(f"{game}.rule.{section}.body")
+            if query and query not in _fold(head) and query not in _fold(body):
+                continue
+            shown += 1
+            controls.append(tid(f"rule-{section}", ft.ExpansionTile(
+                title=ft.Text(head, size=TEXT, weight=ft.FontWeight.W_500), expanded=bool(query),
+                controls=[ft.Container(ft.Text(body, size=TEXT, selectable=True), padding=12)])))
+        if not shown:
+            controls.append(text(_("No rule mentions “{query}”.").format(query=self.query)))
+        return controls
+
+    # -- history ------------------------------------------------------------------------------------
+
+    def log(self) -> list[ft.Control]:
+        _ = self.vm.t
+        lines = self.vm.history()
+        controls: list[ft.Control] = [
+            title(_("History")),
+            button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
+                   icon=ft.Icons.ARROW_BACK),
+        ]
+        if not lines:
+            controls.append(text(_("Nothing has happened yet.")))
+        for i, line in enumerate(lines):
+            controls.append(text(f"{len(lines) - i}. {line}", SMALL))
+        return controls
+
+    # -- score tracks and corrections ------------------------------------------------------------------
+
+    def scores(self) -> list[ft.Control]:
+        _, vm = self.vm.t, self.vm
+        ngettext = vm.t.n
+        scores = vm.state["scores"]
+        tracks = sorted(scores, key=lambda t: -scores[t])
+        draft = self.draft.setdefault("correct", {"track": tracks[0], "points": 0, "reason": ""})
+        controls: list[ft.Control] = [
+            title(_("Score tracks")),
+            button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
+                   icon=ft.Icons.ARROW_BACK),
+        ]
+        for track in tracks:
+            controls.append(tid(f"score-{track}", ft.Row([
+                ft.Container(self.ui.track_label(self, track), expand=True),
+                ft.Text(ngettext("{n} point", "{n} points", scores[track]).format(n=scores[track]), size=20,
+                        weight=ft.FontWeight.BOLD)])))
+        for c in vm.state.get("corrections", []):
+            controls.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]),
+                                 SMALL, color=ft.Colors.GREY_400))
+        points = Stepper("correct-points", _("Points (+ or −)"), draft["points"], -99, 99,
+                         lambda v: draft.update(points=v))
+        reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT,
+                              on_change=lambda e: draft.update(reason=e.control.value),
+                              error=vm.error_for("reason"))
+        controls.append(card([
+            heading(_("Correct a score")),
+            choice_chips("correct-track", [(t, self.ui.track_label(self, t)) for t in tracks], draft["track"],
+                         lambda t: (draft.update(track=t), self.render())),
+            points.control, self.problem("points"), tid("correct-reason", reason),
+            button(_("Save the correction"), lambda e: self.correct(draft), "correct-save"),
+        ]))
+        return controls
+
+    def correct(self, draft: dict) -> None:
+        if self.vm.dispatch("correct", track=draft["track"], points=draft["points"], reason=draft["reason"]):
+            self.draft.pop("correct", None)
+            self.vm.go("scores")
+
+    # -- result ---------------------------------------------------------------------------------------
+
+    def result(self) -> list[ft.Control]:
+        _, vm = self.vm.t, self.vm
+        ngettext = vm.t.n
+        result = vm.game.result(vm.state, vm.session["config"])
+        names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}
+        winners = [names.get(w, w) for w in result["winners"]]
+        headline = (_("{name} wins!").format(name=winners[0]) if len(winners) == 1
+                    else _("Shared victory: {names}").format(names=", ".join(winners)))
+        controls: list[ft.Control] = [title(_("Final scoring")), card([
+            ft.Text(headline, size=26, weight=ft.FontWeight.BOLD, color=ACCENT)], "winner", highlight=True)]
+        for row in sorted(result["players"], key=lambda r: r["place"]):
+            lines = [ft.Row([ft.Text(f"{row['place']}.", size=22, weight=ft.FontWeight.BOLD),
+                             ft.Container(self.ui.track_label(self, row["id"]), expand=True),
+                             ft.Text(ngettext("{n} point", "{n} points", row["total"]).format(n=row["total"]),
+                                     size=22, weight=ft.FontWeight.BOLD)])]
+            for category, points in row["breakdown"].items():
+                lines.append(ft.Row([ft.Container(text(self.ui.category(self, category), SMALL), expand=True),
+                                     text(str(points), SMALL)]))
+            controls.append(card(lines, f"result-{row['id']}"))
+        controls.append(heading(_("Why these scores?")))
+        for line in result["explain"]:
+            controls.append(text(vm.msg(line), SMALL))
+        controls += [button(_("Back to the home screen"), lambda e: self.home_clicked(), "done", primary=False),
+                     *self.game_bar()]
+        return controls
+
+
+def _fold(value: str) -> str:
+    """Lower case without diacritics, so "liege" finds "Liège" and "ctvrt" finds "čtvrť"."""
+    return "".join(c for c in unicodedata.normalize("NFD", value.casefold()) if not unicodedata.combining(c))
+
+
+def make_main(store: Store):
+    def main(page: ft.Page) -> None:
+        page.theme_mode = ft.ThemeMode.DARK
+        page.bgcolor = ft.Colors.BLACK
+        page.scroll = ft.ScrollMode.AUTO
+        page.padding = ft.Padding.only(left=12, right=12, top=8, bottom=24)
+        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
+        shell = Shell(page, ViewModel(store))
+        page.data = shell  # keep the listener alive (observers are held weakly elsewhere)
+        shell.render()
+
+    return main
+
+
+def run(host: str, port: int, data_dir: str) -> int:
+    """Serve the web app offline (no CDN) and print its address."""
+    os.environ.setdefault("FLET_FORCE_WEB_SERVER", "true")
+    store = Store(data_dir)
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
+    ft.run(make_main(store), view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)
+    return 0
