@@ -244,8 +244,8 @@ def score_city(city: Mapping) -> dict:
     for group, (first, last), award in zip(groups, positions(groups), points_lowest_of_tied(groups, rank_table(value))):
         for guild in group:
             points[guild] = award
-            explain.append(P_("{guild}: quarters {quarters}, guild masters {masters}, place {place} → {n} point",
-                              "{guild}: quarters {quarters}, guild masters {masters}, place {place} → {n} points",
+            explain.append(P_("{guild}: quarters {quarters}, guild masters {masters}, place {place}: {n} point",
+                              "{guild}: quarters {quarters}, guild masters {masters}, place {place}: {n} points",
                               award, guild=guild_name(guild), quarters=quarters[guild],
                               masters=masters.get(guild, 0),
                               place=str(first) if first == last else f"{first}–{last}"))

@@ -5,6 +5,7 @@ each game's own helpers live in `ui/<game id>.py`, registered in GAME_UI.
 """
 from __future__ import annotations
 
+import logging
 import os
 import time
 import unicodedata
@@ -180,9 +181,12 @@ class Shell:
             label = vm.t.text(key).format(**params)
             checked = item["id"] in ticks
             controls.append(tid(f"tick-{item['id']}", ft.Container(
-                ft.Checkbox(label=label, value=checked, label_style=ft.TextStyle(size=TEXT),
-                            on_change=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c)),
-                padding=ft.Padding.symmetric(vertical=4))))
+                ft.Row([ft.Icon(ft.Icons.CHECK_BOX if checked else ft.Icons.CHECK_BOX_OUTLINE_BLANK,
+                                color=ACCENT if checked else None, size=30),
+                        ft.Container(ft.Text(label, size=TEXT, color=ft.Colors.GREY_500 if checked else None),
+                                     expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                padding=ft.Padding.symmetric(vertical=10, horizontal=4), border_radius=8,
+                on_click=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c))))
         controls += [self.problem(),
                      button(_("Start round 1") if done == len(items) else _("Start round 1 (setup not complete)"),
                             lambda e: vm.dispatch("begin"), "begin", icon=ft.Icons.PLAY_ARROW),
@@ -204,8 +208,8 @@ class Shell:
             title(_("Rules")),
             button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
                    icon=ft.Icons.ARROW_BACK),
-            tid("rules-search", ft.TextField(label=_("Search the rules"), value=self.query, on_submit=search,
-                                             prefix_icon=ft.Icons.SEARCH, text_size=TEXT)),
+            tid("rules-search", ft.Row([ft.TextField(label=_("Search the rules"), value=self.query, on_submit=search,
+                                                     prefix_icon=ft.Icons.SEARCH, text_size=TEXT, expand=True)])),
         ]
         shown = 0
         for section in vm.store.sections.get(game, []):
@@ -215,7 +219,7 @@ class Shell:
                 continue
             shown += 1
             controls.append(tid(f"rule-{section}", ft.ExpansionTile(
-                title=ft.Text(head, size=TEXT, weight=ft.FontWeight.W_500), expanded=bool(query),
+                title=ft.Text(head, size=TEXT, weight=ft.FontWeight.W_500), expanded=bool(query), min_tile_height=56,
                 controls=[ft.Container(ft.Text(body, size=TEXT, selectable=True), padding=12)])))
         if not shown:
             controls.append(text(_("No rule mentions “{query}”.").format(query=self.query)))
@@ -260,14 +264,14 @@ class Shell:
                                  SMALL, color=ft.Colors.GREY_400))
         points = Stepper("correct-points", _("Points (+ or −)"), draft["points"], -99, 99,
                          lambda v: draft.update(points=v))
-        reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT,
+        reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT, expand=True,
                               on_change=lambda e: draft.update(reason=e.control.value),
                               error=vm.error_for("reason"))
         controls.append(card([
             heading(_("Correct a score")),
             choice_chips("correct-track", [(t, self.ui.track_label(self, t)) for t in tracks], draft["track"],
                          lambda t: (draft.update(track=t), self.render())),
-            points.control, self.problem("points"), tid("correct-reason", reason),
+            points.control, self.problem("points"), tid("correct-reason", ft.Row([reason])),
             button(_("Save the correction"), lambda e: self.correct(draft), "correct-save"),
         ]))
         return controls
@@ -328,6 +332,8 @@ def make_main(store: Store):
 def run(host: str, port: int, data_dir: str) -> int:
     """Serve the web app offline (no CDN) and print its address."""
     os.environ.setdefault("FLET_FORCE_WEB_SERVER", "true")
+    logging.basicConfig(level=os.environ.get("COMPANION_LOG_LEVEL", "WARNING").upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     store = Store(data_dir)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
     print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)

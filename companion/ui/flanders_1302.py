@@ -66,10 +66,10 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
     controls.append(heading(_("Players, clockwise from the first")))
     for i, player in enumerate(players):
         field = ft.TextField(label=_("Player {n}: name").format(n=i + 1), value=player["name"], text_size=TEXT,
-                             max_length=24, error=vm.error_for(f"players.{i}.name"),
+                             max_length=24, error=vm.error_for(f"players.{i}.name"), expand=True,
                              on_change=lambda e, p=player: p.update(name=e.control.value))
         controls += [
-            tid(f"name-{i}", field),
+            tid(f"name-{i}", ft.Row([field])),
             choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(_guild(shell, c), size=TEXT)], tight=True))
                                          for c in rules.COLOURS], player["colour"],
                          lambda c, p=player: (p.update(colour=c), shell.render())),
@@ -144,7 +144,7 @@ def round_screen(shell) -> list[ft.Control]:
              "step-card"),
         shell.problem(),
     ]
-    if current.helper == "turn_order":
+    if current.helper == "turn_order" or (current.id == "actions" and state.get("order")):
         controls += turn_order_helper(shell)
     elif current.helper == "gold_influence":
         controls += gold_influence_helper(shell)
@@ -215,7 +215,7 @@ def city_scoring_helper(shell) -> list[ft.Control]:
             title=ft.Text(_("{city}: value {value}").format(city=_city(shell, name), value=result["value"]),
                           size=TEXT, weight=ft.FontWeight.W_500),
             subtitle=ft.Text(summary or _("no points"), size=SMALL),
-            expanded=name == list(state["cities"])[-1], controls=lines)))
+            expanded=name == list(state["cities"])[-1], controls=lines, min_tile_height=56)))
     if not open_cities:
         return controls
     draft = shell.draft.setdefault("city", {"city": None, "quarters": {}, "masters": {}, "church": 0,

@@ -1,0 +1,178 @@
+"""Browser tests: the real web app served by `companion serve`, driven by Playwright in Debian's
+headless Chromium at phone size (390×844). Flutter draws on a canvas, so the tests switch on its
+accessibility tree and find controls by role, label or `flt-semantics-identifier`."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from companion.i18n import translations
+from tests.conftest import ROOT
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`companion serve` in a subprocess of its own, on a free loopback port and a temp data dir."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir, self.port = data_dir, free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.proc: subprocess.Popen | None = None
+        self.log = data_dir.parent / f"server-{self.port}.log"
+
+    def start(self, timeout: float = 60) -> "Server":
+        env = {**os.environ, "FLET_FORCE_WEB_SERVER": "true"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)],
+            cwd=ROOT, env=env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.log.read_text())
+            try:
+                with urllib.request.urlopen(self.url, timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise TimeoutError(self.url)
+
+    def kill(self) -> None:
+        """SIGKILL: the hardest way a server can stop; nothing may be lost."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE}
+
+
+class App:
+    """The app in one browser tab, in one language: finders and the few gestures tests need."""
+
+    def __init__(self, page: Page, lang: str):
+        self.page, self.lang = page, lang
+        self._t = translations(lang)
+
+    def t(self, message: str, **params) -> str:
+        return self._t.gettext(message).format(**params) if params else self._t.gettext(message)
+
+    def n(self, singular: str, plural: str, n: int, **params) -> str:
+        return self._t.ngettext(singular, plural, n).format(n=n, **params)
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        placeholder = self.page.locator("flt-semantics-placeholder")
+        placeholder.wait_for(state="attached", timeout=60_000)
+        placeholder.dispatch_event("click")
+        expect(self.id("nav-home")).to_be_visible(timeout=60_000)
+
+    def id(self, identifier: str):
+        return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')
+
+    def tap(self, identifier: str) -> None:
+        """Scroll to a control and tap it; a redraw may replace the node under us, so retry."""
+        target = self.id(identifier)
+        for attempt in range(5):
+            try:
+                target.scroll_into_view_if_needed(timeout=10_000)
+                target.click(timeout=10_000)
+                return
+            except PlaywrightError:
+                if attempt == 4:
+                    raise
+                self.page.wait_for_timeout(300)
+
+    def says(self, identifier: str, value: str, present: bool = True, timeout: float = 10) -> None:
+        """Wait until the control (its text or its accessible labels) does or does not contain `value`."""
+        content = ""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            content = self.id(identifier).evaluate_all(
+                "els => els.map(e => [e.getAttribute('aria-label') || '', e.textContent,"
+                " ...Array.from(e.querySelectorAll('[aria-label]')).map(x => x.getAttribute('aria-label'))]"
+                ".join(' ')).join(' ')")
+            if (value in content) == present:
+                return
+            self.page.wait_for_timeout(200)
+        raise AssertionError(f"{identifier}: {value!r} {'not ' if present else ''}found in {content[:300]!r}")
+
+    def text(self, value: str, exact: bool = False):
+        return self.page.locator("flt-semantics-host").get_by_text(value, exact=exact)
+
+    def fill(self, label: str, value: str) -> None:
+        """Click, wait for Flutter to attach its text editing, then fill (fill alone loses text)."""
+        box = self.page.get_by_label(label)
+        box.scroll_into_view_if_needed()
+        box.click()
+        expect(box).to_be_focused()
+        self.page.wait_for_timeout(300)
+        box.fill(value)
+        expect(box).to_have_value(value)
+
+    def step(self, identifier: str, times: int) -> None:
+        for _ in range(times):
+            self.tap(identifier)
+
+    def language(self, lang: str) -> None:
+        if self.id(f"lang-{lang}").count():
+            self.tap(f"lang-{lang}")
+        self.lang, self._t = lang, translations(lang)
+
+    def shot(self, name: str) -> None:
+        out = ROOT / "test-artifacts"
+        out.mkdir(exist_ok=True)
+        self.page.wait_for_timeout(1000)
+        self.page.screenshot(path=str(out / f"{name}.png"))
+
+
+@pytest.fixture
+def app(page: Page, server) -> App:
+    page.set_default_timeout(20_000)
+    return App(page, "cs")

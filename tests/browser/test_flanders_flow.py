@@ -1,0 +1,207 @@
+"""Flanders 1302 in a real browser at phone size: a whole 3-player game in each language, undo,
+the language switch, invalid entries, a server killed mid-game, and the phone layout."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE, Server
+
+PLAYERS = ["Anna", "Bořek", "Cyril"]  # blue, yellow, green (the form's default colours)
+
+
+def new_three_player_game(app) -> None:
+    app.tap("new-flanders_1302")
+    for i, name in enumerate(PLAYERS):
+        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.tap("empty-utrecht")
+    app.tap("create")
+    expect(app.id("setup-progress")).to_be_visible()
+
+
+def score_city(app, city: str, quarters: dict, masters: dict | None = None, church: int = 0) -> None:
+    app.tap(f"city-{city}")
+    for guild, n in quarters.items():
+        app.step(f"q-{guild}-plus", n)
+    for guild, n in (masters or {}).items():
+        app.step(f"m-{guild}-plus", n)
+    app.step("church-plus", church)
+    app.tap("score-city")
+    expect(app.id(f"scored-{city}")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_a_whole_three_player_game(app, server, lang):
+    app.open(server.url)
+    app.language(lang)
+    new_three_player_game(app)
+
+    # setup checklist: ticks are counted (and saved)
+    items = app.page.locator('[flt-semantics-identifier^="tick-"]').count()
+    expect(app.id("setup-progress")).to_have_text(app.n("{done} of {n} item ticked", "{done} of {n} items ticked",
+                                                        items, done=0))
+    app.tap("tick-board")
+    app.tap("tick-empty_city")
+    expect(app.id("setup-progress")).to_have_text(app.n("{done} of {n} item ticked", "{done} of {n} items ticked",
+                                                        items, done=2))
+    app.tap("begin")
+    expect(app.id("round-head")).to_contain_text(app.t("Round {n}", n=1))
+
+    # step 3: the turn-order helper (Anna starts; Bořek and Cyril tie on 2 cards → Bořek sits closer)
+    app.tap("step-reveal")
+    app.tap("cards-yellow-plus")
+    app.tap("cards-green-plus")
+    app.tap("order")
+    order = app.id("turn-order")
+    expect(order).to_be_visible()
+    content = order.text_content()
+    assert content.index("Bořek") < content.index("Cyril") < content.index("Anna")
+
+    # step 6: score Ghent (value 9: blue 9, green 5 on guild masters, yellow 4), then undo it
+    app.tap("step-scoring")
+    score_city(app, "ghent", {"blue": 3, "yellow": 2, "green": 2}, {"green": 1}, church=1)
+    expect(app.id("scored-ghent")).to_contain_text("9")
+    undo = app.id("undo")
+    expect(undo).to_contain_text(app.t("Undo: {action}", action="")[:4])
+    app.tap("undo")
+    expect(app.id("scored-ghent")).to_have_count(0)
+    score_city(app, "ghent", {"blue": 3, "yellow": 2, "green": 2}, {"green": 1}, church=1)
+
+    # the score tracks
+    app.tap("nav-scores")
+    expect(app.id("score-blue")).to_contain_text(app.n("{n} point", "{n} points", 9))
+    expect(app.id("score-green")).to_contain_text(app.n("{n} point", "{n} points", 5))
+    app.tap("back")
+
+    # end of round 1: the board is full → final scoring of the other cities
+    app.tap("end-board")
+    app.tap("end-round")
+    expect(app.id("final-helper")).to_be_visible()
+    for city in ("bruges", "ypres", "leuven", "liege"):
+        score_city(app, city, {})
+    app.tap("finish")
+
+    # Anna: Ghent 9 + influence bonus 3 (3 cards left; the others played one each)
+    expect(app.id("winner")).to_contain_text(app.t("{name} wins!", name="Anna"))
+    expect(app.id("result-blue")).to_contain_text(app.n("{n} point", "{n} points", 12))
+    app.shot(f"flanders-result-{lang}")
+
+
+def test_language_switch_changes_every_text_at_once(app, server):
+    app.open(server.url)
+    app.language("en")
+    new_three_player_game(app)
+    app.tap("begin")
+    app.says("step-card", "Step 1:")
+    app.says("step-card", "gold deck")
+    app.language("cs")
+    app.says("step-card", app.t("Step {n}: {title}", n=1, title=""))
+    app.says("step-card", "gold deck", present=False)
+    app.says("step-card", "zlatých karet")  # the rule text follows the language too
+    app.says("nav-home", app.t("Home"))
+    app.page.reload()
+    app.page.locator("flt-semantics-placeholder").dispatch_event("click")
+    app.says("step-card", "zlatých karet")
+
+
+def test_an_invalid_entry_is_explained_next_to_its_field(app, server):
+    app.open(server.url)
+    app.language("en")
+    app.tap("new-flanders_1302")
+    app.fill(app.t("Player {n}: name", n=1), "Anna")
+    app.tap("create")
+    box = app.page.get_by_label(app.t("Player {n}: name", n=2))
+    expect(box).to_have_attribute("aria-description", app.t("Enter a name."))
+    expect(app.id("error-empty_city")).to_have_count(0)
+    app.tap("nav-home")
+    expect(app.id("resume-")).to_have_count(0)
+    assert app.page.locator('[flt-semantics-identifier^="session-"]').count() == 0
+
+
+def test_a_killed_server_loses_nothing(app, server, tmp_path):
+    app.open(server.url)
+    app.language("en")
+    new_three_player_game(app)
+    app.tap("tick-board")
+    app.tap("begin")
+    app.tap("step-reveal")
+    app.tap("cards-green-plus")
+    app.tap("order")
+    expect(app.id("turn-order")).to_be_visible()
+
+    server.kill()
+    again = Server(server.data_dir).start()
+    try:
+        app.open(again.url)
+        resume = app.page.locator('[flt-semantics-identifier^="resume-"]')
+        expect(resume).to_have_count(1)
+        resume.click()
+        expect(app.id("round-head")).to_contain_text(app.t("Round {n}", n=1))
+        expect(app.id("turn-order")).to_contain_text("Cyril")
+        app.tap("undo")  # undo still works after the restart
+        expect(app.id("turn-order-helper")).to_be_visible()
+    finally:
+        again.stop()
+
+
+def overflow(page):
+    """What would make a phone scroll sideways or miss a tap.
+
+    Flutter sizes its canvas to the viewport and clips semantics boxes to it, so the document's
+    width says nothing: look for horizontal scrollers, leaf texts wider than their (clipped) box,
+    and tappable nodes smaller than 48 px. A leaf text is clipped when its box is too low for the
+    lines the text needs at the box's width (about 18 px a line at our sizes).
+    """
+    page.mouse.wheel(0, -10000)  # Flutter clips boxes at the scroll edges: measure from the top
+    page.wait_for_timeout(1000)
+    return page.evaluate("""() => {
+        const vw = window.innerWidth, out = [], small = [];
+        for (const el of document.querySelectorAll('flt-semantics')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0) continue;
+            if (r.right > vw + 0.5) out.push(['outside', el.textContent.slice(0, 40)]);
+            if (el.style.overflowX === 'scroll' && el.scrollWidth > el.clientWidth + 1)
+                out.push(['scroller', el.textContent.slice(0, 40)]);
+            const lines = Math.ceil((el.scrollWidth - 20) / Math.max(el.clientWidth, 1));
+            if (!el.querySelector('flt-semantics') && el.scrollWidth - el.clientWidth > 20 && r.height < 18 * lines)
+                out.push(['clipped', el.textContent.slice(0, 40), el.clientWidth, el.scrollWidth]);
+            const role = el.getAttribute('role');
+            if ((role === 'button' || role === 'checkbox' || role === 'switch') && r.height < 47.5
+                && r.top > 2 && r.bottom < window.innerHeight - 30)
+                small.push([el.getAttribute('aria-label') || el.textContent.slice(0, 30),
+                            Math.round(r.width), Math.round(r.height)]);
+        }
+        return {out, small};
+    }""")
+
+
+def test_phone_layout_no_sideways_scrolling_and_big_targets(app, server):
+    assert app.page.viewport_size == PHONE
+    app.open(server.url)
+    app.language("cs")
+    screens = {"home": overflow(app.page)}
+    new_three_player_game(app)
+    screens["setup"] = overflow(app.page)
+    app.tap("begin")
+    app.tap("step-scoring")
+    app.tap("city-ghent")
+    screens["city"] = overflow(app.page)
+    app.tap("nav-rules")
+    screens["rules"] = overflow(app.page)
+    for name, found in screens.items():
+        assert found["out"] == [], (name, found)
+        assert found["small"] == [], (name, found)
+
+
+def test_rules_browser_searches_in_the_chosen_language(app, server):
+    app.open(server.url)
+    app.language("cs")
+    new_three_player_game(app)
+    app.tap("nav-rules")
+    expect(app.id("rule-ties")).to_be_visible()
+    box = app.page.get_by_label(app.t("Search the rules"))
+    app.fill(app.t("Search the rules"), "katedr")  # diacritics-insensitive: finds "katedrála"
+    box.press("Enter")
+    expect(app.id("rule-city_scoring")).to_be_visible()
+    expect(app.id("rule-turn_order")).to_have_count(0)
+    app.shot("flanders-rules-cs")
