@@ -200,6 +200,25 @@ class Store:
             self._index.table("sessions").insert(_entry(sid, meta))
         return sid
 
+    def import_sessions(self, sessions: list[dict]) -> list[str]:
+        """Store many sessions at once (`{"game", "config", "log", "status"}` each): one file per
+        session and a single write of the catalogue. Returns the new ids."""
+        entries = []
+        with self._lock:
+            for session in sessions:
+                sid = uuid.uuid4().hex[:12]
+                meta = {"game": session["game"], "config": session["config"],
+                        "created": session.get("created", time.time())}
+                name = f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json")
+                db = self._open(name)[0]
+                db.storage.write({"meta": {"1": meta},
+                                  "log": {str(i + 1): action for i, action in enumerate(session["log"])}})
+                if self._memory is None:
+                    db.close()
+                entries.append(dict(_entry(sid, meta), status=session.get("status", "active")))
+            self._index.table("sessions").insert_multiple(entries)
+        return [e["id"] for e in entries]
+
     def sessions(self, status: str | None = None) -> list[dict]:
         """Catalogue entries, newest first (optionally only those with `status`)."""
         with self._lock:

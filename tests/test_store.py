@@ -134,3 +134,12 @@ def test_files_on_disk_are_plain_json(tmp_path):
     data = json.loads((tmp_path / "sessions" / f"{sid}.json").read_text())
     assert data["log"]["1"]["type"] == "begin"
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_import_many_sessions_in_one_go(store):
+    log = [{"type": "begin", "args": {}}, {"type": "goto_step", "args": {"step": "reveal"}}]
+    ids = store.import_sessions([{"game": "flanders_1302", "config": CONFIG, "log": log, "status": "finished"}] * 3)
+    assert len(set(ids)) == 3 and len(store.sessions("finished")) == 3
+    assert [a["type"] for a in store.load(ids[1])["log"]] == ["begin", "goto_step"]
+    store.record(ids[1], {"type": "finish", "args": {}}, expect=2)
+    assert len(store.load(ids[1])["log"]) == 3

@@ -1,0 +1,95 @@
+"""Every screen builds for every phase of a game, in both languages and both variants, without a
+browser: a fast net under the browser tests (a screen that raises would freeze the tab)."""
+from __future__ import annotations
+
+import pytest
+
+from companion.store import Store
+from companion.ui.app import Shell
+from companion.ui.viewmodel import ViewModel
+
+
+class Page:
+    """Just enough of ft.Page for Shell.render."""
+
+    def __init__(self):
+        self.controls, self.title = [], ""
+
+    def add(self, *controls):
+        self.controls.extend(controls)
+
+    def update(self):
+        pass
+
+
+STANDARD = {"variant": "standard", "start": 0, "empty_city": "ypres", "players": [
+    {"colour": "blue", "name": "Anna"}, {"colour": "yellow", "name": "Bořek"}, {"colour": "green", "name": "Cyril"}]}
+TWO = {"variant": "two-player", "start": 1, "players": [{"colour": "blue", "name": "Anna"},
+                                                       {"colour": "red", "name": "Bořek"}],
+       "influenced": {"blue": "green", "red": "yellow"}}
+
+
+def walk(form, actions):
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    routes = []
+    for lang in ("cs", "en"):
+        vm.set_language(lang)
+        shell.render()
+    assert vm.new_game("flanders_1302", form), vm.problem
+    for kind, args in actions:
+        for route in (vm.route, "scores", "rules", "log"):
+            vm.go(route) if route != vm.route else None
+            for lang in ("cs", "en"):
+                vm.set_language(lang)
+            routes.append(vm.route)
+        vm.open(vm.session["id"])
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.set_language("cs")
+    routes.append(vm.route)
+    return vm, routes
+
+
+@pytest.mark.parametrize("form, actions", [
+    pytest.param(STANDARD, [
+        ("tick", {"item": "board", "done": True}), ("begin", {}), ("goto_step", {"step": "reveal"}),
+        ("turn_order", {"cards": {"blue": 1, "yellow": 2, "green": 1}}), ("goto_step", {"step": "start_gold"}),
+        ("gold_influence", {}), ("goto_step", {"step": "scoring"}),
+        ("score_city", {"city": "ghent", "quarters": {"blue": 2, "grey": 1}, "masters": {"blue": 1}}),
+        ("correct", {"track": "grey", "points": -1, "reason": "oops"}),
+        ("end_round", {"board": True, "deck": False}),
+        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "leuven", "utrecht", "liege")],
+        ("finish", {"cards": {"blue": 2, "yellow": 2, "green": 3}}),
+    ], id="standard-3"),
+    pytest.param(TWO, [
+        ("begin", {}), ("goto_step", {"step": "scoring"}),
+        ("score_city", {"city": "ghent", "quarters": {"blue": 2, "green": 2, "red": 1}}),
+        ("end_round", {"board": False}), ("end_round", {"board": True}),
+        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ypres", "leuven", "utrecht", "liege")],
+        ("finish", {}),
+    ], id="two-player"),
+])
+def test_every_screen_builds_through_a_whole_game(form, actions):
+    vm, routes = walk(form, actions)
+    assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+    assert vm.game.result(vm.state, vm.session["config"])["winners"]
+
+
+def test_new_game_form_refusal_names_the_field():
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.go("new:flanders_1302")
+    shell.render()
+    assert not vm.new_game("flanders_1302", dict(STANDARD, players=[{"colour": "blue", "name": ""}] * 2))
+    assert vm.error_for("players.0.name") and vm.store.sessions() == []
+    shell.render()
+
+
+def test_undo_after_finish_reopens_the_final_scoring():
+    vm, _ = walk(TWO, [("begin", {}), ("end_round", {"board": True}),
+                       *[("score_city", {"city": c, "quarters": {}}) for c in
+                         ("bruges", "ghent", "ypres", "leuven", "utrecht", "liege")], ("finish", {})])
+    assert vm.store.sessions("finished")
+    assert "Final scoring done" in vm.undo_label() or vm.lang == "cs"
+    vm.undo()
+    assert vm.route == "final" and vm.store.sessions("active")
