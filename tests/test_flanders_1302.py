@@ -125,7 +125,10 @@ def test_public_example(name, given, expected):
 
 
 def test_score_reads_a_file_argument():
-    path = next((ROOT.parent / "shared" / "examples").glob("flanders-1302.*.input.json"))
+    found = sorted((ROOT.parent / "shared" / "examples").glob("flanders-1302.*.input.json"))
+    if not found:
+        pytest.skip("../shared/examples is not beside this checkout")
+    path = found[0]
     done = run_score("", str(path))
     assert done.returncode == 0 and json.loads(done.stdout)["winners"] == ["blue"]
 

@@ -59,7 +59,7 @@ def test_czech_translations_keep_the_placeholders():
 
 
 @pytest.mark.parametrize("n, expected", [(1, "1 bod"), (2, "2 body"), (4, "4 body"), (5, "5 bodů"),
-                                         (0, "0 bodů"), (22, "22 body"), (11, "11 bodů")])
+                                         (0, "0 bodů"), (22, "22 bodů"), (11, "11 bodů")])
 def test_czech_plural_forms(n, expected):
     assert translations("cs").ngettext("{n} point", "{n} points", n).format(n=n) == expected
 

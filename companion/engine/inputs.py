@@ -46,13 +46,15 @@ def obj(value: Any, path: str, required: Iterable[str] = (), optional: Iterable[
 
 
 def whole(value: Any, path: str, low: int = 0, high: int | None = None, what: str = "") -> int:
-    """A whole number in [low, high]; `what` says what the upper bound is (the box's contents)."""
+    """A whole number in [low, high]; `what` (marked with N_) says where the upper bound comes from."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise InputError(path, Msg(N_("must be a whole number >= {low}, got {got}"),
                                    {"low": low, "got": _shown(value)}))
     if high is not None and value > high:
-        raise InputError(path, Msg(N_("must be at most {high}{what}, got {got}"),
-                                   {"high": high, "what": f" ({what})" if what else "", "got": value}))
+        if what:
+            raise InputError(path, Msg(N_("must be at most {high} ({what}), got {got}"),
+                                       {"high": high, "what": Msg(what), "got": value}))
+        raise InputError(path, Msg(N_("must be at most {high}, got {got}"), {"high": high, "got": value}))
     return value
 
 

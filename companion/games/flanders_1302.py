@@ -279,11 +279,11 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
     for guild in GUILDS:
         box = GREY_QUARTERS if guild == GREY else GUILD_QUARTERS
         q = inputs.whole(quarters_in.get(guild, 0), inputs.join(inputs.join(path, "quarters"), guild), 0, box,
-                         "quarters of that guild in the box")
+                         N_("quarters of that guild in the box"))
         tiles = 0 if variant == TWO_PLAYER else MASTER_TILES
         m = inputs.whole(masters_in.get(guild, 0), inputs.join(inputs.join(path, "masters"), guild), 0,
                          PRINTED_MASTERS_PER_QUARTER * q + tiles if q else 0,
-                         "printed on its completed quarters plus the tiles" if q else "it has no completed quarter")
+                         N_("printed on its completed quarters plus the tiles") if q else N_("it has no completed quarter"))
         if q and guild not in guilds:
             raise inputs.InputError(inputs.join(inputs.join(path, "quarters"), guild),
                                     Msg(N_("that guild is not in this game")))
@@ -293,9 +293,9 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
             masters[guild] = m
     cathedral_box = 0 if variant == TWO_PLAYER else CATHEDRALS
     church = inputs.whole(raw.get("church", 0), inputs.join(path, "church"), 0, CHURCH_QUARTERS,
-                          "church quarters in the box")
+                          N_("church quarters in the box"))
     cathedral = inputs.whole(raw.get("church_with_cathedral", 0), inputs.join(path, "church_with_cathedral"), 0,
-                             cathedral_box, "cathedrals in the box" if cathedral_box else "no cathedrals in this variant")
+                             cathedral_box, N_("cathedrals in the box") if cathedral_box else N_("no cathedrals in this variant"))
     if church + cathedral > CHURCH_QUARTERS:
         raise inputs.InputError(inputs.join(path, "church"),
                                 Msg(N_("church quarters with and without a cathedral add up to more than the "
@@ -310,7 +310,7 @@ def check_totals(cities: list[dict], path: str, variant: str) -> None:
         if sum(c["quarters"].get(guild, 0) for c in cities) > box:
             raise inputs.InputError(inputs.join(path, f"quarters.{guild}"),
                                     Msg(N_("more {guild} quarters in all cities than the box's {box}"),
-                                        {"guild": guild, "box": box}))
+                                        {"guild": guild_name(guild), "box": box}))
     if sum(c["church"] + c["church_with_cathedral"] for c in cities) > CHURCH_QUARTERS:
         raise inputs.InputError(inputs.join(path, "church"),
                                 Msg(N_("more church quarters in all cities than the box's {box}"),
@@ -409,7 +409,7 @@ def score_cli(data: Any) -> dict:
         else:
             inputs.obj(player, path, required=["id", "influence_cards"])
             inputs.whole(player["influence_cards"], inputs.join(path, "influence_cards"), 0,
-                         SILVER_INFLUENCE + GOLD_CARDS, "3 silver influence cards plus the 28 gold cards")
+                         SILVER_INFLUENCE + GOLD_CARDS, N_("3 silver influence cards plus the 28 gold cards"))
     if variant == TWO_PLAYER and players[0]["influenced_guild"] == players[1]["influenced_guild"]:
         raise inputs.InputError("players[1].influenced_guild", Msg(N_("the two players influence different guilds")))
     guilds = list(GUILDS) if variant == TWO_PLAYER else colours + [GREY]
