@@ -58,6 +58,14 @@ def test_czech_translations_keep_the_placeholders():
             assert set(fields(text)) <= allowed and set(fields(text)) >= set(fields(ids[0])) - {"n"}, (ids[0], text)
 
 
+def test_ui_code_only_uses_extractable_translation_calls():
+    """Translations are called as _(), ngettext(), N_() or P_(), never as t.n() or t(): those
+    would never reach the catalogue."""
+    for path in (ROOT / "companion" / "ui").rglob("*.py"):
+        source = path.read_text()
+        assert not re.search(r"\.t\.n\(|\.t\(\s*[\"']", source), path
+
+
 @pytest.mark.parametrize("n, expected", [(1, "1 bod"), (2, "2 body"), (4, "4 body"), (5, "5 bodů"),
                                          (0, "0 bodů"), (22, "22 bodů"), (11, "11 bodů")])
 def test_czech_plural_forms(n, expected):

@@ -37,7 +37,8 @@ class Shell:
         return GAME_UI[self.vm.session["game"]] if self.vm.session else None
 
     def render(self) -> None:
-        self.page.title = self.vm.t("Table companion")
+        _ = self.vm.t
+        self.page.title = _("Table companion")
         self.page.controls.clear()
         self.page.add(self.top_bar(), *self.screen())
         self.page.update()
@@ -85,7 +86,8 @@ class Shell:
     def bar_title(self) -> str:
         if self.vm.session:
             return self.vm.t.text(f"{self.vm.session['game']}.game.title")
-        return self.vm.t("Table companion")
+        _ = self.vm.t
+        return _("Table companion")
 
     def home_clicked(self) -> None:
         self.draft = {}
@@ -166,12 +168,13 @@ class Shell:
 
     def setup(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
+        ngettext = vm.t.n
         items = vm.game.setup_items(vm.session["config"])
         ticks = set(vm.state["ticks"])
         done = sum(1 for i in items if i["id"] in ticks)
         controls: list[ft.Control] = [
             title(_("Setup")),
-            tid("setup-progress", text(vm.t.n("{done} of {n} item ticked", "{done} of {n} items ticked", len(items))
+            tid("setup-progress", text(ngettext("{done} of {n} item ticked", "{done} of {n} items ticked", len(items))
                                        .format(done=done, n=len(items)))),
             ft.ProgressBar(value=done / len(items) if items else 1, bar_height=8, color=ACCENT),
         ]
