@@ -13,7 +13,10 @@ class Page:
     """Just enough of ft.Page for Shell.render."""
 
     def __init__(self):
-        self.controls, self.title = [], ""
+        self.controls, self.title, self.route = [], "", "/"
+
+    def navigate(self, route):
+        self.route = route
 
     def add(self, *controls):
         self.controls.extend(controls)
@@ -93,3 +96,19 @@ def test_undo_after_finish_reopens_the_final_scoring():
     assert "Final scoring done" in vm.undo_label() or vm.lang == "cs"
     vm.undo()
     assert vm.route == "final" and vm.store.sessions("active")
+
+
+def test_the_address_names_the_open_game_and_reopens_it():
+    store = Store(None)
+    vm = ViewModel(store)
+    shell = Shell(Page(), vm)
+    vm.new_game("flanders_1302", STANDARD)
+    sid = vm.session["id"]
+    assert shell.page.route == f"/game/{sid}"
+    again = Shell(Page(), ViewModel(store))  # a reconnecting tab: a new session at the same address
+    again.follow_url(f"/game/{sid}")
+    assert again.vm.session["id"] == sid and again.vm.route == "setup"
+    again.follow_url("/")
+    assert again.vm.session is None and again.page.route == "/"
+    again.follow_url("/game/no-such-game")
+    assert again.vm.route == "home" and again.vm.problem

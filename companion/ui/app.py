@@ -42,6 +42,31 @@ class Shell:
         self.page.controls.clear()
         self.page.add(self.top_bar(), *self.screen())
         self.page.update()
+        self.sync_url()
+
+    # -- the address bar: /game/<id> while a game is open, so a reload or reconnect reopens it --------
+
+    def url(self) -> str:
+        return f"/game/{self.vm.session['id']}" if self.vm.session else "/"
+
+    def sync_url(self) -> None:
+        if self.page.route != self.url():
+            try:
+                self.page.navigate(self.url())
+            except RuntimeError:  # no event loop (tests drive the shell directly)
+                pass
+
+    def follow_url(self, route: str) -> None:
+        """Open the game named in the address (start-up, reconnect, the browser's back button)."""
+        if route.startswith("/game/"):
+            sid = route.removeprefix("/game/").strip("/")
+            if not self.vm.session or self.vm.session["id"] != sid:
+                self.vm.open(sid)
+                return
+        elif self.vm.session:
+            self.vm.home()
+            return
+        self.render()
 
     def screen(self) -> list[ft.Control]:
         route = self.vm.route
@@ -327,7 +352,8 @@ def make_main(store: Store):
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         shell = Shell(page, ViewModel(store))
         page.data = shell  # keep the listener alive (observers are held weakly elsewhere)
-        shell.render()
+        page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
+        shell.follow_url(page.route or "/")
 
     return main
 

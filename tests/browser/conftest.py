@@ -36,8 +36,8 @@ def free_port() -> int:
 class Server:
     """`companion serve` in a subprocess of its own, on a free loopback port and a temp data dir."""
 
-    def __init__(self, data_dir: Path):
-        self.data_dir, self.port = data_dir, free_port()
+    def __init__(self, data_dir: Path, port: int | None = None):
+        self.data_dir, self.port = data_dir, port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"

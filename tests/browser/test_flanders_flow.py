@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, Server
+from tests.browser.conftest import PHONE, App, Server
 
 PLAYERS = ["Anna", "Bořek", "Cyril"]  # blue, yellow, green (the form's default colours)
 
@@ -130,16 +130,20 @@ def test_a_killed_server_loses_nothing(app, server, tmp_path):
     expect(app.id("turn-order")).to_be_visible()
 
     server.kill()
-    again = Server(server.data_dir).start()
+    again = Server(server.data_dir, port=server.port).start()
     try:
-        app.open(again.url)
-        resume = app.page.locator('[flt-semantics-identifier^="resume-"]')
+        # the open tab reconnects by itself and its address (/game/<id>) brings the game back
+        expect(app.id("round-head")).to_contain_text(app.t("Round {n}", n=1), timeout=30_000)
+        expect(app.id("turn-order")).to_contain_text("Cyril")
+        # a new tab finds it on the home screen
+        other = App(app.page.context.new_page(), "en")
+        other.open(again.url)
+        resume = other.page.locator('[flt-semantics-identifier^="resume-"]')
         expect(resume).to_have_count(1)
         resume.click()
-        expect(app.id("round-head")).to_contain_text(app.t("Round {n}", n=1))
-        expect(app.id("turn-order")).to_contain_text("Cyril")
-        app.tap("undo")  # undo still works after the restart
-        expect(app.id("turn-order-helper")).to_be_visible()
+        expect(other.id("turn-order")).to_contain_text("Cyril")
+        other.tap("undo")  # undo still works after the restart
+        expect(other.id("turn-order-helper")).to_be_visible()
     finally:
         again.stop()
 
