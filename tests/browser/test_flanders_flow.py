@@ -209,3 +209,19 @@ def test_rules_browser_searches_in_the_chosen_language(app, server):
     expect(app.id("rule-city_scoring")).to_be_visible()
     expect(app.id("rule-turn_order")).to_have_count(0)
     app.shot("flanders-rules-cs")
+
+
+def test_a_corrupt_database_is_set_aside_and_the_app_still_starts(app, tmp_path):
+    data = tmp_path / "corrupt"
+    data.mkdir()
+    (data / "companion.json").write_text('{"sessions": {"1": {"id": "abc", "gam')
+    srv = Server(data).start()
+    try:
+        app.open(srv.url)
+        expect(app.id("notice").first).to_be_visible()
+        app.says("notice", "companion.json.corrupt-")
+        assert list(data.glob("companion.json.corrupt-*"))
+        app.tap("new-flanders_1302")  # and it works as usual
+        expect(app.id("create")).to_be_visible()
+    finally:
+        srv.stop()
