@@ -2,7 +2,7 @@
 
     python bench/bench.py [record] [score] [web]
 
-- record: median time of one tap (engine.apply + store.record, i.e. tap → persisted) in a game in
+- record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5.
 - score:  whole-process time of `companion score flanders-1302` on the public example (target <= 0.3 s).
 - web:    server start to the first interactive screen in headless Chromium (Playwright).
@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.engine import flow  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 from companion.store import Store  # noqa: E402
+from companion.ui.viewmodel import ViewModel  # noqa: E402
 
 GAME = GAMES["flanders_1302"]
 FORM = {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c.title()}
@@ -33,24 +33,21 @@ FINISHED_LOG = ([{"type": "begin", "args": {}}]
 
 
 def record(finished: int, taps: int = 300) -> float:
-    """Median seconds per tap with `finished` finished games in the data directory."""
+    """Median seconds per tap (ViewModel.dispatch: engine, atomic write, catalogue status) with
+    `finished` finished games in the data directory."""
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     try:
         store = Store(folder)
         config = GAME.new_config(FORM)
         store.import_sessions([{"game": GAME.id, "config": config, "log": FINISHED_LOG, "status": "finished"}]
                               * finished)
-        sid = store.create_session(GAME.id, config)
-        state = flow.initial(GAME, config)
-        state = flow.apply(GAME, config, state, {"type": "begin", "args": {}})
-        store.record(sid, {"type": "begin", "args": {}})
-        times = []
+        vm = ViewModel(store)
+        assert vm.new_game(GAME.id, FORM) and vm.dispatch("begin")
         steps = [s.id for s in GAME.steps(config)]
+        times = []
         for i in range(taps):
-            action = {"type": "goto_step", "args": {"step": steps[i % len(steps)]}}
             start = time.perf_counter()
-            state = flow.apply(GAME, config, state, action)
-            store.record(sid, action, expect=i + 1)
+            assert vm.dispatch("goto_step", step=steps[i % len(steps)])
             times.append(time.perf_counter() - start)
         return statistics.median(times)
     finally:

@@ -153,9 +153,11 @@ class ViewModel:
         return [self.describe(a) for a in reversed(self.session["log"])] if self.session else []
 
     def _settle(self, state: dict) -> None:
+        finished = state.get("phase") == "over"
+        if finished != (self.state.get("phase") == "over"):  # the catalogue is written only then
+            self.store.set_status(self.session["id"], "finished" if finished else "active")
         self.state = state
         self.problem = None
-        self.store.set_status(self.session["id"], "finished" if state.get("phase") == "over" else "active")
         if self.route not in ("rules", "log"):
             self.route = _route_for(state)
         self._changed()
