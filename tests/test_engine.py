@@ -20,6 +20,14 @@ SCRIPTS = {
         ("correct", {"track": "grey", "points": 1, "reason": "forgot"}),
         ("end_round", {"board": False, "deck": False}),
     ]),
+    "village": ({"start": 0, "lap": 6, "players": [{"colour": "red", "name": "A"}, {"colour": "ivory", "name": "B"}]}, [
+        ("tick", {"item": "board", "done": True}), ("begin", {}), ("time", {"player": "red", "amount": 3}),
+        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 4}),
+        ("market_pass", {"player": "ivory"}), ("market_pass", {"player": "red"}), ("church", {"player": "ivory"}),
+        ("coins", {"player": "ivory", "delta": 2}), ("correct", {"track": "red", "points": 3, "reason": "travel"}),
+        ("next_turn", {}), ("round_end", {}), ("mass_buy", {"player": "ivory"}),
+        ("mass_draw", {"members": {}, "monks": 3}), ("mass_end", {}),
+    ]),
 }
 
 
@@ -76,8 +84,9 @@ def test_apply_never_mutates_its_input(scripted):
 def test_every_game_refuses_a_repeated_invalid_action_with_a_message(scripted):
     game, config, log = scripted
     state = flow.replay(game, config, log)
+    track = next(iter(state["scores"]))
     with pytest.raises(InvalidAction) as error:
-        flow.apply(game, config, state, {"type": "correct", "args": {"track": "grey", "points": 0, "reason": "x"}})
+        flow.apply(game, config, state, {"type": "correct", "args": {"track": track, "points": 0, "reason": "x"}})
     assert error.value.field == "points" and error.value.msg.text
 
 

@@ -186,7 +186,7 @@ def test_bad_input_exits_2_naming_the_field(payload, field):
 
 
 def test_unknown_and_planned_games_exit_2():
-    for game, words in (("chess", "unknown game"), ("village", "not supported yet")):
+    for game, words in (("chess", "unknown game"), ("carcassonne", "not supported yet")):
         done = subprocess.run([sys.executable, "-m", "companion", "score", game], input="{}",
                               capture_output=True, text=True, cwd=ROOT, timeout=30)
         assert done.returncode == 2 and words in done.stderr and done.stdout == ""

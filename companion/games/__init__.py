@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 from ..engine.model import GameDef
-from . import flanders_1302
+from . import flanders_1302, village
 
-GAMES: dict[str, GameDef] = {g.id: g for g in (flanders_1302.GAME,)}
-
-#: `companion score` names (scoring-contract.md) that exist but whose game has not landed yet.
-PLANNED_CLI_NAMES = ("village", "princes-of-the-renaissance", "carcassonne", "elfenland")
+GAMES: dict[str, GameDef] = {g.id: g for g in (flanders_1302.GAME, village.GAME)}
 
 
 def by_cli_name(name: str) -> GameDef | None:

@@ -1,0 +1,723 @@
+"""Village (Inka & Markus Brand, eggertspiele 2011): setup, round guide, time and death, market day,
+mass, end of game and final scoring.
+
+Encodes the rulebook as summarised in ../shared/rules/FACTS.md §2 (Czech seed 001, whose lost
+digits §2.1 restores):
+- components and setup per player count (rulebook "Příprava hry"; FACTS §2.2, §2.3): `setup_items`;
+- the round: seeding, turns, the last cube, the mass (FACTS §2.4, §2.6): `STEPS`;
+- plague, time and death (FACTS §2.4, §2.7; TV-V2, TV-V10): `_time`, `_death`;
+- birth (FACTS §2.5.2; TV-V3): `_birth`;
+- the market day (FACTS §2.5.4; TV-V6): `_market_*`;
+- the mass and its majority bonus (FACTS §2.6; TV-V7): `_mass_*`, `mass_majority`;
+- the end of the game and the final scoring (FACTS §2.8; TV-V1): `final_scores`, `score_cli`.
+
+Board data no source settles (FACTS §2.10) is never invented: the time track's length is entered
+when the game starts; the grain paid to move up a church window, the printed prestige of a customer
+and whether a chronicle space is still free are entered when they happen; travel and council
+counts are entered at the final scoring.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..engine import inputs
+from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.ranking import shared_places, tied_groups
+
+ID = "village"
+COLOURS = ("red", "yellow", "blue", "ivory")
+PROFESSIONS = ("council", "crafts", "travel", "church", "farmyard")
+
+#: What the box contains (FACTS §2.2).
+MEMBERS = 11                              # per colour
+GENERATIONS = {"1": 4, "2": 3, "3": 2, "4": 2}
+MARKERS = 8                               # per colour: 1 on the time track, 1 on the prestige track
+COINS = 15
+GRAIN = 20
+FARMYARD_GRAIN = 5
+CUSTOMERS = 24
+MONKS = 4
+PLAGUE_TIME = 2
+MARKET_TIME = 1
+MASS_PIECES = 4
+MASS_BONUS = 2
+TRAVEL_MARKERS = MARKERS - 2              # markers left for the travel map
+
+#: Final scoring tables (FACTS §2.8).
+TRAVEL = (0, 1, 3, 6, 10, 14, 18)         # by cities visited
+COUNCIL = (0, 2, 4, 6)                    # per member on stage 1, 2, 3, 4
+CHURCH = (2, 3, 4, 6)                     # per member on the windows, rightmost (entry) window first
+CHRONICLE = {3: 4, 4: 7}                  # 0–2 → 0, 5 or more → 12
+CHRONICLE_MANY = 12
+
+STEPS = (Step("seed"), Step("turns", helper="turns"), Step("round_end"), Step("mass", helper="mass"))
+
+
+def text(key: str) -> Ref:
+    return Ref(f"{ID}.{key}")
+
+
+# ----------------------------------------------------------------------------------------------
+# New game and setup
+
+
+def new_config(raw: Mapping) -> dict:
+    """Players in seat order (clockwise), the start player, and the time track's length."""
+    players = list(raw.get("players") or [])
+    if not 2 <= len(players) <= 4:
+        raise InvalidAction(Msg(N_("This game needs {low} to {high} players."), {"low": 2, "high": 4}),
+                            field="players")
+    seen: set[str] = set()
+    clean = []
+    for i, player in enumerate(players):
+        colour, name = player.get("colour"), (player.get("name") or "").strip()
+        if colour not in COLOURS:
+            raise InvalidAction(Msg(N_("Choose a colour.")), field=f"players.{i}.colour")
+        if colour in seen:
+            raise InvalidAction(Msg(N_("Each player needs a different colour.")), field=f"players.{i}.colour")
+        if not name:
+            raise InvalidAction(Msg(N_("Enter a name.")), field=f"players.{i}.name")
+        if len(name) > 24:
+            raise InvalidAction(Msg(N_("A name can have at most 24 characters.")), field=f"players.{i}.name")
+        seen.add(colour)
+        clean.append({"colour": colour, "name": name})
+    start = raw.get("start", 0)
+    if not isinstance(start, int) or not 0 <= start < len(clean):
+        raise InvalidAction(Msg(N_("Choose who starts.")), field="start")
+    lap = raw.get("lap")
+    if isinstance(lap, bool) or not isinstance(lap, int) or not 4 <= lap <= 60:
+        raise InvalidAction(Msg(N_("Count the spaces of the time track from the start to the bridge "
+                                   "(4 to 60).")), field="lap")
+    return {"game": ID, "variant": "standard", "players": clean, "start": start, "lap": lap}
+
+
+def setup_items(config: Mapping) -> list[dict]:
+    n = len(config["players"])
+    items = [{"id": "board"}, {"id": "farmyards"}, {"id": "markers"}, {"id": "coins"},
+             {"id": f"customers_{n}"}]
+    if n < 4:
+        items.append({"id": f"blocked_{n}"})
+    items += [{"id": "next_marker"}, {"id": "supply"}, {"id": "setup_card", "params": {"players": n}},
+              {"id": "start_player", "params": {"name": config["players"][config["start"]]["name"]}}]
+    for item in items:
+        item.setdefault("params", {})
+    return items
+
+
+def initial_state(config: Mapping) -> dict:
+    return {
+        "phase": "setup", "round": 1, "start": config["start"], "turn": config["start"], "next_start": None,
+        "step": "seed", "scores": {p["colour"]: 0 for p in config["players"]},
+        "players": {p["colour"]: {"time": 0, "coins": 1, "grain": 0, "living": {"1": GENERATIONS["1"]},
+                                  "supply": {k: v for k, v in GENERATIONS.items() if k != "1"},
+                                  "bag": 0, "windows": [0, 0, 0, 0], "chronicle": 0, "graves": 0,
+                                  "removed": 0, "customers": [], "deaths": 0}
+                    for p in config["players"]},
+        "market": None, "mass": None, "end": None, "last_mass": None, "final": None,
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# Small helpers
+
+
+def _seat(config: Mapping, colour: str) -> int:
+    return next(i for i, p in enumerate(config["players"]) if p["colour"] == colour)
+
+
+def _name(config: Mapping, colour: str) -> str:
+    return config["players"][_seat(config, colour)]["name"]
+
+
+def _player(state: dict, config: Mapping, args: Mapping) -> tuple[str, dict]:
+    colour = args.get("player")
+    if colour not in state["players"]:
+        raise InvalidAction(Msg(N_("Choose a player.")), field="player")
+    return colour, state["players"][colour]
+
+
+def _need_phase(state: Mapping, *phases: str) -> None:
+    if state["phase"] not in phases:
+        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
+
+
+def living(player: Mapping) -> int:
+    return sum(player["living"].values())
+
+
+def deaths_due(player: Mapping, lap: int) -> int:
+    """Deaths the time track has caused so far and not yet carried out (one per bridge passed)."""
+    return player["time"] // lap - player["deaths"]
+
+
+def lowest_living(player: Mapping) -> str | None:
+    numbers = [k for k, v in player["living"].items() if v > 0]
+    return min(numbers, key=int) if numbers else None
+
+
+def _whole(args: Mapping, key: str, low: int, high: int) -> int:
+    value = args.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}."), {"low": low, "high": high}),
+                            field=key)
+    return value
+
+
+# ----------------------------------------------------------------------------------------------
+# Turns, time, family
+
+
+def _begin(state: dict, args: Mapping, config: Mapping) -> None:
+    _need_phase(state, "setup")
+    state["phase"] = "play"
+
+
+def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
+    _need_phase(state, "play")
+    if args.get("step") not in ("seed", "turns", "round_end"):
+        raise InvalidAction(Msg(N_("There is no such step.")))
+    state["step"] = args["step"]
+
+
+def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
+    """The next player clockwise; a death the time track caused must be carried out first."""
+    _need_phase(state, "play", "final_actions")
+    _turn_may_end(state, config)
+    colour = config["players"][state["turn"]]["colour"]
+    if state["phase"] == "final_actions":
+        _final_action_done(state, config, colour)
+        return
+    state["turn"] = (state["turn"] + 1) % len(config["players"])
+
+
+def _turn_may_end(state: Mapping, config: Mapping) -> None:
+    """A turn ends only after the market day and after any death the time track caused."""
+    if state["market"]:
+        raise InvalidAction(Msg(N_("Finish the market day first.")))
+    for colour, player in state["players"].items():
+        if deaths_due(player, config["lap"]) > 0:
+            raise InvalidAction(Msg(N_("{name} passed the bridge: a family member dies at the end of this turn."),
+                                    {"name": _name(config, colour)}))
+
+
+def _time(state: dict, args: Mapping, config: Mapping) -> None:
+    """Time spent (an action's hourglasses, or 2 for a plague cube): the marker moves on."""
+    _need_phase(state, "play", "final_actions")
+    _colour, player = _player(state, config, args)
+    amount = PLAGUE_TIME if args.get("plague") else _whole(args, "amount", 1, 12)
+    player["time"] += amount
+
+
+def _birth(state: dict, args: Mapping, config: Mapping) -> None:
+    """Family action: the lowest-numbered member still in the supply is born onto the farmyard."""
+    _need_phase(state, "play", "final_actions")
+    _colour, player = _player(state, config, args)
+    numbers = [k for k, v in player["supply"].items() if v > 0]
+    if not numbers:
+        raise InvalidAction(Msg(N_("All 11 family members have been born.")))
+    number = min(numbers, key=int)
+    player["supply"][number] -= 1
+    player["living"][number] = player["living"].get(number, 0) + 1
+
+
+def _death(state: dict, args: Mapping, config: Mapping) -> None:
+    """A member dies (the lowest-numbered visible one): to the chronicle of his profession if a space
+    is free, else to an anonymous grave; in the final actions with neither free, out of the game."""
+    _need_phase(state, "play", "final_actions")
+    colour, player = _player(state, config, args)
+    if deaths_due(player, config["lap"]) <= 0:
+        raise InvalidAction(Msg(N_("Nobody in this family has to die now.")))
+    number = args.get("number")
+    if player["living"].get(number, 0) <= 0:
+        raise InvalidAction(Msg(N_("No living family member has that number.")), field="number")
+    if args.get("profession") not in PROFESSIONS:
+        raise InvalidAction(Msg(N_("Where did he work?")), field="profession")
+    where = args.get("place")
+    if where not in ("chronicle", "grave", "removed"):
+        raise InvalidAction(Msg(N_("Choose where he goes.")), field="place")
+    if where == "removed" and state["phase"] != "final_actions":
+        raise InvalidAction(Msg(N_("Only in the final actions does a member leave the game when no space is "
+                                   "free.")), field="place")
+    if args["profession"] == "church":
+        window = args.get("window")
+        if not isinstance(window, int) or not 0 <= window < 4 or player["windows"][window] <= 0:
+            raise InvalidAction(Msg(N_("None of his family sits on that church window.")), field="window")
+        player["windows"][window] -= 1
+    if _in_church(player) > living(player) - 1:
+        raise InvalidAction(Msg(N_("That member is in the black bag: choose a visible one.")), field="number")
+    player["living"][number] -= 1
+    player[{"chronicle": "chronicle", "grave": "graves", "removed": "removed"}[where]] += 1
+    player["deaths"] += 1
+
+
+def _in_church(player: Mapping) -> int:
+    return player["bag"] + sum(player["windows"])
+
+
+def _coins(state: dict, args: Mapping, config: Mapping) -> None:
+    """Coins gained (mill, travel) or spent (joker, council stage 4, mass), within the box's 15."""
+    _colour, player = _player(state, config, args)
+    delta = _whole(args, "delta", -COINS, COINS)
+    if player["coins"] + delta < 0:
+        raise InvalidAction(Msg(N_("Not enough coins.")), field="delta")
+    if sum(p["coins"] for p in state["players"].values()) + delta > COINS:
+        raise InvalidAction(Msg(N_("The box has only 15 coins.")), field="delta")
+    player["coins"] += delta
+
+
+def _grain(state: dict, args: Mapping, config: Mapping) -> None:
+    """Grain harvested or paid, within 5 per farmyard and the box's 20 bags."""
+    _colour, player = _player(state, config, args)
+    delta = _whole(args, "delta", -GRAIN, GRAIN)
+    if player["grain"] + delta < 0:
+        raise InvalidAction(Msg(N_("Not enough grain.")), field="delta")
+    if player["grain"] + delta > FARMYARD_GRAIN:
+        raise InvalidAction(Msg(N_("A farmyard holds at most 5 grain bags.")), field="delta")
+    if sum(p["grain"] for p in state["players"].values()) + delta > GRAIN:
+        raise InvalidAction(Msg(N_("The box has only 20 grain bags.")), field="delta")
+    player["grain"] += delta
+
+
+def _church(state: dict, args: Mapping, config: Mapping) -> None:
+    """Church action: a farmyard member goes into the black bag (1 brown cube or 3 time)."""
+    _need_phase(state, "play", "final_actions")
+    _colour, player = _player(state, config, args)
+    if _in_church(player) >= living(player):
+        raise InvalidAction(Msg(N_("Every living family member is already in the church.")))
+    player["bag"] += 1
+
+
+def _next_marker(state: dict, args: Mapping, config: Mapping) -> None:
+    """Council stage 1: the next-starting-player marker (nothing if it is already taken)."""
+    _need_phase(state, "play")
+    colour, _player_state = _player(state, config, args)
+    if state["next_start"] is not None:
+        raise InvalidAction(Msg(N_("The next-starting-player marker is already taken this round.")))
+    state["next_start"] = _seat(config, colour)
+
+
+# ----------------------------------------------------------------------------------------------
+# Market day
+
+
+def _market_start(state: dict, args: Mapping, config: Mapping) -> None:
+    """The market cube was taken: a market day must be held; its trigger player sells first, free."""
+    _need_phase(state, "play", "final_actions")
+    if state["market"]:
+        raise InvalidAction(Msg(N_("A market day is already running.")))
+    colour, _ = _player(state, config, args)
+    state["market"] = {"trigger": colour, "free_used": False, "passed": [], "turn": colour, "sales": []}
+
+
+def _market_order(state: Mapping, config: Mapping, after: str) -> str | None:
+    """The next player clockwise after `after` who has not passed (None when all have)."""
+    market, n = state["market"], len(config["players"])
+    seat = _seat(config, after)
+    for k in range(1, n + 1):
+        colour = config["players"][(seat + k) % n]["colour"]
+        if colour not in market["passed"]:
+            return colour
+    return None
+
+
+def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
+    """Serve a customer: the trigger player's first sale is free, every other one costs 1 green cube
+    and 1 time; the tile's printed prestige counts at the end."""
+    market = state["market"]
+    if not market:
+        raise InvalidAction(Msg(N_("No market day is running.")))
+    colour, player = _player(state, config, args)
+    if colour != market["turn"]:
+        raise InvalidAction(Msg(N_("It is {name}'s turn at the market."), {"name": _name(config, market["turn"])}))
+    prestige = _whole(args, "prestige", 0, 30)
+    if sum(len(p["customers"]) for p in state["players"].values()) >= CUSTOMERS:
+        raise InvalidAction(Msg(N_("All 24 customers have been served.")))
+    free = colour == market["trigger"] and not market["free_used"]
+    if colour == market["trigger"]:
+        market["free_used"] = True
+    if not free:
+        player["time"] += MARKET_TIME
+    player["customers"].append(prestige)
+    market["sales"].append({"player": colour, "prestige": prestige, "free": free})
+    market["turn"] = _market_order(state, config, colour)
+
+
+def _market_pass(state: dict, args: Mapping, config: Mapping) -> None:
+    """Passing is final for this market day; when everyone has passed, the day ends."""
+    market = state["market"]
+    if not market:
+        raise InvalidAction(Msg(N_("No market day is running.")))
+    colour, _ = _player(state, config, args)
+    if colour != market["turn"]:
+        raise InvalidAction(Msg(N_("It is {name}'s turn at the market."), {"name": _name(config, market["turn"])}))
+    market["passed"].append(colour)
+    if colour == market["trigger"]:
+        market["free_used"] = True
+    market["turn"] = _market_order(state, config, colour)
+    if market["turn"] is None:
+        state["market"] = None
+
+
+def _market_end(state: dict, args: Mapping, config: Mapping) -> None:
+    """Every customer at the stalls has been served: the day ends (then the refill)."""
+    if not state["market"]:
+        raise InvalidAction(Msg(N_("No market day is running.")))
+    state["market"] = None
+
+
+# ----------------------------------------------------------------------------------------------
+# Mass
+
+
+def _round_end(state: dict, args: Mapping, config: Mapping) -> None:
+    """The last cube was taken and its action done: the round ends with a mass."""
+    _need_phase(state, "play")
+    _turn_may_end(state, config)
+    state["phase"] = "mass"
+    state["mass"] = {"bought": {}, "drawn": None, "moved": [], "final": False}
+
+
+def _mass_buy(state: dict, args: Mapping, config: Mapping) -> None:
+    """Buy one of your own members out of the bag for 1 coin (until 4 pieces are out)."""
+    _need_phase(state, "mass")
+    mass = state["mass"]
+    colour, player = _player(state, config, args)
+    if mass["drawn"] is not None:
+        raise InvalidAction(Msg(N_("The pieces have already been drawn.")))
+    if sum(mass["bought"].values()) >= MASS_PIECES:
+        raise InvalidAction(Msg(N_("Four members are already out of the bag.")))
+    if player["bag"] <= 0:
+        raise InvalidAction(Msg(N_("{name} has no family member in the bag."), {"name": _name(config, colour)}))
+    if player["coins"] <= 0:
+        raise InvalidAction(Msg(N_("{name} has no coin."), {"name": _name(config, colour)}))
+    player["coins"] -= 1
+    player["bag"] -= 1
+    player["windows"][0] += 1
+    mass["bought"][colour] = mass["bought"].get(colour, 0) + 1
+
+
+def _mass_draw(state: dict, args: Mapping, config: Mapping) -> None:
+    """The rest is drawn blind until 4 pieces are out: family members to the rightmost window,
+    monks back into the bag."""
+    _need_phase(state, "mass")
+    mass = state["mass"]
+    if mass["drawn"] is not None:
+        raise InvalidAction(Msg(N_("The pieces have already been drawn.")))
+    drawn = args.get("members")
+    if not isinstance(drawn, Mapping):
+        raise InvalidAction(Msg(N_("Enter what was drawn.")), field="members")
+    counts = {}
+    for colour, player in state["players"].items():
+        n = drawn.get(colour, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= player["bag"]:
+            raise InvalidAction(P_("{name} has only {n} member in the bag.", "{name} has only {n} members in the bag.",
+                                   player["bag"], name=_name(config, colour)), field=f"members.{colour}")
+        counts[colour] = n
+    monks = _whole(args, "monks", 0, MONKS)
+    if sum(mass["bought"].values()) + sum(counts.values()) + monks != MASS_PIECES:
+        raise InvalidAction(Msg(N_("Exactly 4 pieces come out of the bag: bought, drawn members and monks "
+                                   "together.")), field="monks")
+    for colour, n in counts.items():
+        state["players"][colour]["bag"] -= n
+        state["players"][colour]["windows"][0] += n
+    mass["drawn"] = {"members": counts, "monks": monks}
+
+
+def _mass_move(state: dict, args: Mapping, config: Mapping) -> None:
+    """Move one of your members leftwards, paying the grain shown between the windows (see the board).
+    A player may move several members, and one member several windows, in his one go."""
+    _need_phase(state, "mass")
+    mass = state["mass"]
+    if mass["drawn"] is None:
+        raise InvalidAction(Msg(N_("Draw the pieces first.")))
+    colour, player = _player(state, config, args)
+    if colour in mass["moved"]:
+        raise InvalidAction(Msg(N_("{name} has finished moving this mass."), {"name": _name(config, colour)}))
+    source, target = args.get("source"), args.get("target")
+    if not (isinstance(source, int) and isinstance(target, int) and 0 <= source < target <= 3):
+        raise InvalidAction(Msg(N_("A member moves from a window to one further left.")), field="target")
+    if player["windows"][source] <= 0:
+        raise InvalidAction(Msg(N_("None of his family sits on that church window.")), field="source")
+    grain = _whole(args, "grain", 0, FARMYARD_GRAIN)
+    if grain > player["grain"]:
+        raise InvalidAction(Msg(N_("Not enough grain.")), field="grain")
+    player["grain"] -= grain
+    player["windows"][source] -= 1
+    player["windows"][target] += 1
+
+
+def _mass_done(state: dict, args: Mapping, config: Mapping) -> None:
+    """A player has finished moving this mass (each player moves once, in turn order)."""
+    _need_phase(state, "mass")
+    colour, _ = _player(state, config, args)
+    if state["mass"]["drawn"] is None:
+        raise InvalidAction(Msg(N_("Draw the pieces first.")))
+    if colour not in state["mass"]["moved"]:
+        state["mass"]["moved"].append(colour)
+
+
+def mass_majority(windows: Mapping[str, list[int]]) -> list[str]:
+    """Who gets the 2 prestige: most members in the church; a tie goes to the member further left;
+    still tied, each of them."""
+    counts = {c: sum(w) for c, w in windows.items()}
+    best = max(counts.values(), default=0)
+    if best == 0:
+        return []
+    tied = [c for c, n in counts.items() if n == best]
+    leftmost = {c: max(i for i, n in enumerate(windows[c]) if n) for c in tied}
+    far = max(leftmost.values())
+    return [c for c in tied if leftmost[c] == far]
+
+
+def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
+    """The majority bonus, then a new round (or, after the final mass, the final scoring)."""
+    _need_phase(state, "mass")
+    mass = state["mass"]
+    if mass["drawn"] is None:
+        raise InvalidAction(Msg(N_("Draw the pieces first.")))
+    winners = mass_majority({c: p["windows"] for c, p in state["players"].items()})
+    for colour in winners:
+        state["scores"][colour] += MASS_BONUS
+    state["last_mass"] = {"round": state["round"], "winners": winners}
+    state["mass"] = None
+    if mass["final"]:
+        state["phase"] = "scoring"
+        return
+    state["round"] += 1
+    if state["next_start"] is not None:
+        state["start"] = state["next_start"]
+        state["next_start"] = None
+    state["turn"] = state["start"]
+    state["step"] = "seed"
+    state["phase"] = "play"
+
+
+# ----------------------------------------------------------------------------------------------
+# End of game
+
+
+def _end_trigger(state: dict, args: Mapping, config: Mapping) -> None:
+    """A member took the last chronicle space or the last grave: everyone else gets one last action."""
+    _need_phase(state, "play")
+    colour, _ = _player(state, config, args)
+    state["phase"] = "final_actions"
+    state["end"] = {"trigger": colour, "acted": []}
+    state["turn"] = (_seat(config, colour) + 1) % len(config["players"])
+
+
+def final_action_order(state: Mapping, config: Mapping) -> list[str]:
+    """Who still gets a final action, in order: everyone but the trigger player, clockwise after him."""
+    n = len(config["players"])
+    seat = _seat(config, state["end"]["trigger"])
+    return [config["players"][(seat + k) % n]["colour"] for k in range(1, n)]
+
+
+def _final_action_done(state: dict, config: Mapping, colour: str) -> None:
+    order = final_action_order(state, config)
+    if colour not in order:
+        raise InvalidAction(Msg(N_("The player who ended the game has no further turn.")))
+    if colour not in state["end"]["acted"]:
+        state["end"]["acted"].append(colour)
+    remaining = [c for c in order if c not in state["end"]["acted"]]
+    if remaining:
+        state["turn"] = _seat(config, remaining[0])
+    else:
+        state["phase"] = "mass"
+        state["mass"] = {"bought": {}, "drawn": None, "moved": [], "final": True}
+
+
+def _finish(state: dict, args: Mapping, config: Mapping) -> None:
+    """The final scoring: travel and council counts from the board; everything else from the books."""
+    _need_phase(state, "scoring")
+    entries = args.get("players")
+    if not isinstance(entries, Mapping):
+        raise InvalidAction(Msg(N_("Enter the travel and council counts for every player.")))
+    final = {}
+    for colour, player in state["players"].items():
+        entry = entries.get(colour)
+        if not isinstance(entry, Mapping):
+            raise InvalidAction(Msg(N_("Enter the travel and council counts for every player.")))
+        cities = entry.get("cities_visited")
+        if isinstance(cities, bool) or not isinstance(cities, int) or not 0 <= cities <= TRAVEL_MARKERS:
+            raise InvalidAction(Msg(N_("Cities visited: 0 to 6 (a family has 6 markers for the map).")),
+                                field=f"{colour}.cities_visited")
+        council = entry.get("council")
+        if (not isinstance(council, list) or len(council) != 4
+                or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in council)):
+            raise InvalidAction(Msg(N_("Enter the members on each council stage.")), field=f"{colour}.council")
+        if sum(council) + _in_church(player) > living(player):
+            raise InvalidAction(Msg(N_("More members in the council and the church than living ones.")),
+                                field=f"{colour}.council")
+        final[colour] = {"cities_visited": cities, "council": list(council)}
+    state["final"] = final
+    state["phase"] = "over"
+
+
+REDUCERS = {
+    "begin": _begin, "goto_step": _goto_step, "next_turn": _next_turn, "time": _time, "birth": _birth,
+    "death": _death, "coins": _coins, "grain": _grain, "church": _church, "next_marker": _next_marker,
+    "market_start": _market_start, "market_sell": _market_sell, "market_pass": _market_pass,
+    "market_end": _market_end, "round_end": _round_end, "mass_buy": _mass_buy, "mass_draw": _mass_draw,
+    "mass_move": _mass_move, "mass_done": _mass_done, "mass_end": _mass_end, "end_trigger": _end_trigger,
+    "finish": _finish,
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# Final scoring
+
+
+def travel_points(cities: int) -> int:
+    return TRAVEL[min(cities, len(TRAVEL) - 1)]
+
+
+def chronicle_points(members: int) -> int:
+    return CHRONICLE_MANY if members >= 5 else CHRONICLE.get(members, 0)
+
+
+def final_scores(players: list[dict]) -> dict:
+    """Final scoring (FACTS §2.8): prestige track + travel + council + church + chronicle +
+    customers + coins; ties: more customers served, then more living family members."""
+    rows, explain = [], []
+    for p in players:
+        council = sum(n * v for n, v in zip(p["council"], COUNCIL))
+        church = sum(n * v for n, v in zip(p["church"], CHURCH))
+        breakdown = {"track": p["track"], "travel": travel_points(p["cities_visited"]), "council": council,
+                     "church": church, "chronicle": chronicle_points(p["chronicle"]),
+                     "customers": sum(p["customers"]), "coins": p["coins"]}
+        rows.append({"id": p["id"], "total": sum(breakdown.values()), "breakdown": breakdown,
+                     "tie": (len(p["customers"]), p["living"])})
+        who = p.get("name", p["id"])
+        explain += [
+            Msg(N_("{name}: prestige track {n}"), {"name": who, "n": p["track"]}),
+            Msg(N_("{name}: travel, cities {cities} = {points}"), {"name": who, "cities": p["cities_visited"],
+                                                                 "points": breakdown["travel"]}),
+            Msg(N_("{name}: council, stages 1–4 {counts} × 0/2/4/6 = {points}"),
+                {"name": who, "counts": "/".join(map(str, p["council"])), "points": council}),
+            Msg(N_("{name}: church windows from the right {counts} × 2/3/4/6 = {points}"),
+                {"name": who, "counts": "/".join(map(str, p["church"])), "points": church}),
+            Msg(N_("{name}: chronicle, members {members} = {points}"),
+                {"name": who, "members": p["chronicle"], "points": breakdown["chronicle"]}),
+            Msg(N_("{name}: customers {list} = {points}"),
+                {"name": who, "list": " + ".join(map(str, p["customers"])) or "0", "points": breakdown["customers"]}),
+            Msg(N_("{name}: coins {n}"), {"name": who, "n": p["coins"]}),
+        ]
+    groups = tied_groups(rows, key=lambda r: (r["total"], *r["tie"]))
+    for group, place in zip(groups, shared_places(groups)):
+        for row in group:
+            row["place"] = place
+    by_total = tied_groups(rows, key=lambda r: r["total"])
+    names = {p["id"]: p.get("name", p["id"]) for p in players}
+    for group in by_total:
+        if len(group) > 1:
+            explain.append(Msg(N_("Tie on {n} points between {names}: more customers served wins, then more living "
+                                  "family members ({details})."),
+                               {"n": group[0]["total"], "names": ", ".join(names[r["id"]] for r in group),
+                                "details": "; ".join(f"{names[r['id']]} {r['tie'][0]}/{r['tie'][1]}"
+                                                     for r in group)}))
+    return {"game": "village",
+            "players": [{"id": r["id"], "total": r["total"], "place": r["place"], "breakdown": r["breakdown"]}
+                        for r in rows],
+            "winners": [r["id"] for r in rows if r["place"] == 1], "explain": explain}
+
+
+def check_player(raw: Any, path: str) -> dict:
+    """One player's final-scoring entry, checked against the box (FACTS §2.2)."""
+    fields = ["id", "track", "cities_visited", "council", "church", "chronicle", "customers", "coins", "living"]
+    inputs.obj(raw, path, required=fields)
+    j = lambda key: inputs.join(path, key)  # noqa: E731
+    p = {"id": raw["id"], "track": inputs.whole(raw["track"], j("track"), 0, 999),
+         "cities_visited": inputs.whole(raw["cities_visited"], j("cities_visited"), 0, TRAVEL_MARKERS,
+                                        N_("markers a family has for the travel map")),
+         "chronicle": inputs.whole(raw["chronicle"], j("chronicle"), 0, MEMBERS, N_("family members per colour")),
+         "coins": inputs.whole(raw["coins"], j("coins"), 0, COINS, N_("coins in the box")),
+         "living": inputs.whole(raw["living"], j("living"), 0, MEMBERS, N_("family members per colour"))}
+    for key in ("council", "church"):
+        values = inputs.array(raw[key], j(key), 4, 4)
+        p[key] = [inputs.whole(v, inputs.join(j(key), i), 0, MEMBERS, N_("family members per colour"))
+                  for i, v in enumerate(values)]
+    customers = inputs.array(raw["customers"], j("customers"), 0, CUSTOMERS)
+    p["customers"] = [inputs.whole(v, inputs.join(j("customers"), i), 0, 30) for i, v in enumerate(customers)]
+    if p["living"] + p["chronicle"] > MEMBERS:
+        raise inputs.InputError(j("chronicle"), Msg(N_("living and chronicle members add up to more than the {n} "
+                                                       "family members of a colour"), {"n": MEMBERS}))
+    if sum(p["council"]) + sum(p["church"]) > p["living"]:
+        raise inputs.InputError(j("council"), Msg(N_("more members on the council and the church windows than "
+                                                     "living ones")))
+    return p
+
+
+def score_cli(data: Any) -> dict:
+    """`companion score village`: check the input (scoring-contract.md) and score it."""
+    _data, _options, players = inputs.common(data, "village", [], 1, 4)
+    checked = [check_player(p, inputs.join("players", i)) for i, p in enumerate(players)]
+    if sum(p["coins"] for p in checked) > COINS:
+        raise inputs.InputError("players", Msg(N_("more coins in all than the box's {n}"), {"n": COINS}))
+    if sum(len(p["customers"]) for p in checked) > CUSTOMERS:
+        raise inputs.InputError("players", Msg(N_("more customers in all than the box's {n}"), {"n": CUSTOMERS}))
+    return final_scores(checked)
+
+
+def result(state: Mapping, config: Mapping) -> dict:
+    """The final result of a session (the same scoring as `companion score village`)."""
+    players = []
+    for p in config["players"]:
+        book, entry = state["players"][p["colour"]], state["final"][p["colour"]]
+        players.append({"id": p["colour"], "name": p["name"], "track": state["scores"][p["colour"]],
+                        "cities_visited": entry["cities_visited"], "council": entry["council"],
+                        "church": book["windows"], "chronicle": book["chronicle"], "customers": book["customers"],
+                        "coins": book["coins"], "living": living(book)})
+    return final_scores(players)
+
+
+def describe(action: Mapping, config: Mapping) -> Msg:
+    """What an action did, for the game log and the undo button."""
+    kind, args = action.get("type"), action.get("args", {})
+    colour = args.get("player")
+    who = _name(config, colour) if colour in {p["colour"] for p in config["players"]} else ""
+    simple = {
+        "begin": N_("Setup finished, round 1 begins"), "next_turn": N_("Next player"),
+        "round_end": N_("The round ended: mass"), "market_end": N_("Market day over"),
+        "mass_draw": N_("Mass: pieces drawn"), "mass_end": N_("Mass over"),
+        "finish": N_("Final scoring done"), "goto_step": N_("Moved to another step"),
+    }
+    if kind in simple:
+        return Msg(simple[kind])
+    if kind == "tick":
+        return Msg(N_("Setup: ticked an item") if args.get("done") else N_("Setup: unticked an item"))
+    if kind == "time":
+        n = PLAGUE_TIME if args.get("plague") else args.get("amount", 0)
+        return (P_("{name}: plague cube, {n} time", "{name}: plague cube, {n} time", n, name=who)
+                if args.get("plague") else P_("{name}: {n} time", "{name}: {n} time", n, name=who))
+    per_player = {
+        "birth": N_("{name}: a family member is born"), "death": N_("{name}: a family member died"),
+        "church": N_("{name}: a member into the black bag"), "next_marker": N_("{name} took the next-starting-player marker"),
+        "market_start": N_("{name} started a market day"), "market_pass": N_("{name} passed at the market"),
+        "mass_buy": N_("{name} bought a member out of the bag"), "mass_done": N_("{name} finished moving"),
+        "end_trigger": N_("{name} ended the game"),
+    }
+    if kind in per_player:
+        return Msg(per_player[kind], {"name": who})
+    if kind == "coins":
+        return Msg(N_("{name}: coins {delta:+d}"), {"name": who, "delta": args.get("delta", 0)})
+    if kind == "grain":
+        return Msg(N_("{name}: grain {delta:+d}"), {"name": who, "delta": args.get("delta", 0)})
+    if kind == "market_sell":
+        return P_("{name} served a customer ({n} prestige point)", "{name} served a customer ({n} prestige points)",
+                  args.get("prestige", 0), name=who)
+    if kind == "mass_move":
+        return Msg(N_("{name} moved a member up in the church"), {"name": who})
+    if kind == "correct":
+        track = args.get("track")
+        return Msg(N_("Prestige for {name}: {points:+d} ({reason})"),
+                   {"name": _name(config, track) if track in {p["colour"] for p in config["players"]} else track,
+                    "points": args.get("points", 0), "reason": args.get("reason", "")})
+    return Msg(N_("Unknown action"))
+
+
+GAME = GameDef(
+    id=ID, cli_name="village", min_players=2, max_players=4,
+    new_config=new_config, setup_items=setup_items, initial_state=initial_state,
+    reducers=REDUCERS, describe=describe, score_cli=score_cli,
+    steps=lambda config: STEPS, result=result,
+)

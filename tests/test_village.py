@@ -1,0 +1,257 @@
+"""Village: FACTS §2 worked examples (TV-V1…V10 where the app computes or enforces them), the
+final-scoring tables and tie-breaks, the box limits, and `companion score village`."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.engine import flow
+from companion.engine.model import InvalidAction
+from companion.games import village as vg
+from tests.conftest import ROOT, examples
+
+G = vg.GAME
+THREE = {"start": 0, "lap": 5, "players": [{"colour": "blue", "name": "Petr"}, {"colour": "yellow", "name": "Martina"},
+                                           {"colour": "red", "name": "Filip"}]}
+
+
+def play(actions, form=THREE):
+    config = G.new_config(form)
+    state = flow.initial(G, config)
+    for kind, args in actions:
+        state = flow.apply(G, config, state, {"type": kind, "args": args})
+    return config, state
+
+
+def refused(config, state, kind, **args):
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": kind, "args": args})
+    assert json.dumps(state, sort_keys=True) == before
+    return error.value
+
+
+# -- final scoring tables ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cities, points", [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 14), (6, 18)])
+def test_travel_table(cities, points):
+    assert vg.travel_points(cities) == points
+
+
+@pytest.mark.parametrize("members, points", [(0, 0), (1, 0), (2, 0), (3, 4), (4, 7), (5, 12), (9, 12)])
+def test_chronicle_table(members, points):
+    assert vg.chronicle_points(members) == points
+
+
+def entry(pid="a", **fields):
+    base = {"id": pid, "track": 0, "cities_visited": 0, "council": [0, 0, 0, 0], "church": [0, 0, 0, 0],
+            "chronicle": 0, "customers": [], "coins": 0, "living": 4}
+    return dict(base, **fields)
+
+
+@pytest.mark.parametrize("fields, key, points", [
+    pytest.param({"council": [1, 1, 1, 1]}, "council", 0 + 2 + 4 + 6, id="TV-V9-council-stages"),
+    pytest.param({"church": [1, 1, 1, 1]}, "church", 2 + 3 + 4 + 6, id="church-windows-right-to-left"),
+    pytest.param({"church": [2, 0, 0, 1], "living": 4}, "church", 2 * 2 + 6, id="church-several"),
+    pytest.param({"customers": [3, 5, 6]}, "customers", 14, id="customers-printed"),
+    pytest.param({"coins": 4}, "coins", 4, id="coins-one-each"),
+])
+def test_final_scoring_categories(fields, key, points):
+    assert vg.final_scores([entry(**fields)])["players"][0]["breakdown"][key] == points
+
+
+def test_tv_v1_rulebook_final_scoring():
+    """Seed p.12: 3 cities 6, council 2, church 6, chronicle 4 members 7, customers 6, coins 2 → 29."""
+    result = vg.final_scores([entry(cities_visited=3, council=[0, 1, 0, 0], church=[0, 0, 0, 1], chronicle=4,
+                                    customers=[6], coins=2, living=3)])
+    assert result["players"][0]["total"] == 29
+
+
+@pytest.mark.parametrize("b_fields, winners, places", [
+    pytest.param({"customers": [2, 2], "coins": 1}, ["b"], [2, 1], id="tie-more-customers-wins"),
+    pytest.param({"customers": [5], "living": 5}, ["b"], [2, 1], id="tie-customers-tied-more-living-wins"),
+    pytest.param({"customers": [5]}, ["a", "b"], [1, 1], id="still-tied-share"),
+])
+def test_tie_breaks(b_fields, winners, places):
+    a = entry("a", customers=[5])
+    b = entry("b", **b_fields)
+    result = vg.final_scores([a, b])
+    assert result["players"][0]["total"] == result["players"][1]["total"]
+    assert result["winners"] == winners and [p["place"] for p in result["players"]] == places
+
+
+# -- during the game ----------------------------------------------------------------------------------
+
+def test_tv_v2_plague_costs_two_time():
+    config, state = play([("begin", {}), ("time", {"player": "blue", "plague": True})])
+    assert state["players"]["blue"]["time"] == 2
+
+
+def test_tv_v3_birth_takes_the_lowest_number():
+    config, state = play([("begin", {}), ("birth", {"player": "blue"}), ("birth", {"player": "blue"})])
+    assert state["players"]["blue"]["supply"] == {"2": 1, "3": 2, "4": 2}
+    state = flow.apply(G, config, state, {"type": "birth", "args": {"player": "blue"}})
+    assert state["players"]["blue"]["living"]["2"] == 3 and state["players"]["blue"]["supply"]["2"] == 0
+    for _ in range(4):
+        state = flow.apply(G, config, state, {"type": "birth", "args": {"player": "blue"}})
+    assert vg.living(state["players"]["blue"]) == 11
+    refused(config, state, "birth", player="blue")
+
+
+def test_tv_v10_passing_the_bridge_means_a_death_at_the_end_of_the_turn():
+    config, state = play([("begin", {}), ("time", {"player": "blue", "amount": 4}),
+                          ("time", {"player": "blue", "plague": True})])
+    assert vg.deaths_due(state["players"]["blue"], config["lap"]) == 1
+    assert "bridge" in refused(config, state, "next_turn").msg.english()
+    refused(config, state, "death", player="blue", number="2", profession="crafts", place="chronicle")
+    state = flow.apply(G, config, state, {"type": "death", "args": {"player": "blue", "number": "1",
+                                                                     "profession": "crafts", "place": "chronicle"}})
+    blue = state["players"]["blue"]
+    assert blue["chronicle"] == 1 and vg.living(blue) == 3 and vg.deaths_due(blue, config["lap"]) == 0
+    state = flow.apply(G, config, state, {"type": "next_turn", "args": {}})
+    assert state["turn"] == 1
+    refused(config, state, "death", player="blue", number="1", profession="crafts", place="grave")
+
+
+def test_tv_v6_market_day():
+    config, state = play([
+        ("begin", {}), ("market_start", {"player": "blue"}),
+        ("market_sell", {"player": "blue", "prestige": 6}),      # Petr: free
+        ("market_sell", {"player": "yellow", "prestige": 3}),    # Martina: 1 green + 1 time
+        ("market_pass", {"player": "red"}),                      # Filip: passes for the day
+        ("market_sell", {"player": "blue", "prestige": 4}),      # Petr again: now it costs
+        ("market_pass", {"player": "yellow"}),
+    ])
+    assert state["market"]["turn"] == "blue"
+    refused(config, state, "market_sell", player="red", prestige=2)
+    state = flow.apply(G, config, state, {"type": "market_pass", "args": {"player": "blue"}})
+    assert state["market"] is None
+    players = state["players"]
+    assert players["blue"]["customers"] == [6, 4] and players["blue"]["time"] == 1
+    assert players["yellow"]["customers"] == [3] and players["yellow"]["time"] == 1
+    assert players["red"]["customers"] == [] and players["red"]["time"] == 0
+
+
+def test_tv_v7_mass_majority_goes_to_the_member_further_left():
+    config, state = play([
+        ("begin", {}), ("church", {"player": "blue"}), ("church", {"player": "red"}),
+        ("church", {"player": "yellow"}), ("grain", {"player": "blue", "delta": 3}),
+        ("grain", {"player": "red", "delta": 4}), ("round_end", {}),
+        ("mass_buy", {"player": "blue"}), ("mass_buy", {"player": "red"}),
+        ("mass_draw", {"members": {"yellow": 1}, "monks": 1}),
+        ("mass_move", {"player": "blue", "source": 0, "target": 1, "grain": 2}), ("mass_done", {"player": "blue"}),
+        ("mass_done", {"player": "yellow"}),
+        ("mass_move", {"player": "red", "source": 0, "target": 3, "grain": 4}), ("mass_done", {"player": "red"}),
+    ])
+    assert state["players"]["blue"]["coins"] == 0 and state["players"]["red"]["grain"] == 0
+    state = flow.apply(G, config, state, {"type": "mass_end", "args": {}})
+    assert state["scores"] == {"blue": 0, "yellow": 0, "red": 2}
+    assert state["phase"] == "play" and state["round"] == 2
+
+
+@pytest.mark.parametrize("windows, winners", [
+    pytest.param({"a": [2, 0, 0, 0], "b": [0, 1, 0, 0]}, ["a"], id="most-members"),
+    pytest.param({"a": [1, 0, 0, 0], "b": [0, 0, 1, 0]}, ["b"], id="tie-further-left"),
+    pytest.param({"a": [0, 1, 0, 0], "b": [0, 1, 0, 0]}, ["a", "b"], id="still-tied-each-gets-2"),
+    pytest.param({"a": [0, 0, 0, 0], "b": [0, 0, 0, 0]}, [], id="nobody-in-church"),
+])
+def test_mass_majority(windows, winners):
+    assert vg.mass_majority(windows) == winners
+
+
+def test_mass_needs_exactly_four_pieces_and_coins():
+    config, state = play([("begin", {}), ("church", {"player": "blue"}), ("round_end", {})])
+    refused(config, state, "mass_buy", player="red")                      # nobody of red in the bag
+    refused(config, state, "mass_draw", members={"blue": 1}, monks=2)     # 3 pieces, not 4
+    refused(config, state, "mass_draw", members={"blue": 2}, monks=2)     # only 1 blue in the bag
+    state = flow.apply(G, config, state, {"type": "mass_buy", "args": {"player": "blue"}})
+    refused(config, state, "mass_buy", player="blue")                     # no coin, nobody left in the bag
+    refused(config, state, "mass_move", player="blue", source=0, target=1, grain=1)  # draw first
+
+
+def test_next_starting_player_marker_changes_the_start_player():
+    config, state = play([("begin", {}), ("next_marker", {"player": "red"}), ("round_end", {}),
+                          ("mass_draw", {"members": {}, "monks": 4}), ("mass_end", {})])
+    assert state["start"] == 2 and state["turn"] == 2 and state["next_start"] is None
+
+
+def test_end_of_game_final_actions_final_mass_and_scoring():
+    config, state = play([("begin", {}), ("next_turn", {}), ("end_trigger", {"player": "yellow"})])
+    assert vg.final_action_order(state, config) == ["red", "blue"] and state["turn"] == 2
+    state = flow.apply(G, config, state, {"type": "next_turn", "args": {}})
+    assert state["phase"] == "final_actions" and state["turn"] == 0
+    state = flow.apply(G, config, state, {"type": "next_turn", "args": {}})
+    assert state["phase"] == "mass" and state["mass"]["final"]
+    for kind, args in [("mass_draw", {"members": {}, "monks": 4}), ("mass_end", {})]:
+        state = flow.apply(G, config, state, {"type": kind, "args": args})
+    assert state["phase"] == "scoring"
+    refused(config, state, "finish", players={c: {"cities_visited": 7, "council": [0, 0, 0, 0]}
+                                              for c in ("blue", "yellow", "red")})
+    state = flow.apply(G, config, state, {"type": "finish", "args": {"players": {
+        "blue": {"cities_visited": 3, "council": [0, 1, 0, 0]}, "yellow": {"cities_visited": 0, "council": [0] * 4},
+        "red": {"cities_visited": 1, "council": [0] * 4}}}})
+    result = G.result(state, config)
+    assert result["winners"] == ["blue"] and result["players"][0]["breakdown"]["travel"] == 6
+
+
+def test_box_limits_for_coins_and_grain():
+    config, state = play([("begin", {})])
+    refused(config, state, "coins", player="blue", delta=-2)
+    refused(config, state, "coins", player="blue", delta=13)              # 3 coins out already: 15 in the box
+    state = flow.apply(G, config, state, {"type": "coins", "args": {"player": "blue", "delta": 12}})
+    refused(config, state, "grain", player="red", delta=6)                # a farmyard holds 5
+    state = flow.apply(G, config, state, {"type": "grain", "args": {"player": "red", "delta": 5}})
+    refused(config, state, "grain", player="red", delta=1)
+
+
+def test_the_time_track_length_is_asked_at_the_start():
+    with pytest.raises(InvalidAction) as error:
+        G.new_config(dict(THREE, lap=None))
+    assert error.value.field == "lap"
+
+
+# -- companion score village -------------------------------------------------------------------------
+
+def run_score(payload):
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "companion", "score", "village"], input=data, capture_output=True,
+                          text=True, cwd=ROOT, timeout=30)
+
+
+@pytest.mark.parametrize("name, given, expected", examples("village"))
+def test_public_example(name, given, expected):
+    done = run_score(given)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["players"] == expected["players"] and got["winners"] == expected["winners"]
+
+
+def bad(**fields):
+    return {"players": [entry("a", **fields)]}
+
+
+@pytest.mark.parametrize("payload, field", [
+    pytest.param(bad(coins=-3), "players[0].coins", id="negative"),
+    pytest.param(bad(coins=16), "players[0].coins", id="more-coins-than-the-box"),
+    pytest.param({"players": [entry("a", coins=8), entry("b", coins=8)]}, "players", id="coins-in-all"),
+    pytest.param(bad(cities_visited=7), "players[0].cities_visited", id="more-cities-than-markers"),
+    pytest.param(bad(council=[0, 0, 0]), "players[0].council", id="council-needs-4-stages"),
+    pytest.param(bad(church=[0, 0, "1", 0]), "players[0].church[2]", id="mistyped"),
+    pytest.param(bad(living=12), "players[0].living", id="more-members-than-a-colour"),
+    pytest.param(bad(living=8, chronicle=4), "players[0].chronicle", id="living-plus-dead-above-11"),
+    pytest.param(bad(living=2, council=[1, 1, 1, 0]), "players[0].council", id="more-placed-than-living"),
+    pytest.param(bad(customers=[3] * 25), "players[0].customers", id="more-customers-than-the-box"),
+    pytest.param({"players": [entry("a"), entry("a")]}, "players[1].id", id="duplicate-id"),
+    pytest.param({"players": [dict(entry("a"), gold=1)]}, "players[0].gold", id="unknown-key"),
+    pytest.param({"players": [{k: v for k, v in entry("a").items() if k != "living"}]}, "players[0].living",
+                 id="missing"),
+    pytest.param({"players": [entry(p) for p in "abcde"]}, "players", id="five-players"),
+    pytest.param("not json", "JSON", id="malformed"),
+])
+def test_bad_input_exits_2_naming_the_field(payload, field):
+    done = run_score(payload)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and field in done.stderr and "Traceback" not in done.stderr
