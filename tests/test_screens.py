@@ -32,14 +32,14 @@ TWO = {"variant": "two-player", "start": 1, "players": [{"colour": "blue", "name
        "influenced": {"blue": "green", "red": "yellow"}}
 
 
-def walk(form, actions):
+def walk(form, actions, game="flanders_1302"):
     vm = ViewModel(Store(None))
     shell = Shell(Page(), vm)
     routes = []
     for lang in ("cs", "en"):
         vm.set_language(lang)
         shell.render()
-    assert vm.new_game("flanders_1302", form), vm.problem
+    assert vm.new_game(game, form), vm.problem
     for kind, args in actions:
         for route in (vm.route, "scores", "rules", "log"):
             vm.go(route) if route != vm.route else None
@@ -112,3 +112,30 @@ def test_the_address_names_the_open_game_and_reopens_it():
     assert again.vm.session is None and again.page.route == "/"
     again.follow_url("/game/no-such-game")
     assert again.vm.route == "home" and again.vm.problem
+
+
+VILLAGE = {"start": 0, "lap": 4, "players": [{"colour": "red", "name": "Anna"}, {"colour": "ivory", "name": "Bořek"}]}
+
+
+def test_every_village_screen_builds_through_a_whole_game():
+    vm, routes = walk(VILLAGE, [
+        ("tick", {"item": "board", "done": True}), ("begin", {}), ("goto_step", {"step": "turns"}),
+        ("time", {"player": "red", "amount": 3}), ("market_start", {"player": "red"}),
+        ("market_sell", {"player": "red", "prestige": 5}), ("time", {"player": "ivory", "plague": True}),
+        ("market_pass", {"player": "ivory"}), ("market_end", {}), ("time", {"player": "red", "amount": 1}),
+        ("death", {"player": "red", "number": "1", "profession": "farmyard", "place": "chronicle"}),
+        ("church", {"player": "ivory"}), ("coins", {"player": "red", "delta": 1}),
+        ("grain", {"player": "ivory", "delta": 2}), ("next_turn", {}), ("round_end", {}),
+        ("mass_buy", {"player": "ivory"}), ("mass_draw", {"members": {}, "monks": 3}),
+        ("mass_done", {"player": "red"}),
+        ("mass_move", {"player": "ivory", "source": 0, "target": 2, "grain": 2}), ("mass_done", {"player": "ivory"}),
+        ("mass_end", {}), ("end_trigger", {"player": "ivory"}), ("next_turn", {}),
+        ("mass_draw", {"members": {}, "monks": 4}), ("mass_end", {}),
+        ("finish", {"players": {"red": {"cities_visited": 2, "council": [1, 0, 0, 0]},
+                                "ivory": {"cities_visited": 0, "council": [0, 0, 0, 0]}}}),
+    ], game="village")
+    assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+    result = vm.game.result(vm.state, vm.session["config"])
+    # Anna: customer 5 + travel (2 cities) 3 + coins 2 = 10; Bořek: two mass majorities 4 + 3rd window 4 = 8
+    assert {p["id"]: p["total"] for p in result["players"]} == {"red": 10, "ivory": 8}
+    assert result["winners"] == ["red"]

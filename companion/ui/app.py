@@ -14,13 +14,13 @@ import flet as ft
 
 from ..i18n import LANGUAGES
 from ..store import Store
-from . import flanders_1302
+from . import flanders_1302, village
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, error, heading, text,
                       tid, title, who)
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
-GAME_UI = {"flanders_1302": flanders_1302}
+GAME_UI = {"flanders_1302": flanders_1302, "village": village}
 
 
 class Shell:
@@ -348,6 +348,7 @@ def make_main(store: Store):
         page.theme_mode = ft.ThemeMode.DARK
         page.bgcolor = ft.Colors.BLACK
         page.scroll = ft.ScrollMode.AUTO
+        page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
         page.padding = ft.Padding.only(left=12, right=12, top=8, bottom=24)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         shell = Shell(page, ViewModel(store))

@@ -181,4 +181,4 @@ class ViewModel:
 
 
 def _route_for(state: dict) -> str:
-    return {"setup": "setup", "round": "round", "final": "final", "over": "result"}.get(state.get("phase"), "round")
+    return {"setup": "setup", "final": "final", "scoring": "final", "over": "result"}.get(state.get("phase"), "round")
