@@ -65,3 +65,23 @@ def test_a_two_player_village_game(app, server, lang):
     expect(app.id("result-red")).to_contain_text(app.n("{n} point", "{n} points", 10))
     expect(app.id("result-yellow")).to_contain_text(app.n("{n} point", "{n} points", 9))
     app.shot(f"village-result-{lang}")
+
+
+def test_village_screens_fit_a_phone(app, server):
+    from tests.browser.test_flanders_flow import overflow
+
+    app.open(server.url)
+    app.language("cs")
+    app.tap("new-village")
+    app.fill(app.t("Player {n}: name", n=1), "Anna")
+    app.fill(app.t("Player {n}: name", n=2), "Bořek")
+    app.tap("create")
+    app.tap("begin")
+    screens = {"round": overflow(app.page)}
+    app.tap("market-start")
+    screens["market"] = overflow(app.page)
+    app.tap("market-end")
+    app.tap("round-end")
+    screens["mass"] = overflow(app.page)
+    for name, found in screens.items():
+        assert found["out"] == [] and found["small"] == [], (name, found)
