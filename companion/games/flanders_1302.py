@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from ..engine import inputs
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.seats import check_seats
 from ..engine.ranking import points_lowest_of_tied, positions, shared_places, tied_groups
 
 ID = "flanders_1302"
@@ -76,30 +77,9 @@ def new_config(raw: Mapping) -> dict:
     variant = raw.get("variant", STANDARD)
     if variant not in STEPS:
         raise InvalidAction(Msg(N_("Choose the standard game or the two-player variant.")), field="variant")
-    players = list(raw.get("players") or [])
     low, high = (2, 2) if variant == TWO_PLAYER else (2, 4)
-    if not low <= len(players) <= high:
-        raise InvalidAction(Msg(N_("This game needs {low} to {high} players."), {"low": low, "high": high})
-                            if low != high else Msg(N_("The two-player variant is for exactly two players.")),
-                            field="players")
-    seen: set[str] = set()
-    clean = []
-    for i, player in enumerate(players):
-        colour = player.get("colour")
-        name = (player.get("name") or "").strip()
-        if colour not in COLOURS:
-            raise InvalidAction(Msg(N_("Choose a guild colour.")), field=f"players.{i}.colour")
-        if colour in seen:
-            raise InvalidAction(Msg(N_("Each player needs a different guild colour.")), field=f"players.{i}.colour")
-        if not name:
-            raise InvalidAction(Msg(N_("Enter a name.")), field=f"players.{i}.name")
-        if len(name) > 24:
-            raise InvalidAction(Msg(N_("A name can have at most 24 characters.")), field=f"players.{i}.name")
-        seen.add(colour)
-        clean.append({"colour": colour, "name": name})
-    start = raw.get("start", 0)
-    if not isinstance(start, int) or not 0 <= start < len(clean):
-        raise InvalidAction(Msg(N_("Choose who starts.")), field="start")
+    clean, start = check_seats(raw, COLOURS, low, high)
+    seen = {p["colour"] for p in clean}
     config: dict[str, Any] = {"game": ID, "variant": variant, "players": clean, "start": start}
     if variant == STANDARD and len(clean) == 3:
         empty = raw.get("empty_city")

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from ..engine import inputs
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.seats import check_seats
 from ..engine.ranking import shared_places, tied_groups
 
 ID = "village"
@@ -63,27 +64,7 @@ def text(key: str) -> Ref:
 
 def new_config(raw: Mapping) -> dict:
     """Players in seat order (clockwise), the start player, and the time track's length."""
-    players = list(raw.get("players") or [])
-    if not 2 <= len(players) <= 4:
-        raise InvalidAction(Msg(N_("This game needs {low} to {high} players."), {"low": 2, "high": 4}),
-                            field="players")
-    seen: set[str] = set()
-    clean = []
-    for i, player in enumerate(players):
-        colour, name = player.get("colour"), (player.get("name") or "").strip()
-        if colour not in COLOURS:
-            raise InvalidAction(Msg(N_("Choose a colour.")), field=f"players.{i}.colour")
-        if colour in seen:
-            raise InvalidAction(Msg(N_("Each player needs a different colour.")), field=f"players.{i}.colour")
-        if not name:
-            raise InvalidAction(Msg(N_("Enter a name.")), field=f"players.{i}.name")
-        if len(name) > 24:
-            raise InvalidAction(Msg(N_("A name can have at most 24 characters.")), field=f"players.{i}.name")
-        seen.add(colour)
-        clean.append({"colour": colour, "name": name})
-    start = raw.get("start", 0)
-    if not isinstance(start, int) or not 0 <= start < len(clean):
-        raise InvalidAction(Msg(N_("Choose who starts.")), field="start")
+    clean, start = check_seats(raw, COLOURS, 2, 4)
     lap = raw.get("lap")
     if isinstance(lap, bool) or not isinstance(lap, int) or not 4 <= lap <= 60:
         raise InvalidAction(Msg(N_("Count the spaces of the time track from the start to the bridge "

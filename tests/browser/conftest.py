@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import Page, expect
 
 from companion.i18n import translations
@@ -24,7 +25,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items):
+    """Every test in this folder is a browser test (`./test -m "not browser"` skips them)."""
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)
 
 
 def free_port() -> int:
@@ -117,17 +124,43 @@ class App:
         return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')
 
     def tap(self, identifier: str) -> None:
-        """Scroll to a control and tap it; a redraw may replace the node under us, so retry."""
+        """Scroll to a control, tap it, and wait for the app's answer to be drawn.
+
+        A redraw replaces the semantics nodes: a tap on a node that is being replaced is lost, so
+        each tap waits until the accessibility tree has changed and then stayed quiet.
+        """
         target = self.id(identifier)
         for attempt in range(5):
             try:
                 target.scroll_into_view_if_needed(timeout=10_000)
+                self._watch()
                 target.click(timeout=10_000)
-                return
+                break
             except PlaywrightError:
                 if attempt == 4:
                     raise
                 self.page.wait_for_timeout(300)
+        self.settle()
+
+    def _watch(self) -> None:
+        self.page.evaluate("""() => {
+            if (!window.__companionObserver) {
+                window.__companionObserver = new MutationObserver(() => {
+                    window.__companionChanges++; window.__companionLast = performance.now(); });
+                window.__companionObserver.observe(document.querySelector('flt-semantics-host') || document.body,
+                    {subtree: true, childList: true, attributes: true, characterData: true});
+            }
+            window.__companionChanges = 0; window.__companionLast = performance.now();
+        }""")
+
+    def settle(self, quiet_ms: int = 300, timeout_ms: int = 8000) -> None:
+        """Wait until the tree changed after the tap and then stayed unchanged for `quiet_ms`."""
+        try:
+            self.page.wait_for_function(
+                f"() => window.__companionChanges > 0 && performance.now() - window.__companionLast > {quiet_ms}",
+                timeout=timeout_ms, polling=50)
+        except PlaywrightTimeoutError:
+            pass  # a tap that changes nothing on screen: the test's next expectation decides
 
     def says(self, identifier: str, value: str, present: bool = True, timeout: float = 10) -> None:
         """Wait until the control (its text or its accessible labels) does or does not contain `value`."""
