@@ -131,6 +131,12 @@ class Shell:
         ]))
         return controls
 
+    def send(self, kind: str, draft_key: str, **args) -> None:
+        """Dispatch a helper's form; on success its draft is cleared for the next entry."""
+        if self.vm.dispatch(kind, **args):
+            self.draft.pop(draft_key, None)
+            self.render()
+
     def problem(self, field: str | None = None) -> ft.Control:
         """The refused entry's message, shown where the field is (or at the top for a general one)."""
         p = self.vm.problem

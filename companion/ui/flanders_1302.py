@@ -4,7 +4,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import flanders_1302 as rules
-from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text, tid,
+from .widgets import (reminder, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text, tid,
                       title, who)
 
 GAME = rules.ID
@@ -136,11 +136,7 @@ def round_screen(shell) -> list[ft.Control]:
         card([ft.Text(_("Step {n}: {title}").format(n=index + 1, title=vm.t.text(f"{key}.title")), size=20,
                       weight=ft.FontWeight.BOLD),
               text(vm.t.text(f"{key}.body")),
-              tid("reminder", ft.Container(ft.Row([ft.Icon(ft.Icons.LIGHTBULB, color=ft.Colors.AMBER_300),
-                                                   ft.Container(text(vm.t.text(f"{key}.remind")), expand=True)],
-                                                  vertical_alignment=ft.CrossAxisAlignment.START),
-                                           padding=10, border_radius=10,
-                                           bgcolor=ft.Colors.with_opacity(0.12, ft.Colors.AMBER)))],
+              reminder(vm.t.text(f"{key}.remind"))],
              "step-card"),
         shell.problem(),
     ]
@@ -182,7 +178,7 @@ def turn_order_helper(shell) -> list[ft.Control]:
         rows += [Stepper(f"cards-{p['colour']}", who(p["name"], p["colour"]), draft[p["colour"]], 1, held + 1,
                          lambda v, c=p["colour"]: draft.update({c: v})).control,
                  shell.problem(f"cards.{p['colour']}")]
-    rows += [_influence_line(shell), button(_("Work out the order"), lambda e: _send(shell, "turn_order", "cards",
+    rows += [_influence_line(shell), button(_("Work out the order"), lambda e: shell.send("turn_order", "cards",
                                                                                      cards=dict(draft)), "order")]
     return [card(rows, "turn-order-helper")]
 
@@ -250,19 +246,12 @@ def city_scoring_helper(shell) -> list[ft.Control]:
                              rules.CATHEDRALS, lambda v: draft.update(church_with_cathedral=v)).control,
                      shell.problem("church_with_cathedral")]
         rows.append(button(_("Score {city}").format(city=_city(shell, draft["city"])),
-                           lambda e: _send(shell, "score_city", "city", **draft), "score-city"))
+                           lambda e: shell.send("score_city", "city", **draft), "score-city"))
     remaining = len(open_cities)
     rows.append(text(ngettext("{n} city still to score", "{n} cities still to score", remaining).format(n=remaining),
                      SMALL))
     controls.insert(0, card(rows, "city-helper"))
     return controls
-
-
-def _send(shell, kind: str, draft_key: str, **args) -> None:
-    """Dispatch a helper's form; on success the form is cleared for the next entry."""
-    if shell.vm.dispatch(kind, **args):
-        shell.draft.pop(draft_key, None)
-        shell.render()
 
 
 def end_of_round(shell) -> list[ft.Control]:
@@ -312,7 +301,7 @@ def final_screen(shell) -> list[ft.Control]:
                              lambda v, c=p["colour"]: cards.update({c: v})).control,
                      shell.problem(f"cards.{p['colour']}")]
     args = {"cards": cards} if cards is not None else {}
-    rows.append(button(_("Show the winner"), lambda e: _send(shell, "finish", "influence", **args), "finish",
+    rows.append(button(_("Show the winner"), lambda e: shell.send("finish", "influence", **args), "finish",
                        icon=ft.Icons.EMOJI_EVENTS))
     controls.append(card(rows, "final-helper"))
     return controls + shell.game_bar()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import village as rules
-from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text, tid,
+from .widgets import (reminder, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text, tid,
                       title, who)
 
 GAME = rules.ID
@@ -155,11 +155,7 @@ def step_card(shell) -> list[ft.Control]:
             content=ft.Text(_t(shell, f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
             on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for s in steps], wrap=True, spacing=6),
         card([text(_t(shell, f"{key}.body")),
-              tid("reminder", ft.Container(ft.Row([ft.Icon(ft.Icons.LIGHTBULB, color=ft.Colors.AMBER_300),
-                                                   ft.Container(text(_t(shell, f"{key}.remind")), expand=True)],
-                                                  vertical_alignment=ft.CrossAxisAlignment.START),
-                                           padding=10, border_radius=10,
-                                           bgcolor=ft.Colors.with_opacity(0.12, ft.Colors.AMBER)))], "step-card"),
+              reminder(_t(shell, f"{key}.remind"))], "step-card"),
     ]
 
 
@@ -195,17 +191,11 @@ def death_cards(shell) -> list[ft.Control]:
                  choice_chips(f"death-place-{colour}", places, draft["place"],
                               lambda v, d=draft: (d.update(place=v), shell.render())),
                  shell.problem("number"), shell.problem("profession"), shell.problem("place"),
-                 button(_("Record the death"), lambda e, c=colour, d=draft: _send(
-                     shell, "death", f"death-{c}", player=c, **{k: v for k, v in d.items() if v is not None}),
+                 button(_("Record the death"), lambda e, c=colour, d=draft: shell.send(
+                     "death", f"death-{c}", player=c, **{k: v for k, v in d.items() if v is not None}),
                      f"death-{colour}")]
         controls.append(card(rows, f"death-card-{colour}", highlight=True))
     return controls
-
-
-def _send(shell, kind: str, draft_key: str, **args) -> None:
-    if shell.vm.dispatch(kind, **args):
-        shell.draft.pop(draft_key, None)
-        shell.render()
 
 
 def books(shell) -> list[ft.Control]:
@@ -278,7 +268,7 @@ def market_helper(shell) -> list[ft.Control]:
             Stepper("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
                     lambda v: draft.update(prestige=v)).control,
             shell.problem("prestige"),
-            button(_("Serve the customer"), lambda e: _send(shell, "market_sell", "sale", player=turn,
+            button(_("Serve the customer"), lambda e: shell.send("market_sell", "sale", player=turn,
                                                             prestige=draft["prestige"]), "market-sell"),
             button(_("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
                    "market-pass", primary=False),
@@ -336,7 +326,7 @@ def mass_screen(shell) -> list[ft.Control]:
         rows += [Stepper("monks", _("Monks (back into the bag)"), draft["monks"], 0, rules.MONKS,
                          lambda v: draft.update(monks=v)).control,
                  shell.problem("monks"),
-                 button(_("Record the draw"), lambda e: _send(shell, "mass_draw", "draw", members=dict(draft["members"]),
+                 button(_("Record the draw"), lambda e: shell.send("mass_draw", "draw", members=dict(draft["members"]),
                                                               monks=draft["monks"]), "mass-draw")]
         controls.append(card(rows, "mass-draw-card"))
     else:
@@ -360,8 +350,8 @@ def mass_screen(shell) -> list[ft.Control]:
                     Stepper("move-grain", _("Grain paid (see the board)"), draft["grain"], 0, rules.FARMYARD_GRAIN,
                             lambda v, d=draft: d.update(grain=v)).control,
                     shell.problem("grain"), shell.problem("target"), shell.problem("source"),
-                    button(_("Move"), lambda e, c=p["colour"], d=draft: _send(
-                        shell, "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
+                    button(_("Move"), lambda e, c=p["colour"], d=draft: shell.send(
+                        "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
                         grain=d["grain"]), "mass-move", primary=False),
                     button(_("{name} is done").format(name=p["name"]),
                            lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done")]
@@ -406,7 +396,7 @@ def final_screen(shell) -> list[ft.Control]:
                                 lambda v, e=entry, s=stage: e["council"].__setitem__(s, v)).control)
         rows.append(shell.problem(f"{p['colour']}.council"))
         controls.append(card(rows, f"final-{p['colour']}"))
-    controls.append(button(_("Show the winner"), lambda e: _send(
-        shell, "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
-                                           for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS))
+    controls.append(button(_("Show the winner"), lambda e: shell.send(
+        "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
+                                    for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS))
     return controls + shell.game_bar()

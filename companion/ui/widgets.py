@@ -106,3 +106,11 @@ def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], se
         chips.append(tid(f"{ident}-{value}", style(content=content, height=TARGET,
                                                    on_click=lambda e, v=value: on_select(v))))
     return ft.Row(chips, wrap=True, spacing=8, run_spacing=8)
+
+
+def reminder(message: str) -> ft.Control:
+    """The rule groups forget, with a light bulb, under a step's text."""
+    return tid("reminder", ft.Container(
+        ft.Row([ft.Icon(ft.Icons.LIGHTBULB, color=ft.Colors.AMBER_300), ft.Container(text(message), expand=True)],
+               vertical_alignment=ft.CrossAxisAlignment.START),
+        padding=10, border_radius=10, bgcolor=ft.Colors.with_opacity(0.12, ft.Colors.AMBER)))
