@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from companion import texts
-from companion.engine.model import Msg, P_, Ref
+from companion.engine.model import P_, Ref
 from companion.games import GAMES
 from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, translations
 from tests.conftest import ROOT

@@ -16,7 +16,7 @@ from ..i18n import LANGUAGES
 from ..store import Store
 from . import flanders_1302, village
 from .viewmodel import ViewModel
-from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, error, heading, text,
+from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
                       tid, title, who)
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
@@ -129,6 +129,34 @@ class Shell:
             tid("nav-log", ft.TextButton(content=ft.Text(_("History"), size=TEXT), icon=ft.Icons.HISTORY,
                                          height=TARGET, on_click=lambda e: self.go("log"))),
         ]))
+        return controls
+
+    def seat_fields(self, form: dict, players: list, colours, colour_name) -> list[ft.Control]:
+        """The part of every new-game form: each player's name and colour, clockwise, then who starts."""
+        _, vm = self.vm.t, self.vm
+        controls: list[ft.Control] = [heading(_("Players, clockwise from the first"))]
+        for i, player in enumerate(players):
+            field = ft.TextField(label=_("Player {n}: name").format(n=i + 1), value=player["name"], text_size=TEXT,
+                                 max_length=24, error=vm.error_for(f"players.{i}.name"), expand=True,
+                                 on_change=lambda e, p=player: p.update(name=e.control.value))
+            controls += [
+                tid(f"name-{i}", ft.Row([field])),
+                choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(colour_name(c), size=TEXT)], tight=True))
+                                             for c in colours], player["colour"],
+                             lambda c, p=player: (p.update(colour=c), self.render())),
+                error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}"),
+            ]
+
+        def pick_start(value: str) -> None:
+            form["start"] = int(value)
+            self.render()
+
+        controls += [
+            heading(_("Who starts? (The rulebook: the oldest player.)")),
+            choice_chips("start", [(str(i), p["name"] or _("Player {n}").format(n=i + 1))
+                                   for i, p in enumerate(players)], str(form["start"]), pick_start),
+            error(vm.error_for("start"), "error-start"),
+        ]
         return controls
 
     def send(self, kind: str, draft_key: str, **args) -> None:

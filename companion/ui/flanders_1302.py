@@ -4,8 +4,8 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import flanders_1302 as rules
-from .widgets import (reminder, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text, tid,
-                      title, who)
+from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, reminder,
+                      text, tid, title, who)
 
 GAME = rules.ID
 
@@ -63,24 +63,7 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
         controls += [heading(_("Number of players")),
                      choice_chips("count", [(str(n), str(n)) for n in (2, 3, 4)], str(form["count"]),
                                   lambda v: update(count=int(v), start=min(form["start"], int(v) - 1)))]
-    controls.append(heading(_("Players, clockwise from the first")))
-    for i, player in enumerate(players):
-        field = ft.TextField(label=_("Player {n}: name").format(n=i + 1), value=player["name"], text_size=TEXT,
-                             max_length=24, error=vm.error_for(f"players.{i}.name"), expand=True,
-                             on_change=lambda e, p=player: p.update(name=e.control.value))
-        controls += [
-            tid(f"name-{i}", ft.Row([field])),
-            choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(_guild(shell, c), size=TEXT)], tight=True))
-                                         for c in rules.COLOURS], player["colour"],
-                         lambda c, p=player: (p.update(colour=c), shell.render())),
-            error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}"),
-        ]
-    controls += [
-        heading(_("Who starts? (The rulebook: the oldest player.)")),
-        choice_chips("start", [(str(i), p["name"] or _("Player {n}").format(n=i + 1)) for i, p in enumerate(players)],
-                     str(form["start"]), lambda v: update(start=int(v))),
-        error(vm.error_for("start"), "error-start"),
-    ]
+    controls += shell.seat_fields(form, players, rules.COLOURS, lambda c: _guild(shell, c))
     if form["variant"] == rules.STANDARD and count == 3:
         controls += [
             heading(_("Which city stays empty?")),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import village as rules
-from .widgets import (reminder, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text, tid,
-                      title, who)
+from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, reminder,
+                      text, tid, title, who)
 
 GAME = rules.ID
 WINDOW_POINTS = rules.CHURCH
@@ -54,25 +54,11 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
         heading(_("Number of players")),
         choice_chips("count", [(str(n), str(n)) for n in (2, 3, 4)], str(form["count"]),
                      lambda v: update(count=int(v), start=min(form["start"], int(v) - 1))),
-        heading(_("Players, clockwise from the first")),
+        *shell.seat_fields(form, players, rules.COLOURS, lambda c: _t(shell, f"colour.{c}")),
     ]
-    for i, player in enumerate(players):
-        field = ft.TextField(label=_("Player {n}: name").format(n=i + 1), value=player["name"], text_size=TEXT,
-                             max_length=24, error=vm.error_for(f"players.{i}.name"), expand=True,
-                             on_change=lambda e, p=player: p.update(name=e.control.value))
-        controls += [
-            tid(f"name-{i}", ft.Row([field])),
-            choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(_t(shell, f"colour.{c}"), size=TEXT)], tight=True))
-                                         for c in rules.COLOURS], player["colour"],
-                         lambda c, p=player: (p.update(colour=c), shell.render())),
-            error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}"),
-        ]
     lap = Stepper("lap", _("Time track: spaces from the start to the bridge"), form["lap"], 4, 60,
                   lambda v: form.update(lap=v))
     controls += [
-        heading(_("Who starts? (The rulebook: the oldest player.)")),
-        choice_chips("start", [(str(i), p["name"] or _("Player {n}").format(n=i + 1)) for i, p in enumerate(players)],
-                     str(form["start"]), lambda v: update(start=int(v))),
         heading(_("The time track")),
         text(_("Count the hourglass spaces on a farmyard from the cloud to the bridge: the rulebook does not "
                "print the number."), SMALL),
@@ -377,7 +363,7 @@ def mass_screen(shell) -> list[ft.Control]:
 
 def final_screen(shell) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    config = vm.session["config"]
     draft = shell.draft.setdefault("final", {p["colour"]: {"cities_visited": 0, "council": [0, 0, 0, 0]}
                                              for p in config["players"]})
     controls: list[ft.Control] = [title(_("Final scoring")),
