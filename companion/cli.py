@@ -12,8 +12,6 @@ import sys
 
 from .engine.inputs import InputError
 
-SCORE_GAMES = ("flanders-1302", "village", "princes-of-the-renaissance", "carcassonne", "elfenland")
-
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Rulebook companion and scoring assistant.")
@@ -50,13 +48,11 @@ def _fail(message: str) -> int:
 
 def score(game_name: str, path: str) -> int:
     """Score a finished game from JSON; exit 0 with the result, or 2 with one clear message."""
-    from .games import by_cli_name  # the registry is pure: no Flet, no TinyDB
+    from .games import SCORERS  # the registry is pure: no Flet, no TinyDB
 
-    if game_name not in SCORE_GAMES:
-        return _fail(f"GAME: unknown game {game_name!r} (one of: {', '.join(SCORE_GAMES)})")
-    game = by_cli_name(game_name)
-    if game is None:
-        return _fail(f"GAME: {game_name} is not supported yet")
+    scorer = SCORERS.get(game_name)
+    if scorer is None:
+        return _fail(f"GAME: unknown game {game_name!r} (one of: {', '.join(SCORERS)})")
     try:
         if path == "-":
             raw = sys.stdin.read()
@@ -70,14 +66,18 @@ def score(game_name: str, path: str) -> int:
     except (ValueError, RecursionError) as error:
         return _fail(f"input is not valid JSON: {error}")
     try:
-        result = game.score_cli(data)
+        result = scorer.score(data)
     except InputError as error:
         return _fail(str(error))
     except RecursionError:
         return _fail("input is nested too deeply")
-    result["explain"] = [line.english(_english_texts(game.id)) for line in result.get("explain", [])]
-    json.dump(result, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    result["explain"] = [line.english(_english_texts(scorer.game_id)) for line in result.get("explain", [])]
+    try:
+        json.dump(result, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

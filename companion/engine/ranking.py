@@ -1,7 +1,9 @@
 """Ranking helpers shared by every game: tied groups, shared places, points by rank."""
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
+
+from .model import Msg, P_
 
 T = TypeVar("T")
 
@@ -41,3 +43,21 @@ def points_lowest_of_tied(groups: Sequence[Sequence[T]], table: Sequence[int]) -
     Ranks beyond the end of `table` score 0.
     """
     return [table[last - 1] if last <= len(table) else 0 for _first, last in positions(groups)]
+
+
+def places_without_tie_break(rows: list[dict], joined: Callable[[list[dict]], Any]) -> list[Msg]:
+    """For games whose rulebook names no tie-break: each row's total is the sum of its breakdown,
+    rows are placed by total, tied rows share the place. Returns the lines explaining each tie;
+    `joined(group)` names the tied players."""
+    for row in rows:
+        row["total"] = sum(row["breakdown"].values())
+    groups = tied_groups(rows, key=lambda r: r["total"])
+    lines = []
+    for group, place in zip(groups, shared_places(groups)):
+        for row in group:
+            row["place"] = place
+        if len(group) > 1:
+            lines.append(P_("{names} tie with {n} point: the rulebook has no tie-break, so they share place {place}.",
+                            "{names} tie with {n} points: the rulebook has no tie-break, so they share place "
+                            "{place}.", group[0]["total"], names=joined(group), place=place))
+    return lines

@@ -1,12 +1,29 @@
-"""The registry of playable games: id → GameDef. A new game is one module plus one line here."""
+"""The registries: playable games (id → GameDef), and final scoring for `companion score`.
+
+A new game is one module plus one line in each. A game's final scoring may land before its
+screens: it is then in SCORERS only, and the home screen does not offer it yet.
+"""
 from __future__ import annotations
 
-from ..engine.model import GameDef
-from . import flanders_1302, village
+from typing import Any, Callable, NamedTuple
 
+from ..engine.model import GameDef
+from . import carcassonne, elfenland, flanders_1302, princes_of_the_renaissance, village
+
+#: Games the app can play (the home screen lists these).
 GAMES: dict[str, GameDef] = {g.id: g for g in (flanders_1302.GAME, village.GAME)}
 
 
-def by_cli_name(name: str) -> GameDef | None:
-    """The game that `companion score NAME` refers to, if it is playable."""
-    return next((g for g in GAMES.values() if g.cli_name == name), None)
+class Scorer(NamedTuple):
+    """`companion score NAME`: the game's id (its data file names cities and guilds) and its scoring."""
+
+    game_id: str
+    score: Callable[[Any], dict]
+
+
+SCORERS: dict[str, Scorer] = {
+    **{g.cli_name: Scorer(g.id, g.score_cli) for g in GAMES.values()},
+    "princes-of-the-renaissance": Scorer("princes_of_the_renaissance", princes_of_the_renaissance.score_cli),
+    "carcassonne": Scorer("carcassonne", carcassonne.score_cli),
+    "elfenland": Scorer("elfenland", elfenland.score_cli),
+}

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from ..engine import inputs
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
-from ..engine.ranking import points_lowest_of_tied, positions, shared_places, tied_groups
+from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
 ID = "flanders_1302"
 COLOURS = ("blue", "yellow", "green", "red")
@@ -346,18 +346,7 @@ def final_scores(variant: str, players: list[dict], cities: list[dict],
                                {"n": most, "guilds": _names(leaders)}))
         else:
             explain.append(Msg(N_("Nobody holds an influence card: no influence bonus.")))
-    for row in rows:
-        row["total"] = sum(row["breakdown"].values())
-    groups = tied_groups(rows, key=lambda r: r["total"])
-    for group, place in zip(groups, shared_places(groups)):
-        for row in group:
-            row["place"] = place
-        if len(group) > 1:
-            explain.append(P_("{guilds} tie with {n} point: the rulebook has no tie-break, so they share "
-                              "place {place}.",
-                              "{guilds} tie with {n} points: the rulebook has no tie-break, so they share "
-                              "place {place}.", group[0]["total"], guilds=_names([r["id"] for r in group]),
-                              place=place))
+    explain += places_without_tie_break(rows, lambda group: _names([r["id"] for r in group]))
     ordered = [next(r for r in rows if r["id"] == p["id"]) for p in players]
     return {
         "game": "flanders-1302",

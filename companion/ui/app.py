@@ -377,6 +377,14 @@ def _fold(value: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", value.casefold()) if not unicodedata.combining(c))
 
 
+async def keep_awake(wakelock: ft.Wakelock) -> None:
+    """Ask the device not to sleep during a game (where the browser allows it: localhost or https)."""
+    try:
+        await wakelock.enable()
+    except Exception as error:  # noqa: BLE001 - a browser without the Wake Lock API: the game goes on
+        logging.getLogger(__name__).info("no wake lock: %s", error)
+
+
 def make_main(store: Store):
     def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
@@ -386,7 +394,9 @@ def make_main(store: Store):
         page.padding = ft.Padding.only(left=12, right=12, top=8, bottom=24)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         shell = Shell(page, ViewModel(store))
-        page.data = shell  # keep the listener alive (observers are held weakly elsewhere)
+        wakelock = ft.Wakelock()
+        page.data = (shell, wakelock)  # keep the listener and the service alive
+        page.run_task(keep_awake, wakelock)
         page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
         shell.follow_url(page.route or "/")
 

@@ -1,0 +1,202 @@
+"""Carcassonne with The Gifts: FACTS §4 worked examples (TV-C1…C10 where final scoring computes them),
+the majority rule, unfinished features and fields, unopened gifts, shared places, the box limits, and
+`companion score carcassonne`."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.engine.inputs import InputError
+from companion.games import carcassonne as cc
+from tests.conftest import ROOT, examples
+
+
+def feature(kind, meeples=None, **fields):
+    return {"type": kind, **fields, "meeples": meeples or {}}
+
+
+# -- the value of one feature -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("given, value", [
+    pytest.param(feature("road", tiles=3, complete=True), 3, id="TV-C1-complete-road-3-tiles"),
+    pytest.param(feature("city", tiles=3, pennants=1, complete=True), 8,
+                 id="TV-C2-complete-city-tiles-plus-pennants-4"),
+    pytest.param(feature("city", tiles=4, complete=True), 8, id="TV-C2-complete-city-4-tiles-no-pennant"),
+    pytest.param(feature("monastery", tiles=9, complete=True), 9, id="TV-C3-complete-monastery"),
+    pytest.param(feature("city", tiles=5, pennants=1, complete=True), 12, id="TV-C4-complete-city-5-tiles-1-pennant"),
+    pytest.param(feature("road", tiles=3), 3, id="TV-C5-unfinished-road-3-tiles"),
+    pytest.param(feature("field", cities=1), 3, id="TV-C5-field-1-completed-city"),
+    pytest.param(feature("field", cities=4), 12, id="field-4-completed-cities"),
+    pytest.param(feature("field", cities=0), 0, id="field-no-completed-city"),
+    pytest.param(feature("city", tiles=1, pennants=1), 2, id="unfinished-city-1-tile-1-pennant"),
+    pytest.param(feature("city", tiles=3, pennants=1, complete=False), 4, id="unfinished-city-half-value"),
+    pytest.param(feature("monastery", tiles=1), 1, id="unfinished-monastery-alone"),
+    pytest.param(feature("monastery", tiles=7), 7, id="unfinished-monastery-tiles-present"),
+    pytest.param(feature("monastery", tiles=9), 9, id="unfinished-monastery-all-9-present-not-complete"),
+])
+def test_feature_value(given, value):
+    assert cc.feature_value(given) == value
+
+
+# -- the majority rule --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("given, points", [
+    pytest.param(feature("monastery", {"blue": 1, "green": 1, "red": 2}, tiles=9, complete=True),
+                 {"red": 9, "blue": 0, "green": 0}, id="TV-C6-synod-red-2-scores-9-others-0"),
+    pytest.param(feature("city", {"red": 1, "blue": 1, "green": 1}, tiles=2, complete=True),
+                 {"red": 4, "blue": 4, "green": 4}, id="TV-C8-three-meeples-tied-all-score-full"),
+    pytest.param(feature("city", {"red": 2, "blue": 1}, tiles=3), {"red": 3, "blue": 0},
+                 id="TV-C8-minority-scores-nothing"),
+    pytest.param(feature("road", {"red": 1, "blue": 1}, tiles=4), {"red": 4, "blue": 4},
+                 id="tie-each-scores-full-not-split"),
+    pytest.param(feature("field", {"red": 2, "blue": 2, "green": 1}, cities=3), {"red": 9, "blue": 9, "green": 0},
+                 id="field-tied-majority-minority-nothing"),
+    pytest.param(feature("road", tiles=5), {}, id="no-meeple-nobody-scores"),
+])
+def test_feature_points(given, points):
+    assert cc.feature_points(given) == points
+
+
+def player(pid, track=0, **fields):
+    return {"id": pid, "track": track, **fields}
+
+
+def test_final_scores_adds_track_and_every_category():
+    players = [player("red", 10), player("blue", 5)]
+    features = [feature("road", {"red": 1}, tiles=3, complete=True),
+                feature("city", {"blue": 1}, tiles=3, pennants=1, complete=True),
+                feature("monastery", {"red": 1}, tiles=6),
+                feature("field", {"red": 1, "blue": 1}, cities=2)]
+    result = cc.final_scores([], players, features)
+    red, blue = result["players"]
+    assert red["breakdown"] == {"track": 10, "roads": 3, "cities": 0, "monasteries": 6, "fields": 6}
+    assert blue["breakdown"] == {"track": 5, "roads": 0, "cities": 8, "monasteries": 0, "fields": 6}
+    assert red["total"] == 25 and blue["total"] == 19
+    assert result["winners"] == ["red"] and [p["place"] for p in result["players"]] == [1, 2]
+    assert len(result["explain"]) == 4
+
+
+def test_tv_c10_unopened_gifts_score_2_each():
+    result = cc.final_scores(["gifts"], [player("red", 0, gifts=3), player("blue", 0, gifts=0)], [])
+    assert [p["breakdown"]["gifts"] for p in result["players"]] == [6, 0]
+    assert "3 unopened gift cards × 2 = 6" in result["explain"][0].english()
+
+
+def test_gifts_key_only_with_the_option():
+    result = cc.final_scores([], [player("red"), player("blue")], [])
+    assert "gifts" not in result["players"][0]["breakdown"]
+
+
+def test_tied_players_share_the_place_and_the_explain_says_why():
+    result = cc.final_scores([], [player("a", 10), player("b", 10), player("c", 4)], [])
+    assert [p["place"] for p in result["players"]] == [1, 1, 3] and result["winners"] == ["a", "b"]
+    assert any("no tie-break" in line.english() and "a, b" in line.english() for line in result["explain"])
+
+
+def test_explain_names_the_majority_the_tie_and_the_minority():
+    result = cc.final_scores([], [player("red"), player("blue"), player("green")], [
+        feature("monastery", {"blue": 1, "green": 1, "red": 2}, tiles=9, complete=True),
+        feature("road", {"red": 1, "blue": 1}, tiles=2),
+        feature("field", cities=2)])
+    synod, tie, empty = (line.english() for line in result["explain"])
+    assert "= 9 points" in synod and "red has the most meeples (2)" in synod and "blue, green: fewer meeples" in synod
+    assert "red, blue tie with 1 meeple each" in tie
+    assert "nobody scores" in empty
+
+
+def test_the_meeple_limit_ignores_complete_features():
+    """Meeples on features completed during play went back to the supply: only the end counts."""
+    data = {"players": [player("red"), player("blue")],
+            "features": [feature("city", {"red": 7}, tiles=9, complete=True),
+                         feature("road", {"red": 4}, tiles=9), feature("field", {"red": 3}, cities=1)]}
+    assert cc.score_cli(data)["players"][0]["breakdown"]["cities"] == 18
+    data["features"].append(feature("monastery", {"red": 1}, tiles=3))
+    with pytest.raises(InputError) as error:
+        cc.score_cli(data)
+    assert error.value.path == "features[3].meeples.red"
+
+
+# -- companion score carcassonne ---------------------------------------------------------------------
+
+def run_score(payload):
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "companion", "score", "carcassonne"], input=data,
+                          capture_output=True, text=True, cwd=ROOT, timeout=30)
+
+
+@pytest.mark.parametrize("name, given, expected", examples("carcassonne"))
+def test_public_example(name, given, expected):
+    done = run_score(given)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["game"] == expected["game"]
+    assert got["players"] == expected["players"] and got["winners"] == expected["winners"]
+    assert all(isinstance(line, str) for line in got["explain"])
+
+
+def test_score_command_tv_c6_and_tie():
+    done = run_score({"players": [player("red", 3), player("blue", 12), player("green", 12)], "features": [
+        feature("monastery", {"blue": 1, "green": 1, "red": 2}, tiles=9, complete=True)]})
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert [p["total"] for p in got["players"]] == [12, 12, 12]
+    assert [p["place"] for p in got["players"]] == [1, 1, 1] and got["winners"] == ["red", "blue", "green"]
+
+
+def game(*features, players=None, options=None):
+    data = {"players": players or [player("red"), player("blue")], "features": list(features)}
+    if options is not None:
+        data["options"] = options
+    return data
+
+
+def gifted(red, blue=0):
+    return game(players=[player("red", gifts=red), player("blue", gifts=blue)], options=["gifts"])
+
+
+@pytest.mark.parametrize("payload, field", [
+    pytest.param(game(feature("road", {"red": 4}, tiles=3), feature("city", {"red": 4}, tiles=2)),
+                 "features[1].meeples.red", id="8-meeples-of-one-player-on-unfinished-features"),
+    pytest.param(game(feature("road", {"red": 8}, tiles=3, complete=True)), "features[0].meeples.red",
+                 id="8-meeples-on-one-feature"),
+    pytest.param(gifted(26), "players[0].gifts", id="26-gifts"),
+    pytest.param(gifted(13, 13), "players", id="26-gifts-in-all"),
+    pytest.param(game(players=[player("red", gifts=1), player("blue")]), "players[0].gifts",
+                 id="gifts-without-the-option"),
+    pytest.param(game(players=[player("red", gifts=1), player("blue")], options=["gifts"]), "players[1].gifts",
+                 id="gifts-missing-with-the-option"),
+    pytest.param(game(options=["abbots"]), "options[0]", id="unknown-option"),
+    pytest.param(game(feature("road", {"yellow": 1}, tiles=3)), "features[0].meeples.yellow",
+                 id="meeples-of-a-colour-not-in-the-game"),
+    pytest.param(game(feature("road", {"red": 0}, tiles=3)), "features[0].meeples.red", id="zero-meeples"),
+    pytest.param(game(feature("monastery", tiles=10)), "features[0].tiles", id="monastery-with-10-tiles"),
+    pytest.param(game(feature("monastery", tiles=8, complete=True)), "features[0].tiles",
+                 id="complete-monastery-with-8-tiles"),
+    pytest.param(game(feature("road", tiles=73)), "features[0].tiles", id="more-tiles-than-the-box"),
+    pytest.param(game(feature("road", tiles=0)), "features[0].tiles", id="road-without-tiles"),
+    pytest.param(game(feature("field", cities=1, tiles=4)), "features[0].tiles", id="field-with-tiles"),
+    pytest.param(game(feature("field", cities=1, complete=True)), "features[0].complete", id="complete-field"),
+    pytest.param(game(feature("field")), "features[0].cities", id="field-without-cities"),
+    pytest.param(game(feature("city", tiles=2, pennants=3)), "features[0].pennants",
+                 id="city-with-more-pennants-than-tiles"),
+    pytest.param(game(feature("road", tiles=2, pennants=1)), "features[0].pennants", id="pennants-on-a-road"),
+    pytest.param(game(feature("road", tiles=2, complete="yes")), "features[0].complete", id="complete-not-boolean"),
+    pytest.param(game(feature("castle", tiles=2)), "features[0].type", id="unknown-feature-type"),
+    pytest.param(game({"tiles": 2}), "features[0].type", id="feature-without-type"),
+    pytest.param(game(dict(feature("road", tiles=2), farmers=1)), "features[0].farmers", id="unknown-feature-key"),
+    pytest.param({"players": [player("red"), player("blue")]}, "features", id="features-missing"),
+    pytest.param(game(players=[player("red")]), "players", id="1-player"),
+    pytest.param(game(players=[player(c) for c in ("red", "blue", "green", "yellow", "black", "grey")]),
+                 "players", id="6-players"),
+    pytest.param(game(players=[player("red", -1), player("blue")]), "players[0].track", id="negative-track"),
+    pytest.param(game(players=[player("red"), player("red")]), "players[1].id", id="duplicate-id"),
+    pytest.param(dict(game(), game="village"), "game", id="wrong-game"),
+    pytest.param("{not json", "JSON", id="malformed-json"),
+])
+def test_bad_input_exits_2_naming_the_field(payload, field):
+    done = run_score(payload)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and field in done.stderr and "Traceback" not in done.stderr
