@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,17 @@ def examples(game: str) -> list[tuple[str, dict, dict]]:
 def store(request, tmp_path) -> Store:
     """A store on TinyDB's memory storage and on our atomic JSON file storage."""
     return Store(None if request.param == "memory" else tmp_path / "data")
+
+
+def run_score(game: str, payload, *args: str) -> subprocess.CompletedProcess:
+    """`python -m companion score GAME [ARGS]` with `payload` (an object, or raw text) on stdin."""
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "companion", "score", game, *args], input=data,
+                          capture_output=True, text=True, cwd=ROOT, timeout=30)
+
+
+def assert_refused(done: subprocess.CompletedProcess, field: str) -> None:
+    """Bad input: exit 2, nothing on stdout, one `error:` line naming the field, no traceback."""
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: ") and field in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1

@@ -4,14 +4,15 @@ the majority rule, unfinished features and fields, unopened gifts, shared places
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.engine.inputs import InputError
 from companion.games import carcassonne as cc
-from tests.conftest import ROOT, examples
+from tests.conftest import assert_refused
+from tests.conftest import run_score as score
+
+GAME_NAME = "carcassonne"
 
 
 def feature(kind, meeples=None, **fields):
@@ -121,20 +122,8 @@ def test_the_meeple_limit_ignores_complete_features():
 
 # -- companion score carcassonne ---------------------------------------------------------------------
 
-def run_score(payload):
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run([sys.executable, "-m", "companion", "score", "carcassonne"], input=data,
-                          capture_output=True, text=True, cwd=ROOT, timeout=30)
-
-
-@pytest.mark.parametrize("name, given, expected", examples("carcassonne"))
-def test_public_example(name, given, expected):
-    done = run_score(given)
-    assert done.returncode == 0, done.stderr
-    got = json.loads(done.stdout)
-    assert got["game"] == expected["game"]
-    assert got["players"] == expected["players"] and got["winners"] == expected["winners"]
-    assert all(isinstance(line, str) for line in got["explain"])
+def run_score(payload, *args):
+    return score(GAME_NAME, payload, *args)
 
 
 def test_score_command_tv_c6_and_tie():
@@ -198,5 +187,4 @@ def gifted(red, blue=0):
 ])
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("error: ") and field in done.stderr and "Traceback" not in done.stderr
+    assert_refused(done, field)

@@ -1,14 +1,14 @@
 """Elfenland and Elfengold final scoring (FACTS §5.1, §5.5; TV-E9) and `companion score elfenland`."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.games import elfenland as el
-from tests.conftest import ROOT, examples
+from tests.conftest import assert_refused
+from tests.conftest import run_score as score
+
+GAME_NAME = "elfenland"
 
 
 @pytest.mark.parametrize("elfengold, players, places, winners", [
@@ -27,19 +27,8 @@ def test_final_scoring(elfengold, players, places, winners):
     assert [p["breakdown"] for p in result["players"]] == [{"towns": p["towns"]} for p in players]
 
 
-def run_score(payload):
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run([sys.executable, "-m", "companion", "score", "elfenland"], input=data,
-                          capture_output=True, text=True, cwd=ROOT, timeout=30)
-
-
-@pytest.mark.parametrize("name, given, expected", examples("elfenland"))
-def test_public_example(name, given, expected):
-    done = run_score(given)
-    assert done.returncode == 0, done.stderr
-    got = json.loads(done.stdout)
-    assert got["players"] == expected["players"] and got["winners"] == expected["winners"]
-    assert any("most gold" in line for line in got["explain"])
+def run_score(payload, *args):
+    return score(GAME_NAME, payload, *args)
 
 
 GOLD = {"options": ["elfengold"], "players": [{"id": "a", "towns": 3, "gold": 1}, {"id": "b", "towns": 4, "gold": 2}]}
@@ -62,5 +51,4 @@ GOLD = {"options": ["elfengold"], "players": [{"id": "a", "towns": 3, "gold": 1}
 ])
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("error: ") and field in done.stderr and "Traceback" not in done.stderr
+    assert_refused(done, field)

@@ -4,13 +4,14 @@ the city-rank tie-breaks, the bonuses and their ties, the box limits, and
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.games import princes_of_the_renaissance as pr
-from tests.conftest import ROOT, examples
+from tests.conftest import assert_refused
+from tests.conftest import run_score as score
+
+GAME_NAME = "princes-of-the-renaissance"
 
 CITY_ORDER = ("venice", "milan", "florence", "rome", "naples")
 
@@ -192,20 +193,8 @@ def test_total_is_the_sum_of_the_breakdown():
 
 # -- companion score princes-of-the-renaissance -----------------------------------------------------
 
-def run_score(payload):
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run([sys.executable, "-m", "companion", "score", "princes-of-the-renaissance"], input=data,
-                          capture_output=True, text=True, cwd=ROOT, timeout=30)
-
-
-@pytest.mark.parametrize("name, given, expected", examples("princes-of-the-renaissance"))
-def test_public_example(name, given, expected):
-    done = run_score(given)
-    assert done.returncode == 0, done.stderr
-    got = json.loads(done.stdout)
-    assert got["game"] == expected["game"]
-    assert got["players"] == expected["players"] and got["winners"] == expected["winners"]
-    assert all(isinstance(line, str) for line in got["explain"])
+def run_score(payload, *args):
+    return score(GAME_NAME, payload, *args)
 
 
 def bad(board=PLAIN, **fields):
@@ -254,5 +243,4 @@ def without(mapping, key):
 ])
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("error: ") and field in done.stderr and "Traceback" not in done.stderr
+    assert_refused(done, field)

@@ -3,15 +3,16 @@ final-scoring tables and tie-breaks, the box limits, and `companion score villag
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from companion.engine import flow
 from companion.engine.model import InvalidAction
 from companion.games import village as vg
-from tests.conftest import ROOT, examples
+from tests.conftest import assert_refused
+from tests.conftest import run_score as score
+
+GAME_NAME = "village"
 
 G = vg.GAME
 THREE = {"start": 0, "lap": 5, "players": [{"colour": "blue", "name": "Petr"}, {"colour": "yellow", "name": "Martina"},
@@ -215,18 +216,8 @@ def test_the_time_track_length_is_asked_at_the_start():
 
 # -- companion score village -------------------------------------------------------------------------
 
-def run_score(payload):
-    data = payload if isinstance(payload, str) else json.dumps(payload)
-    return subprocess.run([sys.executable, "-m", "companion", "score", "village"], input=data, capture_output=True,
-                          text=True, cwd=ROOT, timeout=30)
-
-
-@pytest.mark.parametrize("name, given, expected", examples("village"))
-def test_public_example(name, given, expected):
-    done = run_score(given)
-    assert done.returncode == 0, done.stderr
-    got = json.loads(done.stdout)
-    assert got["players"] == expected["players"] and got["winners"] == expected["winners"]
+def run_score(payload, *args):
+    return score(GAME_NAME, payload, *args)
 
 
 def bad(**fields):
@@ -253,5 +244,4 @@ def bad(**fields):
 ])
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith("error: ") and field in done.stderr and "Traceback" not in done.stderr
+    assert_refused(done, field)
