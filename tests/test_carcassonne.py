@@ -7,7 +7,9 @@ import json
 
 import pytest
 
+from companion.engine import flow
 from companion.engine.inputs import InputError
+from companion.engine.model import InvalidAction
 from companion.games import carcassonne as cc
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
@@ -188,3 +190,92 @@ def gifted(red, blue=0):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+# -- a session at the table ------------------------------------------------------------------------
+
+
+SESSION = {"start": 0, "gifts": True, "players": [{"colour": "red", "name": "Rut"}, {"colour": "blue", "name": "Bob"},
+                                                  {"colour": "green", "name": "Gita"}]}
+
+
+def table(actions, form=SESSION):
+    config = cc.GAME.new_config(form)
+    state = flow.initial(cc.GAME, config)
+    for kind, args in actions:
+        state = flow.apply(cc.GAME, config, state, {"type": kind, "args": args})
+    return config, state
+
+
+def refused(config, state, kind, **args):
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(cc.GAME, config, state, {"type": kind, "args": args})
+    assert json.dumps(state, sort_keys=True) == before
+    return error.value
+
+
+def test_a_completed_city_with_tied_meeples_scores_both_and_sends_the_meeples_home():
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}),
+                           ("meeple", {"player": "blue", "delta": 1}), ("meeple", {"player": "green", "delta": 1}),
+                           ("score_feature", {"type": "city", "tiles": 5, "pennants": 1,
+                                              "meeples": {"red": 1, "blue": 1}})])
+    assert state["scores"] == {"red": 12, "blue": 12, "green": 0}                 # TV-C4 value, tied: both full
+    assert state["meeples"] == {"red": 0, "blue": 0, "green": 1}
+    refused(config, state, "score_feature", type="road", tiles=3, meeples={"red": 1})  # red has none out
+    refused(config, state, "score_feature", type="field", cities=2, meeples={"green": 1})
+
+
+def test_tv_c7_road_sweeper_scores_an_unfinished_road_and_all_its_meeples_go_home():
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}),
+                           ("meeple", {"player": "blue", "delta": 1}), ("gift_draw", {}),
+                           ("gift_open", {"card": "road_sweeper"}),
+                           ("road_sweeper", {"tiles": 4, "meeples": {"red": 1, "blue": 1}})])
+    assert state["scores"]["red"] == 4 and state["scores"]["blue"] == 4
+    assert state["meeples"] == {"red": 0, "blue": 0, "green": 0}
+    refused(config, state, "gift_open", card="synod")                           # one gift opened per turn
+
+
+def test_tv_c8_cash_out_scores_two_per_meeple_including_the_one_taken_back():
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), ("gift_draw", {}),
+                           ("gift_open", {"card": "cash_out"}), ("cash_out", {"meeples": 3})])
+    assert state["scores"]["red"] == 6 and state["meeples"]["red"] == 0
+
+
+def test_tv_c9_change_position_changes_no_score():
+    config, state = table([("begin", {}), ("gift_draw", {}), ("gift_open", {"card": "change_position"})])
+    assert state["scores"] == {"red": 0, "blue": 0, "green": 0} and state["gifts"]["discard"] == 1
+
+
+def test_gift_deck_one_per_turn_reshuffle_and_no_gift_when_all_are_held():
+    config, state = table([("begin", {}), ("gift_draw", {})])
+    refused(config, state, "gift_draw")                                        # one gift per turn
+    for _ in range(24):
+        state = flow.apply(cc.GAME, config, state, {"type": "next_turn", "args": {}})
+        state = flow.apply(cc.GAME, config, state, {"type": "gift_draw", "args": {}})
+    assert state["gifts"]["deck"] == 0 and sum(state["gifts"]["held"].values()) == 25
+    state = flow.apply(cc.GAME, config, state, {"type": "next_turn", "args": {}})
+    refused(config, state, "gift_draw")                                        # all 25 in hands
+    state = flow.apply(cc.GAME, config, state, {"type": "gift_open", "args": {"card": "take_2"}})
+    state = flow.apply(cc.GAME, config, state, {"type": "gift_draw", "args": {}})   # reshuffled
+    assert state["gifts"]["deck"] == 0 and state["gifts"]["discard"] == 0
+
+
+def test_at_most_seven_meeples_on_the_board():
+    config, state = table([("begin", {}), *[("meeple", {"player": "red", "delta": 1})] * 7])
+    refused(config, state, "meeple", player="red", delta=1)
+    refused(config, state, "meeple", player="blue", delta=-1)
+
+
+def test_final_tally_one_category_at_a_time_then_the_winner():
+    config, state = table([("begin", {}), ("gift_draw", {}), ("end_game", {}),
+                           ("tally_feature", {"type": "road", "tiles": 3, "meeples": {"red": 1}})])
+    refused(config, state, "tally_feature", type="city", tiles=2, meeples={})   # not the current category
+    refused(config, state, "finish")                                           # review first
+    for kind, args in [("tally_next", {}), ("tally_next", {}), ("tally_next", {}),
+                       ("tally_feature", {"type": "field", "cities": 1, "meeples": {"blue": 1}}), ("tally_next", {}),
+                       ("finish", {})]:
+        state = flow.apply(cc.GAME, config, state, {"type": kind, "args": args})
+    result = cc.GAME.result(state, config)
+    assert {p["id"]: p["total"] for p in result["players"]} == {"red": 3 + 2, "blue": 3, "green": 0}
+    assert result["winners"] == ["red"]

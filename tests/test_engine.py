@@ -28,6 +28,14 @@ SCRIPTS = {
         ("next_turn", {}), ("round_end", {}), ("mass_buy", {"player": "ivory"}),
         ("mass_draw", {"members": {}, "monks": 3}), ("mass_end", {}),
     ]),
+    "carcassonne": ({"start": 1, "gifts": True, "players": [{"colour": "red", "name": "A"},
+                                                           {"colour": "black", "name": "B"}]}, [
+        ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "place"}),
+        ("meeple", {"player": "red", "delta": 1}), ("gift_draw", {}),
+        ("score_feature", {"type": "road", "tiles": 3, "meeples": {"red": 1}}), ("next_turn", {}),
+        ("correct", {"track": "black", "points": 2, "reason": "x"}),
+        ("end_game", {}), ("tally_next", {}),
+    ]),
 }
 
 

@@ -123,6 +123,9 @@ CONFIGS = {"flanders_1302": [
     {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red", "green", "yellow")]},
     {"variant": "two-player", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red")],
      "influenced": {"blue": "green", "red": "yellow"}},
+], "carcassonne": [
+    {"start": 0, "gifts": gifts, "players": [{"colour": c, "name": c} for c in ("red", "blue", "black")]}
+    for gifts in (True, False)
 ], "village": [
     {"start": 0, "lap": 8, "players": [{"colour": c, "name": c} for c in colours]}
     for colours in (("red", "blue"), ("red", "blue", "ivory"), ("red", "blue", "ivory", "yellow"))

@@ -139,3 +139,28 @@ def test_every_village_screen_builds_through_a_whole_game():
     # Anna: customer 5 + travel (2 cities) 3 + coins 2 = 10; Bořek: two mass majorities 4 + 3rd window 4 = 8
     assert {p["id"]: p["total"] for p in result["players"]} == {"red": 10, "ivory": 8}
     assert result["winners"] == ["red"]
+
+
+CARCASSONNE = {"start": 0, "gifts": True, "players": [{"colour": "red", "name": "Anna"},
+                                                      {"colour": "blue", "name": "Bořek"},
+                                                      {"colour": "green", "name": "Cyril"}]}
+
+
+def test_every_carcassonne_screen_builds_through_a_whole_game():
+    vm, routes = walk(CARCASSONNE, [
+        ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "gift"}),
+        ("gift_draw", {}), ("gift_open", {"card": "road_sweeper"}),
+        ("meeple", {"player": "red", "delta": 1}), ("meeple", {"player": "blue", "delta": 1}),
+        ("road_sweeper", {"tiles": 2, "meeples": {"red": 1}}),
+        ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"blue": 1}}),
+        ("next_turn", {}), ("gift_draw", {}), ("gift_open", {"card": "cash_out"}),
+        ("meeple", {"player": "blue", "delta": 1}), ("cash_out", {"meeples": 2}), ("next_turn", {}),
+        ("gift_draw", {}), ("gift_open", {"card": "synod"}), ("end_game", {}),
+        ("tally_feature", {"type": "road", "tiles": 2, "meeples": {"green": 1}}), ("tally_next", {}),
+        ("tally_next", {}), ("tally_next", {}), ("tally_feature", {"type": "field", "cities": 1, "meeples": {"red": 1}}),
+        ("tally_next", {}), ("finish", {}),
+    ], game="carcassonne")
+    assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+    # Anna 2 (sweeper) + 3 (field) = 5; Bořek 8 (city) + 4 (cash out) = 12; Cyril 2 (road; his gift is opened)
+    result = vm.game.result(vm.state, vm.session["config"])
+    assert {p["id"]: p["total"] for p in result["players"]} == {"red": 5, "blue": 12, "green": 2}

@@ -9,8 +9,12 @@ Encodes the rulebook as summarised in ../shared/rules/FACTS.md §4 (seed 003 for
   (FACTS §4.4, TV-C5): `feature_value`, `final_scores`;
 - The Gifts at the final scoring: +2 per unopened gift card (FACTS §4.5, TV-C10): option `gifts`.
 
-The rest of the game (new game and setup, the turn guide, the gift deck, the Road Sweeper and
-Cash Out calculators, the screens) comes with its own issue.
+A session (`GAME`) adds the table side: the setup checklist (FACTS §4.1), the turn guide (§4.2,
+§4.5: draw → open at most one gift → place → meeple → score), meeples on the board (at most 7 per
+player), completed features scored during play (§4.3), the gift deck as counts (cards in the deck,
+the discard pile and each player's hand, never more than 25; reshuffled when the deck is empty; no
+gift when every card is held), the Road Sweeper and Cash Out calculators and Synod (§4.5), and the
+final tally one category at a time (§4.4) with the same `final_scores` as the `score` command.
 
 Decisions where the sources are silent (FACTS marks them UNKNOWN):
 - the winner's tie-break is not in the sources: tied players share the place ("1, 1, 3"), and an
@@ -25,7 +29,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.model import Msg, N_, P_
+from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, tied_groups
 
 ID = "carcassonne"
@@ -122,6 +127,12 @@ def _who(feature: Mapping, names: Mapping[str, str]) -> Msg:
                                                     {"names": _names(others)})})
 
 
+def explain_feature(feature: Mapping, names: Mapping[str, str], number: int = 1) -> Msg:
+    """One line: the feature, its value, who scores it and why."""
+    return P_("Feature {i}, {what} = {n} point: {who}.", "Feature {i}, {what} = {n} points: {who}.",
+              feature_value(feature), i=number, what=_what(feature), who=_who(feature, names))
+
+
 # ----------------------------------------------------------------------------------------------
 # Final scoring
 
@@ -143,11 +154,9 @@ def final_scores(options: list[str], players: list[dict], features: list[dict]) 
     by_id = {r["id"]: r for r in rows}
     explain: list[Msg] = []
     for i, feature in enumerate(features):
-        value = feature_value(feature)
         for pid, pts in feature_points(feature).items():
             by_id[pid]["breakdown"][CATEGORY[feature["type"]]] += pts
-        explain.append(P_("Feature {i}, {what} = {n} point: {who}.", "Feature {i}, {what} = {n} points: {who}.",
-                          value, i=i + 1, what=_what(feature), who=_who(feature, names)))
+        explain.append(explain_feature(feature, names, i + 1))
     if gifts:
         for p in players:
             explain.append(P_("{name}: {n} unopened gift card × 2 = {points}",
@@ -255,3 +264,284 @@ def score_cli(data: Any) -> dict:
                 for i, f in enumerate(inputs.array(data["features"], "features"))]
     check_meeples_on_board(features, "features", ids)
     return final_scores(options, checked, features)
+
+
+# ----------------------------------------------------------------------------------------------
+# A session at the table
+
+COLOURS = ("red", "green", "blue", "yellow", "black")
+GIFT_KINDS = ("synod", "road_sweeper", "change_position", "cash_out", "take_2")
+STEPS = (Step("draw"), Step("gift", helper="gifts"), Step("place"), Step("meeple"), Step("score", helper="score"))
+TALLY = ("road", "city", "monastery", "field")
+
+
+def text(key: str) -> Ref:
+    return Ref(f"{ID}.{key}")
+
+
+def new_config(raw: Mapping) -> dict:
+    """Players in seat order (clockwise), the start player (the youngest) and The Gifts on or off."""
+    players, start = check_seats(raw, COLOURS, 2, 5)
+    gifts = raw.get("gifts", False)
+    if not isinstance(gifts, bool):
+        raise InvalidAction(Msg(N_("Choose whether The Gifts are in play.")), field="gifts")
+    return {"game": ID, "variant": "standard", "players": players, "start": start, "gifts": gifts}
+
+
+def setup_items(config: Mapping) -> list[dict]:
+    items = [{"id": "tiles"}, {"id": "scoreboard"}]
+    if config["gifts"]:
+        items.append({"id": "gifts"})
+    items.append({"id": "start_player", "params": {"name": config["players"][config["start"]]["name"]}})
+    for item in items:
+        item.setdefault("params", {})
+    return items
+
+
+def steps(config: Mapping) -> tuple:
+    return STEPS if config["gifts"] else tuple(s for s in STEPS if s.id != "gift")
+
+
+def initial_state(config: Mapping) -> dict:
+    colours = [p["colour"] for p in config["players"]]
+    return {"phase": "setup", "turn": config["start"], "step": "draw", "scores": {c: 0 for c in colours},
+            "meeples": {c: 0 for c in colours}, "scored": [], "tally": [], "category": "road",
+            "gifts": ({"deck": GIFT_CARDS, "discard": 0, "held": {c: 0 for c in colours}, "opened": None,
+                       "drawn": False} if config["gifts"] else None)}
+
+
+def _need(state: Mapping, *phases: str) -> None:
+    if state["phase"] not in phases:
+        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
+
+
+def _colour(state: Mapping, args: Mapping) -> str:
+    colour = args.get("player")
+    if colour not in state["scores"]:
+        raise InvalidAction(Msg(N_("Choose a player.")), field="player")
+    return colour
+
+
+def _active(state: Mapping, config: Mapping) -> str:
+    return config["players"][state["turn"]]["colour"]
+
+
+def _checked(raw: Mapping, complete: bool, config: Mapping) -> dict:
+    """A feature entered at the table, checked like the `score` command's (field names as paths)."""
+    feature = {k: raw[k] for k in ("type", "tiles", "pennants", "cities", "meeples") if k in raw}
+    feature["meeples"] = {c: n for c, n in (feature.get("meeples") or {}).items() if n}
+    if complete and feature.get("type") != "field":
+        feature["complete"] = True
+    try:
+        return check_feature(feature, "", [p["colour"] for p in config["players"]])
+    except inputs.InputError as error:
+        raise InvalidAction(Msg(N_("That is more than the box holds or the rules allow ({detail})."),
+                                {"detail": error.msg}), field=error.path.lstrip(".")) from None
+
+
+def _begin(state: dict, args: Mapping, config: Mapping) -> None:
+    _need(state, "setup")
+    state["phase"] = "play"
+
+
+def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
+    _need(state, "play")
+    if args.get("step") not in [s.id for s in steps(config)]:
+        raise InvalidAction(Msg(N_("There is no such step.")))
+    state["step"] = args["step"]
+
+
+def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
+    _need(state, "play")
+    state["turn"] = (state["turn"] + 1) % len(config["players"])
+    state["step"] = "draw"
+    if state["gifts"]:
+        state["gifts"]["opened"], state["gifts"]["drawn"] = None, False
+
+
+def _meeple(state: dict, args: Mapping, config: Mapping) -> None:
+    """A meeple placed on the board (+1) or taken back (−1): at most 7 of a player's are out."""
+    _need(state, "play")
+    colour = _colour(state, args)
+    delta = args.get("delta")
+    if delta not in (1, -1):
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    if not 0 <= state["meeples"][colour] + delta <= MEEPLES:
+        raise InvalidAction(Msg(N_("A player has 7 meeples to place.") if delta > 0 else
+                                N_("None of this player's meeples is on the board.")), field="player")
+    state["meeples"][colour] += delta
+
+
+def _return_meeples(state: dict, meeples: Mapping[str, int]) -> None:
+    for colour, n in meeples.items():
+        if state["meeples"][colour] < n:
+            raise InvalidAction(Msg(N_("Fewer meeples of that colour are on the board."), {}),
+                                field=f"meeples.{colour}")
+    for colour, n in meeples.items():
+        state["meeples"][colour] -= n
+
+
+def _score_feature(state: dict, args: Mapping, config: Mapping) -> None:
+    """A feature completed this turn: the majority scores, the meeples go home (FACTS §4.3)."""
+    _need(state, "play")
+    if args.get("type") == "field":
+        raise InvalidAction(Msg(N_("Fields are scored only at the end of the game.")), field="type")
+    feature = _checked(args, True, config)
+    _return_meeples(state, feature["meeples"])
+    for colour, pts in feature_points(feature).items():
+        state["scores"][colour] += pts
+    state["scored"].append(feature)
+
+
+def _gift_draw(state: dict, args: Mapping, config: Mapping) -> None:
+    """The tile extended someone else's road or city: one gift card, at most one per turn."""
+    _need(state, "play")
+    gifts = state["gifts"]
+    if gifts is None:
+        raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
+    if gifts["drawn"]:
+        raise InvalidAction(Msg(N_("Only one gift per turn, even for several features.")))
+    if gifts["deck"] == 0:
+        if gifts["discard"] == 0:
+            raise InvalidAction(Msg(N_("Every gift card is in the players' hands: no gift.")))
+        gifts["deck"], gifts["discard"] = gifts["discard"], 0
+    gifts["deck"] -= 1
+    gifts["held"][_active(state, config)] += 1
+    gifts["drawn"] = True
+
+
+def _gift_open(state: dict, args: Mapping, config: Mapping) -> None:
+    """After drawing and before placing: open one gift, resolve it, discard it."""
+    _need(state, "play")
+    gifts = state["gifts"]
+    if gifts is None:
+        raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
+    if args.get("card") not in GIFT_KINDS:
+        raise InvalidAction(Msg(N_("Which gift was opened?")), field="card")
+    if gifts["opened"]:
+        raise InvalidAction(Msg(N_("Only one gift may be opened per turn.")))
+    colour = _active(state, config)
+    if gifts["held"][colour] == 0:
+        raise InvalidAction(Msg(N_("This player holds no gift card.")))
+    gifts["held"][colour] -= 1
+    gifts["discard"] += 1
+    gifts["opened"] = args["card"]
+
+
+def _need_opened(state: Mapping, card: str) -> None:
+    if not state["gifts"] or state["gifts"]["opened"] != card:
+        raise InvalidAction(Msg(N_("Open that gift first.")))
+
+
+def _road_sweeper(state: dict, args: Mapping, config: Mapping) -> None:
+    """Road Sweeper: an unfinished road scores as at the end of the game; all its meeples go home."""
+    _need(state, "play")
+    _need_opened(state, "road_sweeper")
+    feature = _checked(dict(args, type="road"), False, config)
+    _return_meeples(state, feature["meeples"])
+    for colour, pts in feature_points(feature).items():
+        state["scores"][colour] += pts
+    state["scored"].append(feature)
+    state["gifts"]["opened"] = "done"
+
+
+def _cash_out(state: dict, args: Mapping, config: Mapping) -> None:
+    """Cash Out: take one of your meeples back and score 2 per meeple in that feature, yours included."""
+    _need(state, "play")
+    _need_opened(state, "cash_out")
+    n = args.get("meeples")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MEEPLES * len(config["players"]):
+        raise InvalidAction(Msg(N_("Count the meeples in that feature, yours included (at least 1).")),
+                            field="meeples")
+    colour = _active(state, config)
+    if state["meeples"][colour] == 0:
+        raise InvalidAction(Msg(N_("None of this player's meeples is on the board.")), field="meeples")
+    state["meeples"][colour] -= 1
+    state["scores"][colour] += 2 * n
+    state["gifts"]["opened"] = "done"
+
+
+def _end_game(state: dict, args: Mapping, config: Mapping) -> None:
+    """The last tile is placed: the final tally begins with the unfinished roads."""
+    _need(state, "play")
+    state["phase"] = "tally"
+    state["category"] = TALLY[0]
+
+
+def _tally_feature(state: dict, args: Mapping, config: Mapping) -> None:
+    """One unfinished feature (or field) of the current category, with the meeples on it."""
+    _need(state, "tally")
+    if args.get("type") != state["category"]:
+        raise InvalidAction(Msg(N_("Enter the features of the current category.")), field="type")
+    feature = _checked(args, False, config)
+    on_board = {c: 0 for c in state["meeples"]}
+    for f in [*state["tally"], feature]:
+        for colour, n in f["meeples"].items():
+            on_board[colour] += n
+            if on_board[colour] > MEEPLES:
+                raise InvalidAction(Msg(N_("A player has only 7 meeples.")), field=f"meeples.{colour}")
+    state["tally"].append(feature)
+
+
+def _tally_next(state: dict, args: Mapping, config: Mapping) -> None:
+    """The next category (then the review: "review" is the last one)."""
+    _need(state, "tally")
+    order = [*TALLY, "review"]
+    if state["category"] == "review":
+        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
+    state["category"] = order[order.index(state["category"]) + 1]
+
+
+def _finish(state: dict, args: Mapping, config: Mapping) -> None:
+    _need(state, "tally")
+    if state["category"] != "review":
+        raise InvalidAction(Msg(N_("Go through every category first.")))
+    state["phase"] = "over"
+
+
+REDUCERS = {
+    "begin": _begin, "goto_step": _goto_step, "next_turn": _next_turn, "meeple": _meeple,
+    "score_feature": _score_feature, "gift_draw": _gift_draw, "gift_open": _gift_open,
+    "road_sweeper": _road_sweeper, "cash_out": _cash_out, "end_game": _end_game,
+    "tally_feature": _tally_feature, "tally_next": _tally_next, "finish": _finish,
+}
+
+
+def result(state: Mapping, config: Mapping) -> dict:
+    """The final result: the score track plus the tally (the same `final_scores` as `score`)."""
+    options = [GIFTS_OPTION] if config["gifts"] else []
+    players = [{"id": p["colour"], "name": p["name"], "track": state["scores"][p["colour"]],
+                **({"gifts": state["gifts"]["held"][p["colour"]]} if config["gifts"] else {})}
+               for p in config["players"]]
+    return final_scores(options, players, state["tally"])
+
+
+def describe(action: Mapping, config: Mapping) -> Msg:
+    """What an action did, for the game log and the undo button."""
+    kind, args = action.get("type"), action.get("args", {})
+    names = {p["colour"]: p["name"] for p in config["players"]}
+    who = names.get(args.get("player"), "")
+    simple = {"begin": N_("Setup finished, the game begins"), "goto_step": N_("Moved to another step"),
+              "next_turn": N_("Next player"), "end_game": N_("The last tile is placed: final tally"),
+              "tally_next": N_("Next category"), "finish": N_("Final scoring done"),
+              "gift_draw": N_("A gift card was drawn"), "road_sweeper": N_("Road Sweeper: a road was scored"),
+              "cash_out": N_("Cash Out scored"), "tick": N_("Setup: ticked an item")}
+    if kind == "meeple":
+        return Msg(N_("{name}: a meeple placed") if args.get("delta") == 1 else N_("{name}: a meeple taken back"),
+                   {"name": who})
+    if kind in ("score_feature", "tally_feature"):
+        return Msg(N_("Scored: {feature}"), {"feature": text(f"feature.{args.get('type')}")})
+    if kind == "gift_open":
+        return Msg(N_("Gift opened: {card}"), {"card": text(f"gift.{args.get('card')}.title")})
+    if kind == "correct":
+        return Msg(N_("Score correction for {name}: {points:+d} ({reason})"),
+                   {"name": names.get(args.get("track"), ""), "points": args.get("points", 0),
+                    "reason": args.get("reason", "")})
+    return Msg(simple.get(kind, N_("Unknown action")))
+
+
+GAME = GameDef(
+    id=ID, cli_name="carcassonne", min_players=2, max_players=5,
+    new_config=new_config, setup_items=setup_items, initial_state=initial_state,
+    reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
+)

@@ -14,13 +14,13 @@ import flet as ft
 
 from ..i18n import LANGUAGES
 from ..store import Store
-from . import flanders_1302, village
+from . import carcassonne, flanders_1302, village
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
                       tid, title, who)
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
-GAME_UI = {"flanders_1302": flanders_1302, "village": village}
+GAME_UI = {"flanders_1302": flanders_1302, "village": village, "carcassonne": carcassonne}
 
 
 class Shell:
@@ -131,8 +131,10 @@ class Shell:
         ]))
         return controls
 
-    def seat_fields(self, form: dict, players: list, colours, colour_name) -> list[ft.Control]:
-        """The part of every new-game form: each player's name and colour, clockwise, then who starts."""
+    def seat_fields(self, form: dict, players: list, colours, colour_name, start_label: str | None = None
+                    ) -> list[ft.Control]:
+        """The part of every new-game form: each player's name and colour, clockwise, then who starts
+        (`start_label` says whom the rulebook names; the oldest by default)."""
         _, vm = self.vm.t, self.vm
         controls: list[ft.Control] = [heading(_("Players, clockwise from the first"))]
         for i, player in enumerate(players):
@@ -152,7 +154,7 @@ class Shell:
             self.render()
 
         controls += [
-            heading(_("Who starts? (The rulebook: the oldest player.)")),
+            heading(start_label or _("Who starts? (The rulebook: the oldest player.)")),
             choice_chips("start", [(str(i), p["name"] or _("Player {n}").format(n=i + 1))
                                    for i, p in enumerate(players)], str(form["start"]), pick_start),
             error(vm.error_for("start"), "error-start"),

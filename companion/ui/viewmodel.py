@@ -181,4 +181,5 @@ class ViewModel:
 
 
 def _route_for(state: dict) -> str:
-    return {"setup": "setup", "final": "final", "scoring": "final", "over": "result"}.get(state.get("phase"), "round")
+    return {"setup": "setup", "final": "final", "scoring": "final", "tally": "final", "over": "result"}.get(
+        state.get("phase"), "round")

@@ -180,11 +180,19 @@ class App:
         return self.page.locator("flt-semantics-host").get_by_text(value, exact=exact)
 
     def fill(self, label: str, value: str) -> None:
-        """Click, wait for Flutter to attach its text editing, then fill (fill alone loses text)."""
+        """Click until focused, wait for Flutter to attach its text editing, then fill (fill alone
+        loses text); a click that lands mid-scroll is tried again."""
         box = self.page.get_by_label(label)
-        box.scroll_into_view_if_needed()
-        box.click()
-        expect(box).to_be_focused()
+        for attempt in range(4):
+            box.scroll_into_view_if_needed()
+            self.page.wait_for_timeout(200)
+            box.click()
+            try:
+                expect(box).to_be_focused(timeout=2000)
+                break
+            except AssertionError:
+                if attempt == 3:
+                    raise
         self.page.wait_for_timeout(300)
         box.fill(value)
         expect(box).to_have_value(value)
