@@ -141,10 +141,10 @@ def test_every_text_the_app_looks_up_exists(game_id):
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_code_refers_only_to_existing_rule_texts(game_id):
-    """Literal rule-text keys in a game's modules (f"{GAME}.end.board", _t(shell, "death.body"), text("x"))
+    """Literal rule-text keys in a game's modules (f"{GAME}.end.board", game_text("death.body"), text("x"))
     exist in its data file."""
     source = "\n".join((ROOT / "companion" / part / f"{game_id}.py").read_text() for part in ("games", "ui"))
     keys = set(re.findall(r'\{GAME\}\.([a-z_.]+[a-z_])"', source))
-    keys |= set(re.findall(r'_t\(shell, "([a-z_.]+)"\)', source))
+    keys |= set(re.findall(r'game_text\("([a-z_.]+)"\)', source))
     keys |= set(re.findall(r'\btext\("([a-z_.]+)"\)', source))
     assert keys and sorted(k for k in keys if f"{game_id}.{k}" not in TEXTS) == []

@@ -131,6 +131,18 @@ class Shell:
         ]))
         return controls
 
+    def game_text(self, key: str) -> str:
+        """The open game's rule text (data/<game>.toml) in the reader's language."""
+        return self.vm.t.text(f"{self.vm.session['game']}.{key}")
+
+    def player_name(self, colour: str) -> str:
+        return next(p["name"] for p in self.vm.session["config"]["players"] if p["colour"] == colour)
+
+    def track_label(self, track: str) -> ft.Control:
+        """A score track: by the player's name and colour, unless the game labels its tracks itself."""
+        custom = getattr(self.ui, "track_label", None)
+        return custom(self, track) if custom else who(self.player_name(track), track)
+
     def seat_fields(self, form: dict, players: list, colours, colour_name, start_label: str | None = None
                     ) -> list[ft.Control]:
         """The part of every new-game form: each player's name and colour, clockwise, then who starts
@@ -320,7 +332,7 @@ class Shell:
         ]
         for track in tracks:
             controls.append(tid(f"score-{track}", ft.Row([
-                ft.Container(self.ui.track_label(self, track), expand=True),
+                ft.Container(self.track_label(track), expand=True),
                 ft.Text(ngettext("{n} point", "{n} points", scores[track]).format(n=scores[track]), size=20,
                         weight=ft.FontWeight.BOLD)])))
         for c in vm.state.get("corrections", []):
@@ -333,7 +345,7 @@ class Shell:
                               error=vm.error_for("reason"))
         controls.append(card([
             heading(_("Correct a score")),
-            choice_chips("correct-track", [(t, self.ui.track_label(self, t)) for t in tracks], draft["track"],
+            choice_chips("correct-track", [(t, self.track_label(t)) for t in tracks], draft["track"],
                          lambda t: (draft.update(track=t), self.render())),
             points.control, self.problem("points"), tid("correct-reason", ft.Row([reason])),
             button(_("Save the correction"), lambda e: self.correct(draft), "correct-save"),
@@ -359,7 +371,7 @@ class Shell:
             ft.Text(headline, size=26, weight=ft.FontWeight.BOLD, color=ACCENT)], "winner", highlight=True)]
         for row in sorted(result["players"], key=lambda r: r["place"]):
             lines = [ft.Row([ft.Text(f"{row['place']}.", size=22, weight=ft.FontWeight.BOLD),
-                             ft.Container(self.ui.track_label(self, row["id"]), expand=True),
+                             ft.Container(self.track_label(row["id"]), expand=True),
                              ft.Text(ngettext("{n} point", "{n} points", row["total"]).format(n=row["total"]),
                                      size=22, weight=ft.FontWeight.BOLD)])]
             for category, points in row["breakdown"].items():

@@ -11,18 +11,6 @@ from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, 
 GAME = rules.ID
 
 
-def _t(shell, key: str) -> str:
-    return shell.vm.t.text(f"{GAME}.{key}")
-
-
-def _name(shell, colour: str) -> str:
-    return next(p["name"] for p in shell.vm.session["config"]["players"] if p["colour"] == colour)
-
-
-def track_label(shell, track: str) -> ft.Control:
-    return who(_name(shell, track), track)
-
-
 def category(shell, key: str) -> str:
     _ = shell.vm.t
     return {"track": _("Score track"), "roads": _("Unfinished roads"), "cities": _("Unfinished cities"),
@@ -47,7 +35,7 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
         heading(_("The Gifts")),
         choice_chips("gifts", [("yes", _("With The Gifts")), ("no", _("Base game only"))],
                      "yes" if form["gifts"] else "no", lambda v: update(gifts=v == "yes")),
-        *shell.seat_fields(form, players, rules.COLOURS, lambda c: _t(shell, f"colour.{c}"),
+        *shell.seat_fields(form, players, rules.COLOURS, lambda c: shell.game_text(f"colour.{c}"),
                            _("Who starts? (The rulebook: the youngest player.)")),
         shell.problem(),
         button(_("Start the setup"), lambda e: _create(shell, game_id, form, players), "create", icon=ft.Icons.CHECK),
@@ -74,9 +62,9 @@ def round_screen(shell) -> list[ft.Control]:
     controls: list[ft.Control] = [
         tid("turn-head", ft.Row([ft.Text(_("On turn:"), size=20), who(turn["name"], turn["colour"], 20)])),
         ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
-            content=ft.Text(_t(shell, f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
+            content=ft.Text(shell.game_text(f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
             on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for s in steps], wrap=True, spacing=6),
-        card([text(_t(shell, f"{key}.body")), reminder(_t(shell, f"{key}.remind"))], "step-card"),
+        card([text(shell.game_text(f"{key}.body")), reminder(shell.game_text(f"{key}.remind"))], "step-card"),
         shell.problem(),
     ]
     if config["gifts"]:
@@ -103,7 +91,7 @@ def _meeple_steppers(shell, draft: dict, ident: str) -> list[ft.Control]:
 def _feature_form(shell, draft: dict, ident: str, kinds) -> list[ft.Control]:
     """Type, tiles, pennants (cities) or completed cities (fields), meeples per player."""
     _ = shell.vm.t
-    rows = [choice_chips(f"{ident}-type", [(k, _t(shell, f"feature.{k}")) for k in kinds], draft["type"],
+    rows = [choice_chips(f"{ident}-type", [(k, shell.game_text(f"feature.{k}")) for k in kinds], draft["type"],
                          lambda v: (draft.update(type=v), shell.render()))]
     if draft["type"] == "field":
         rows.append(Stepper(f"{ident}-cities", _("Completed cities next to this field"), draft["cities"], 0,
@@ -177,18 +165,18 @@ def gift_helper(shell) -> list[ft.Control]:
     rows = [heading(_("The Gifts")),
             tid("gift-counts", text(_("Deck {deck} · discard pile {discard} · unopened in hands: {held}").format(
                 deck=gifts["deck"], discard=gifts["discard"], held=held), SMALL)),
-            text(_t(shell, "gift.receive"), SMALL)]
+            text(shell.game_text("gift.receive"), SMALL)]
     if not gifts["drawn"]:
         rows.append(button(_("{name} gets a gift card").format(name=active["name"]), lambda e: vm.dispatch("gift_draw"),
                            "gift-draw", primary=False, icon=ft.Icons.CARD_GIFTCARD))
     opened = gifts["opened"]
     if opened is None and gifts["held"][active["colour"]]:
         rows += [text(_("{name} opens a gift (before placing the tile):").format(name=active["name"]), SMALL),
-                 choice_chips("gift-open", [(k, _t(shell, f"gift.{k}.title")) for k in rules.GIFT_KINDS], None,
+                 choice_chips("gift-open", [(k, shell.game_text(f"gift.{k}.title")) for k in rules.GIFT_KINDS], None,
                               lambda k: vm.dispatch("gift_open", card=k))]
     if opened and opened != "done":
-        rows += [ft.Text(_t(shell, f"gift.{opened}.title"), size=18, weight=ft.FontWeight.BOLD),
-                 text(_t(shell, f"gift.{opened}.body"), SMALL)]
+        rows += [ft.Text(shell.game_text(f"gift.{opened}.title"), size=18, weight=ft.FontWeight.BOLD),
+                 text(shell.game_text(f"gift.{opened}.body"), SMALL)]
         if opened == "road_sweeper":
             draft = shell.draft.setdefault("sweeper", _new_feature("road", 1))
             rows += [Stepper("sweep-tiles", _("Tiles of the unfinished road"), draft["tiles"], 1, rules.LAND_TILES,
@@ -231,7 +219,7 @@ def final_screen(shell) -> list[ft.Control]:
     if current != "review":
         label = {"road": "roads", "city": "cities", "monastery": "monasteries", "field": "fields"}[current]
         draft = shell.draft.setdefault(f"tally-{current}", _new_feature(current))
-        rows = [heading(category(shell, label)), text(_t(shell, f"tally.{label}"), SMALL)]
+        rows = [heading(category(shell, label)), text(shell.game_text(f"tally.{label}"), SMALL)]
         rows += _feature_form(shell, draft, "t", (current,))
         rows.append(button(_("Add this one"), lambda e: shell.send("tally_feature", f"tally-{current}",
                                                                     **_feature_args(draft)), "tally-add"))
@@ -241,7 +229,7 @@ def final_screen(shell) -> list[ft.Control]:
         controls.append(button(_("Next category"), lambda e: vm.dispatch("tally_next"), "tally-next",
                                icon=ft.Icons.ARROW_FORWARD))
     else:
-        rows = [heading(_("Review")), text(_t(shell, "tally.gifts"), SMALL) if config["gifts"] else text("")]
+        rows = [heading(_("Review")), text(shell.game_text("tally.gifts"), SMALL) if config["gifts"] else text("")]
         result = vm.game.result(state, config)
         for line in result["explain"]:
             rows.append(text(vm.msg(line), SMALL))

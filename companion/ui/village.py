@@ -12,18 +12,6 @@ GAME = rules.ID
 WINDOW_POINTS = rules.CHURCH
 
 
-def _t(shell, key: str) -> str:
-    return shell.vm.t.text(f"{GAME}.{key}")
-
-
-def _name(shell, colour: str) -> str:
-    return next(p["name"] for p in shell.vm.session["config"]["players"] if p["colour"] == colour)
-
-
-def track_label(shell, track: str) -> ft.Control:
-    return who(_name(shell, track), track)
-
-
 def category(shell, key: str) -> str:
     _ = shell.vm.t
     return {"track": _("Prestige track"), "travel": _("Travel"), "council": _("Council chamber"),
@@ -54,7 +42,7 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
         heading(_("Number of players")),
         choice_chips("count", [(str(n), str(n)) for n in (2, 3, 4)], str(form["count"]),
                      lambda v: update(count=int(v), start=min(form["start"], int(v) - 1))),
-        *shell.seat_fields(form, players, rules.COLOURS, lambda c: _t(shell, f"colour.{c}")),
+        *shell.seat_fields(form, players, rules.COLOURS, lambda c: shell.game_text(f"colour.{c}")),
     ]
     lap = Stepper("lap", _("Time track: spaces from the start to the bridge"), form["lap"], 4, 60,
                   lambda v: form.update(lap=v))
@@ -94,12 +82,12 @@ def round_screen(shell) -> list[ft.Control]:
                                  wrap=True)),
     ]
     if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1:
-        winners = ", ".join(_name(shell, c) for c in state["last_mass"]["winners"]) or "—"
+        winners = ", ".join(shell.player_name(c) for c in state["last_mass"]["winners"]) or "—"
         controls.append(text(_("Last mass: +2 prestige for {names}").format(names=winners), SMALL))
     if state["phase"] == "final_actions":
         order = rules.final_action_order(state, config)
-        left = [_name(shell, c) for c in order if c not in state["end"]["acted"]]
-        controls.append(card([heading(_("The game is ending")), text(_t(shell, "end.body"), SMALL),
+        left = [shell.player_name(c) for c in order if c not in state["end"]["acted"]]
+        controls.append(card([heading(_("The game is ending")), text(shell.game_text("end.body"), SMALL),
                               text(_("Still to take a final action: {names}").format(names=", ".join(left)))],
                              "final-actions", highlight=True))
     controls += death_cards(shell)
@@ -138,10 +126,10 @@ def step_card(shell) -> list[ft.Control]:
     key = f"step.standard.{current}"
     return [
         ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
-            content=ft.Text(_t(shell, f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
+            content=ft.Text(shell.game_text(f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
             on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for s in steps], wrap=True, spacing=6),
-        card([text(_t(shell, f"{key}.body")),
-              reminder(_t(shell, f"{key}.remind"))], "step-card"),
+        card([text(shell.game_text(f"{key}.body")),
+              reminder(shell.game_text(f"{key}.remind"))], "step-card"),
     ]
 
 
@@ -159,13 +147,13 @@ def death_cards(shell) -> list[ft.Control]:
         places = [("chronicle", _("Chronicle (a space is free)")), ("grave", _("Anonymous grave"))]
         if state["phase"] == "final_actions":
             places.append(("removed", _("Out of the game (no space left)")))
-        rows = [heading(_("{name} passed the bridge: a family member dies").format(name=_name(shell, colour))),
-                text(_t(shell, "death.body"), SMALL),
+        rows = [heading(_("{name} passed the bridge: a family member dies").format(name=shell.player_name(colour))),
+                text(shell.game_text("death.body"), SMALL),
                 text(_("Number (the lowest visible one dies):"), SMALL),
                 choice_chips(f"death-number-{colour}", [(n, n) for n in numbers], draft["number"],
                              lambda v, d=draft: (d.update(number=v), shell.render())),
                 text(_("Where did he work?"), SMALL),
-                choice_chips(f"death-profession-{colour}", [(p, _t(shell, f"profession.{p}"))
+                choice_chips(f"death-profession-{colour}", [(p, shell.game_text(f"profession.{p}"))
                                                             for p in rules.PROFESSIONS], draft["profession"],
                              lambda v, d=draft: (d.update(profession=v), shell.render()))]
         if draft["profession"] == "church":
@@ -247,8 +235,8 @@ def market_helper(shell) -> list[ft.Control]:
     turn = market["turn"]
     free = turn == market["trigger"] and not market["free_used"]
     draft = shell.draft.setdefault("sale", {"prestige": 3})
-    rows = [heading(_("Market day")), text(_t(shell, "market.body"), SMALL),
-            tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(_name(shell, turn), turn, 20)])),
+    rows = [heading(_("Market day")), text(shell.game_text("market.body"), SMALL),
+            tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(shell.player_name(turn), turn, 20)])),
             text(_("This sale is free.") if free else _("This sale costs 1 green cube and 1 time (added for you)."),
                  SMALL, color=ft.Colors.AMBER_200),
             Stepper("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
@@ -261,20 +249,20 @@ def market_helper(shell) -> list[ft.Control]:
             button(_("No customer left at the stalls"), lambda e: vm.dispatch("market_end"), "market-end",
                    primary=False)]
     for sale in market["sales"]:
-        rows.append(text(_("{name}: customer worth {n}").format(name=_name(shell, sale["player"]), n=sale["prestige"]),
+        rows.append(text(_("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"]),
                          SMALL))
     if market["passed"]:
-        rows.append(text(_("Passed: {names}").format(names=", ".join(_name(shell, c) for c in market["passed"])),
+        rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
                          SMALL))
-    rows.append(text(_t(shell, "market.refill"), SMALL, color=ft.Colors.GREY_400))
+    rows.append(text(shell.game_text("market.refill"), SMALL, color=ft.Colors.GREY_400))
     return [card(rows, "market", highlight=True)]
 
 
 def action_rules(shell) -> list[ft.Control]:
     _ = shell.vm.t
     tiles = [tid(f"action-{key}", ft.ExpansionTile(
-        title=ft.Text(_t(shell, f"action.{key}.title"), size=TEXT), min_tile_height=56,
-        controls=[ft.Container(text(_t(shell, f"action.{key}.body")), padding=12)]))
+        title=ft.Text(shell.game_text(f"action.{key}.title"), size=TEXT), min_tile_height=56,
+        controls=[ft.Container(text(shell.game_text(f"action.{key}.body")), padding=12)]))
         for key in ("plague", "harvest", "family", "crafts", "market", "travel", "council", "church", "well",
                     "coins", "time")]
     return [heading(_("The actions")), *tiles]
@@ -295,7 +283,7 @@ def mass_screen(shell) -> list[ft.Control]:
         *death_cards(shell), shell.problem()]
     bought = sum(mass["bought"].values())
     if mass["drawn"] is None:
-        rows = [heading(_("1. Buy your members out of the bag")), text(_t(shell, "mass.buy"), SMALL),
+        rows = [heading(_("1. Buy your members out of the bag")), text(shell.game_text("mass.buy"), SMALL),
                 text(_("Out of the bag so far: {n} of 4").format(n=bought))]
         for p in order:
             book = state["players"][p["colour"]]
@@ -304,7 +292,7 @@ def mass_screen(shell) -> list[ft.Control]:
                 lambda e, c=p["colour"]: vm.dispatch("mass_buy", player=c), f"buy-{p['colour']}", primary=False))
         controls.append(card(rows, "mass-buy"))
         draft = shell.draft.setdefault("draw", {"members": {}, "monks": 0})
-        rows = [heading(_("2. Draw the rest blind")), text(_t(shell, "mass.draw"), SMALL)]
+        rows = [heading(_("2. Draw the rest blind")), text(shell.game_text("mass.draw"), SMALL)]
         for p in order:
             rows.append(Stepper(f"draw-{p['colour']}", who(p["name"], p["colour"]),
                                 draft["members"].get(p["colour"], 0), 0, state["players"][p["colour"]]["bag"],
@@ -321,7 +309,7 @@ def mass_screen(shell) -> list[ft.Control]:
             p = pending[0]
             book = state["players"][p["colour"]]
             draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": 0})
-            rows = [heading(_("3. Move up: {name}").format(name=p["name"])), text(_t(shell, "mass.move"), SMALL),
+            rows = [heading(_("3. Move up: {name}").format(name=p["name"])), text(shell.game_text("mass.move"), SMALL),
                     text(_("Church windows: {counts} · grain: {grain}").format(
                         counts="/".join(map(str, book["windows"])), grain=book["grain"]), SMALL),
                     text(_("From"), SMALL),
@@ -344,8 +332,8 @@ def mass_screen(shell) -> list[ft.Control]:
             controls.append(card(rows, "mass-move-card"))
         else:
             winners = rules.mass_majority({c: b["windows"] for c, b in state["players"].items()})
-            names = ", ".join(_name(shell, c) for c in winners) or "—"
-            rows = [heading(_("4. The majority")), text(_t(shell, "mass.majority"), SMALL),
+            names = ", ".join(shell.player_name(c) for c in winners) or "—"
+            rows = [heading(_("4. The majority")), text(shell.game_text("mass.majority"), SMALL),
                     text(_("+2 prestige for: {names}").format(names=names)),
                     button(_("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end")]
             controls.append(card(rows, "mass-end-card"))
