@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games import GAMES
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
@@ -76,6 +77,17 @@ def test_every_screen_builds_through_a_whole_game(form, actions):
     vm, routes = walk(form, actions)
     assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
     assert vm.game.result(vm.state, vm.session["config"])["winners"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_new_game_form_builds_in_both_languages(game):
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.go(f"new:{game}")
+    for lang in ("cs", "en"):
+        vm.set_language(lang)
+        shell.render()
+    assert len(shell.page.controls) > 3
 
 
 def test_new_game_form_refusal_names_the_field():

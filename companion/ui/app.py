@@ -131,9 +131,16 @@ class Shell:
         ]))
         return controls
 
+    @property
+    def game_id(self) -> str | None:
+        """The game on screen: the open session's, or the one whose new-game form is shown."""
+        if self.vm.session:
+            return self.vm.session["game"]
+        return self.vm.route.removeprefix("new:") if self.vm.route.startswith("new:") else None
+
     def game_text(self, key: str) -> str:
-        """The open game's rule text (data/<game>.toml) in the reader's language."""
-        return self.vm.t.text(f"{self.vm.session['game']}.{key}")
+        """The game's rule text (data/<game>.toml) in the reader's language."""
+        return self.vm.t.text(f"{self.game_id}.{key}")
 
     def player_name(self, colour: str) -> str:
         return next(p["name"] for p in self.vm.session["config"]["players"] if p["colour"] == colour)
