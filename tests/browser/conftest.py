@@ -217,3 +217,40 @@ class App:
 def app(page: Page, server) -> App:
     page.set_default_timeout(20_000)
     return App(page, "cs")
+
+
+def layout(page) -> dict:
+    """What would make a phone scroll sideways or miss a tap.
+
+    Flutter sizes its canvas to the viewport and clips semantics boxes to it, so the document's
+    width says nothing: look for horizontal scrollers, leaf texts wider than their (clipped) box,
+    and tappable nodes smaller than 48 px. A leaf text is clipped when its box is too low for the
+    lines the text needs at the box's width (about 18 px a line at our sizes).
+    """
+    page.mouse.wheel(0, -10000)  # Flutter clips boxes at the scroll edges: measure from the top
+    page.wait_for_timeout(1000)
+    return page.evaluate("""() => {
+        const vw = window.innerWidth, out = [], small = [];
+        for (const el of document.querySelectorAll('flt-semantics')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0) continue;
+            if (r.right > vw + 0.5) out.push(['outside', el.textContent.slice(0, 40)]);
+            if (el.style.overflowX === 'scroll' && el.scrollWidth > el.clientWidth + 1)
+                out.push(['scroller', el.textContent.slice(0, 40)]);
+            const lines = Math.ceil((el.scrollWidth - 20) / Math.max(el.clientWidth, 1));
+            if (!el.querySelector('flt-semantics') && el.scrollWidth - el.clientWidth > 20 && r.height < 18 * lines)
+                out.push(['clipped', el.textContent.slice(0, 40), el.clientWidth, el.scrollWidth]);
+            const role = el.getAttribute('role');
+            if ((role === 'button' || role === 'checkbox' || role === 'switch') && r.height < 47.5
+                && r.top > 2 && r.bottom < window.innerHeight - 30)
+                small.push([el.getAttribute('aria-label') || el.textContent.slice(0, 30),
+                            Math.round(r.width), Math.round(r.height)]);
+        }
+        return {out, small};
+    }""")
+
+
+def assert_fits_a_phone(screens: dict) -> None:
+    """No sideways scrolling and no small targets on any of the measured screens."""
+    for name, found in screens.items():
+        assert found["out"] == [] and found["small"] == [], (name, found)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import assert_fits_a_phone, layout
+
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_three_player_game_with_the_gifts(app, server, lang):
@@ -58,8 +60,6 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
 
 
 def test_carcassonne_screens_fit_a_phone(app, server):
-    from tests.browser.test_flanders_flow import overflow
-
     app.open(server.url)
     app.language("cs")
     app.tap("new-carcassonne")
@@ -69,12 +69,11 @@ def test_carcassonne_screens_fit_a_phone(app, server):
     app.tap("create")
     app.tap("begin")
     app.tap("f-type-city")
-    screens = {"turn": overflow(app.page)}
+    screens = {"turn": layout(app.page)}
     app.tap("gift-draw")
     app.tap("gift-open-road_sweeper")
-    screens["gift"] = overflow(app.page)
+    screens["gift"] = layout(app.page)
     app.tap("end-game")
-    screens["tally"] = overflow(app.page)
+    screens["tally"] = layout(app.page)
     app.shot("carcassonne-tally-cs")
-    for name, found in screens.items():
-        assert found["out"] == [] and found["small"] == [], (name, found)
+    assert_fits_a_phone(screens)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, App, Server
+from tests.browser.conftest import PHONE, App, Server, assert_fits_a_phone, layout
 
 PLAYERS = ["Anna", "Bořek", "Cyril"]  # blue, yellow, green (the form's default colours)
 
@@ -148,53 +148,20 @@ def test_a_killed_server_loses_nothing(app, server, tmp_path):
         again.stop()
 
 
-def overflow(page):
-    """What would make a phone scroll sideways or miss a tap.
-
-    Flutter sizes its canvas to the viewport and clips semantics boxes to it, so the document's
-    width says nothing: look for horizontal scrollers, leaf texts wider than their (clipped) box,
-    and tappable nodes smaller than 48 px. A leaf text is clipped when its box is too low for the
-    lines the text needs at the box's width (about 18 px a line at our sizes).
-    """
-    page.mouse.wheel(0, -10000)  # Flutter clips boxes at the scroll edges: measure from the top
-    page.wait_for_timeout(1000)
-    return page.evaluate("""() => {
-        const vw = window.innerWidth, out = [], small = [];
-        for (const el of document.querySelectorAll('flt-semantics')) {
-            const r = el.getBoundingClientRect();
-            if (r.width === 0) continue;
-            if (r.right > vw + 0.5) out.push(['outside', el.textContent.slice(0, 40)]);
-            if (el.style.overflowX === 'scroll' && el.scrollWidth > el.clientWidth + 1)
-                out.push(['scroller', el.textContent.slice(0, 40)]);
-            const lines = Math.ceil((el.scrollWidth - 20) / Math.max(el.clientWidth, 1));
-            if (!el.querySelector('flt-semantics') && el.scrollWidth - el.clientWidth > 20 && r.height < 18 * lines)
-                out.push(['clipped', el.textContent.slice(0, 40), el.clientWidth, el.scrollWidth]);
-            const role = el.getAttribute('role');
-            if ((role === 'button' || role === 'checkbox' || role === 'switch') && r.height < 47.5
-                && r.top > 2 && r.bottom < window.innerHeight - 30)
-                small.push([el.getAttribute('aria-label') || el.textContent.slice(0, 30),
-                            Math.round(r.width), Math.round(r.height)]);
-        }
-        return {out, small};
-    }""")
-
-
 def test_phone_layout_no_sideways_scrolling_and_big_targets(app, server):
     assert app.page.viewport_size == PHONE
     app.open(server.url)
     app.language("cs")
-    screens = {"home": overflow(app.page)}
+    screens = {"home": layout(app.page)}
     new_three_player_game(app)
-    screens["setup"] = overflow(app.page)
+    screens["setup"] = layout(app.page)
     app.tap("begin")
     app.tap("step-scoring")
     app.tap("city-ghent")
-    screens["city"] = overflow(app.page)
+    screens["city"] = layout(app.page)
     app.tap("nav-rules")
-    screens["rules"] = overflow(app.page)
-    for name, found in screens.items():
-        assert found["out"] == [], (name, found)
-        assert found["small"] == [], (name, found)
+    screens["rules"] = layout(app.page)
+    assert_fits_a_phone(screens)
 
 
 def test_rules_browser_searches_in_the_chosen_language(app, server):

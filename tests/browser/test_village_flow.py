@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import assert_fits_a_phone, layout
+
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_two_player_village_game(app, server, lang):
@@ -68,8 +70,6 @@ def test_a_two_player_village_game(app, server, lang):
 
 
 def test_village_screens_fit_a_phone(app, server):
-    from tests.browser.test_flanders_flow import overflow
-
     app.open(server.url)
     app.language("cs")
     app.tap("new-village")
@@ -77,11 +77,10 @@ def test_village_screens_fit_a_phone(app, server):
     app.fill(app.t("Player {n}: name", n=2), "Bořek")
     app.tap("create")
     app.tap("begin")
-    screens = {"round": overflow(app.page)}
+    screens = {"round": layout(app.page)}
     app.tap("market-start")
-    screens["market"] = overflow(app.page)
+    screens["market"] = layout(app.page)
     app.tap("market-end")
     app.tap("round-end")
-    screens["mass"] = overflow(app.page)
-    for name, found in screens.items():
-        assert found["out"] == [] and found["small"] == [], (name, found)
+    screens["mass"] = layout(app.page)
+    assert_fits_a_phone(screens)
