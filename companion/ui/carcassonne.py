@@ -165,7 +165,9 @@ def gift_helper(shell) -> list[ft.Control]:
     rows = [heading(_("The Gifts")),
             tid("gift-counts", text(_("Deck {deck} · discard pile {discard} · unopened in hands: {held}").format(
                 deck=gifts["deck"], discard=gifts["discard"], held=held), SMALL)),
-            text(shell.game_text("gift.receive"), SMALL)]
+            tid("gift-rule", ft.ExpansionTile(title=ft.Text(_("When do you get a gift?"), size=TEXT),
+                                              min_tile_height=56,
+                                              controls=[text(shell.game_text("gift.receive"), SMALL)]))]
     if not gifts["drawn"]:
         rows.append(button(_("{name} gets a gift card").format(name=active["name"]), lambda e: vm.dispatch("gift_draw"),
                            "gift-draw", primary=False, icon=ft.Icons.CARD_GIFTCARD))
