@@ -28,6 +28,17 @@ SCRIPTS = {
         ("next_turn", {}), ("round_end", {}), ("mass_buy", {"player": "ivory"}),
         ("mass_draw", {"members": {}, "monks": 3}), ("mass_end", {}),
     ]),
+    "princes_of_the_renaissance": ({"start": 1, "players": [
+        {"colour": "baglioni", "name": "A"}, {"colour": "d_este", "name": "B"}, {"colour": "gonzaga", "name": "C"}]}, [
+        ("tick", {"item": "board", "done": True}), ("begin", {}),
+        ("buy_troop", {"troop": "pike", "cost": 4, "attack": 0, "defence": 2}), ("end_turn", {}),
+        ("open_auction", {"lot": "city", "city": "rome", "tile": "plain", "gold": 1, "influence": 0, "amount": 10}),
+        ("bid", {"player": "baglioni", "amount": 11}), ("pass_bid", {"player": "d_este"}), ("pass_bid", {"player": "gonzaga"}),
+        ("end_turn", {}), ("declare_war", {"attacker": "rome", "defender": "milan"}), ("no_veto", {}),
+        ("bid", {"player": "d_este", "amount": 2}), ("battle", {"dice": {"attacker": 4, "defender": 2}}),
+        ("transfer", {"giver": "gonzaga", "taker": "d_este", "currency": "gold", "amount": 3}),
+        ("adjust", {"player": "gonzaga", "what": "vp", "delta": 1, "reason": "x"}),
+    ]),
     "carcassonne": ({"start": 1, "gifts": True, "players": [{"colour": "red", "name": "A"},
                                                            {"colour": "black", "name": "B"}]}, [
         ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "place"}),
@@ -92,6 +103,11 @@ def test_apply_never_mutates_its_input(scripted):
 def test_every_game_refuses_a_repeated_invalid_action_with_a_message(scripted):
     game, config, log = scripted
     state = flow.replay(game, config, log)
+    if "scores" not in state:  # no score track (Princes keeps ledgers): a correction names no track
+        with pytest.raises(InvalidAction) as error:
+            flow.apply(game, config, state, {"type": "correct", "args": {"track": "x", "points": 1, "reason": "x"}})
+        assert error.value.field == "track" and error.value.msg.text
+        return
     track = next(iter(state["scores"]))
     with pytest.raises(InvalidAction) as error:
         flow.apply(game, config, state, {"type": "correct", "args": {"track": track, "points": 0, "reason": "x"}})
@@ -111,3 +127,46 @@ def test_tied_items_take_the_lowest_of_their_ranks():
     groups = ranking.tied_groups("abcde", key=lambda c: {"a": 3, "b": 2, "c": 2, "d": 2, "e": 1}[c])
     assert ranking.points_lowest_of_tied(groups, [10, 5, 4, 2]) == [10, 2, 0]
     assert ranking.positions(groups) == [(1, 1), (2, 4), (5, 5)]
+
+
+# -- the shared auction (engine/auction.py) ------------------------------------------------------------
+
+from companion.engine import auction  # noqa: E402
+
+
+def test_auction_goes_clockwise_and_a_pass_is_final():
+    a = auction.start({"kind": "tile"}, "gold", 0, ["A", "B", "C"])
+    auction.bid(a, "A", 2)
+    auction.pass_(a, "B")
+    auction.bid(a, "C", 3)
+    assert a["next"] == "A"                      # B passed: skipped from now on
+    auction.bid(a, "A", 5)
+    assert not auction.finished(a) and a["next"] == "C"
+    auction.pass_(a, "C")
+    assert auction.finished(a) and auction.winner(a) == "A" and a["high"] == 5
+
+
+def test_auction_refusals_name_the_field():
+    a = auction.start({}, "gold", 4, ["A", "B"], opener_must_bid=True)
+    for call, field in ((lambda: auction.pass_(a, "A"), "player"), (lambda: auction.bid(a, "B", 4), "player"),
+                        (lambda: auction.bid(a, "A", 3), "amount"), (lambda: auction.bid(a, "A", "4"), "amount"),
+                        (lambda: auction.bid(a, "A", 9, limit=8), "amount")):
+        before = copy.deepcopy(a)
+        with pytest.raises(InvalidAction) as error:
+            call()
+        assert error.value.field == field and a == before
+    auction.bid(a, "A", 4)
+    assert auction.lowest_bid(a) == 5
+    with pytest.raises(InvalidAction):
+        auction.bid(a, "B", 4)
+
+
+def test_auction_nobody_bids_and_nobody_wins():
+    a = auction.start({}, "gold", 1, ["A", "B"])
+    auction.pass_(a, "A")
+    assert not auction.finished(a)                # B may still bid
+    auction.pass_(a, "B")
+    assert auction.finished(a) and auction.winner(a) is None
+    with pytest.raises(InvalidAction):
+        auction.bid(a, "B", 1)
+    assert auction.finished(auction.start({}, "gold", 1, []))

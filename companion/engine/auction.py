@@ -1,0 +1,96 @@
+"""An open auction for one lot, shared by every game that auctions (Princes of the Renaissance,
+Elfengold): bidding goes clockwise from the opener, each bidder in turn raises or passes, a pass is
+final, and the last bidder left wins at his bid.
+
+The auction is a plain dict inside the game's state, so it replays and undoes like everything else.
+What a bidder can pay, who may bid at all and what the winner pays are the game's business: the game
+passes the bidders (eligible players, clockwise from the opener) and each bid's `limit`, and reads
+`winner`/`price` when `finished`.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .model import InvalidAction, Msg, N_
+
+
+def start(lot: Mapping[str, Any], currency: str, minimum: int, bidders: Sequence[str],
+          opener_must_bid: bool = False, skipped: Sequence[Mapping[str, str]] = ()) -> dict:
+    """A new auction; `bidders` are the eligible players clockwise from the opener (who acts first).
+
+    `skipped` records players who may not bid, each `{"player", "reason"}`, for the auction's log.
+    With `opener_must_bid` the opener cannot pass before a bid (he chose to auction the lot).
+    """
+    return {"lot": dict(lot), "currency": currency, "minimum": minimum, "bidders": list(bidders), "out": [],
+            "high": None, "leader": None, "next": bidders[0] if bidders else None,
+            "opener_must_bid": opener_must_bid, "skipped": [dict(s) for s in skipped], "log": []}
+
+
+def active(auction: Mapping) -> list[str]:
+    """Bidders who have not passed, in bidding order."""
+    return [p for p in auction["bidders"] if p not in auction["out"]]
+
+
+def finished(auction: Mapping) -> bool:
+    """Over when everyone else has passed on the leader, or everyone passed without a bid."""
+    left = active(auction)
+    return not left or (auction["leader"] is not None and left == [auction["leader"]])
+
+
+def winner(auction: Mapping) -> str | None:
+    """The winner of a finished auction, or None when nobody bid."""
+    return auction["leader"] if finished(auction) else None
+
+
+def lowest_bid(auction: Mapping) -> int:
+    """The least the next bid may be: the minimum, or one more than the highest bid."""
+    return auction["minimum"] if auction["high"] is None else auction["high"] + 1
+
+
+def _turn(auction: Mapping, player: Any) -> None:
+    if finished(auction):
+        raise InvalidAction(Msg(N_("This auction is over.")))
+    if player != auction["next"]:
+        raise InvalidAction(Msg(N_("It is another player's turn to bid.")), field="player")
+
+
+def _advance(auction: dict) -> None:
+    if finished(auction):
+        auction["next"] = None
+        return
+    order = auction["bidders"]
+    i = order.index(auction["next"])
+    for step in range(1, len(order) + 1):
+        candidate = order[(i + step) % len(order)]
+        if candidate not in auction["out"]:
+            auction["next"] = candidate
+            return
+
+
+def bid(auction: dict, player: str, amount: Any, limit: int | None = None) -> None:
+    """`player` raises to `amount`; refused if it is not his turn, too low, or above `limit` (what he
+    can pay, discounts included; None: no limit)."""
+    _turn(auction, player)
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAction(Msg(N_("Enter the bid as a whole number.")), field="amount")
+    least = lowest_bid(auction)
+    if amount < least:
+        raise InvalidAction(Msg(N_("The bid must be at least {n}.") if auction["high"] is None else
+                                N_("The bid must be higher than {high}: at least {n}."),
+                                {"n": least, "high": auction["high"]}), field="amount")
+    if limit is not None and amount > limit:
+        raise InvalidAction(Msg(N_("That bid is more than this player can pay: at most {n}."), {"n": limit}),
+                            field="amount")
+    auction["high"], auction["leader"] = amount, player
+    auction["log"].append({"player": player, "bid": amount})
+    _advance(auction)
+
+
+def pass_(auction: dict, player: str) -> None:
+    """`player` passes: final for this auction."""
+    _turn(auction, player)
+    if auction["opener_must_bid"] and not auction["log"]:
+        raise InvalidAction(Msg(N_("Whoever opens the auction makes the first bid.")), field="player")
+    auction["out"].append(player)
+    auction["log"].append({"player": player, "pass": True})
+    _advance(auction)
