@@ -244,3 +244,373 @@ def without(mapping, key):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+# ----------------------------------------------------------------------------------------------
+# The session: setup, auctions, wars, decades (FACTS §3.2–3.6; TV-P1…P5)
+
+from companion.engine import flow  # noqa: E402
+from companion.engine.model import InvalidAction  # noqa: E402
+
+TABLE = {"start": 0, "players": [{"colour": "baglioni", "name": "Geoff"}, {"colour": "d_este", "name": "Hammy"},
+                                 {"colour": "malatesta", "name": "Stella"}, {"colour": "gonzaga", "name": "Timo"}]}
+PIKE = {"cost": 4, "attack": 0, "defence": 2}
+CAVALRY = {"cost": 5, "attack": 2, "defence": 1, "influence": 2}
+ARTILLERY = {"cost": 6, "attack": 3, "defence": 1}
+FORT = {"cost": 5, "attack": 0, "defence": 3}
+
+
+class Table:
+    """A session driven action by action, like the app does; `state` is after the last action."""
+
+    def __init__(self, form=TABLE, begin=True):
+        self.config = pr.GAME.new_config(form)
+        self.state = flow.initial(pr.GAME, self.config)
+        if begin:
+            self.do("begin")
+
+    def do(self, kind, **args):
+        self.state = flow.apply(pr.GAME, self.config, self.state, {"type": kind, "args": args})
+        return self.state
+
+    def refused(self, kind, field=None, **args):
+        before = self.state
+        with pytest.raises(InvalidAction) as caught:
+            self.do(kind, **args)
+        assert self.state is before
+        if field:
+            assert caught.value.field == field
+        return caught.value
+
+    def turn_to(self, family):
+        while pr.active_family(self.state, self.config) != family:
+            self.do("end_turn")
+
+    def p(self, family):
+        return self.state["players"][family]
+
+    def give(self, family, **tiles):
+        """Ledger contents the example takes for granted (set directly, as a test fixture)."""
+        for kind, tile in tiles.items():
+            self.p(family)["tiles"].append({"kind": kind, **tile})
+
+
+def test_setup_values_and_the_milan_option():
+    t = Table(begin=False)
+    assert {c: v["status"] for c, v in t.state["cities"].items()} == {
+        "venice": 7, "milan": 6, "florence": 6, "rome": 5, "naples": 5}
+    assert all((p["gold"], p["influence"]) == (40, 12) for p in t.state["players"].values())
+    items = pr.setup_items(t.config)
+    assert items[0]["params"]["milan"] == 6 and items[2]["params"] == {"gold": 40, "influence": 12}
+    seed = Table(dict(TABLE, options=["milan_seven"]), begin=False)
+    assert seed.state["cities"]["milan"]["status"] == 7
+
+
+@pytest.mark.parametrize("form, field", [
+    ({"start": 0, "players": TABLE["players"][:2]}, "players"),
+    ({"start": 0, "players": [*TABLE["players"][:3], {"colour": "d_este", "name": "X"}]}, "players.3.colour"),
+    (dict(TABLE, options=["house_rule"]), "options"),
+])
+def test_new_game_refusals(form, field):
+    with pytest.raises(InvalidAction) as caught:
+        pr.GAME.new_config(form)
+    assert caught.value.field == field
+
+
+def test_tv_p1_city_auction():
+    """Venice at 6: minimum 12; Hammy (3 other cities) may not bid; Geoff wins the Doge for 15."""
+    t = Table()
+    t.state["cities"]["venice"]["status"] = 6
+    t.give("d_este", plain={"city": "milan", "gold": 1, "influence": 0},
+           merchant={"city": "rome", "gold": 3, "influence": 0})
+    t.give("d_este", colonna={"city": "naples", "gold": 0, "influence": 0})
+    t.refused("open_auction", "amount", lot="city", city="venice", tile="plain", gold=2, influence=2, amount=11)
+    t.do("open_auction", lot="city", city="venice", tile="plain", gold=2, influence=2, amount=13)
+    a = t.state["auction"]
+    assert a["minimum"] == 12 and a["skipped"] == [{"player": "d_este", "reason": "city_limit"}]
+    assert a["next"] == "malatesta"
+    t.refused("bid", "amount", player="malatesta", amount=13)
+    t.refused("bid", "player", player="gonzaga", amount=14)
+    t.do("bid", player="malatesta", amount=14)
+    t.do("pass_bid", player="gonzaga")
+    t.do("bid", player="baglioni", amount=15)
+    t.do("pass_bid", player="malatesta")
+    assert t.state["auction"] is None
+    assert t.p("baglioni")["gold"] == 25 and t.p("baglioni")["tiles"][-1]["city"] == "venice"
+    assert [e.get("bid", "pass") for e in t.state["last_auction"]["log"]] == [13, 14, "pass", 15, "pass"]
+
+
+def test_a_bid_above_the_money_is_refused_and_changes_nothing():
+    t = Table()
+    t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0, amount=10)
+    t.p("d_este")["gold"] = 12
+    error = t.refused("bid", "amount", player="d_este", amount=13)
+    assert "at most 12" in str(error)
+
+
+def test_tv_p2_event_with_the_gonzaga_discount():
+    t = Table()
+    t.turn_to("d_este")
+    t.p("gonzaga")["influence"] = 3
+    t.refused("open_auction", "currency", lot="event", event="gozzoli", currency="gold", vp=3, amount=0)
+    t.do("open_auction", lot="event", event="gozzoli", currency="influence", vp=3, amount=0)
+    t.do("pass_bid", player="malatesta")
+    t.refused("bid", "amount", player="gonzaga", amount=5)
+    t.do("bid", player="gonzaga", amount=4)
+    t.do("pass_bid", player="baglioni")
+    t.do("pass_bid", player="d_este")
+    assert t.p("gonzaga")["influence"] == 0 and t.p("gonzaga")["events"] == [{"event": "gozzoli", "vp": 3}]
+    assert t.state["events_left"] == 3 and t.state["last_auction"]["paid"] == 3
+
+
+def test_event_nobody_else_wants_goes_to_the_opener_for_free():
+    t = Table()
+    t.do("open_auction", lot="event", event="bellini", currency="gold", vp=2, amount=0)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert t.p("baglioni")["events"] == [{"event": "bellini", "vp": 2}] and t.p("baglioni")["gold"] == 40
+    t.refused("open_auction", lot="pope", amount=0)  # one action per turn
+    t.do("end_turn")
+    t.refused("open_auction", "event", lot="event", event="bellini", currency="gold", vp=2, amount=0)
+
+
+def test_status_artist_is_placed_and_french_invasion_removed():
+    t = Table()
+    t.do("open_auction", lot="event", event="botticelli", currency="gold", vp=0, amount=1)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    t.refused("end_turn")
+    t.do("place", city="naples")
+    assert t.state["cities"]["naples"] == {"status": 6, "artists": 1}
+    t.do("end_turn")
+    t.do("open_auction", lot="event", event="french_invasion", currency="gold", vp=0, amount=0)
+    for family in ("malatesta", "gonzaga", "baglioni"):
+        t.do("pass_bid", player=family)
+    t.do("place", city="rome")
+    assert t.state["cities"]["rome"]["status"] == 3 and t.p("d_este")["events"] == []
+
+
+def test_pope_discounts_and_bribe_cardinal():
+    t = Table()
+    t.give("malatesta", roderigo_borgia={"city": "rome", "gold": 0, "influence": 0})
+    t.p("malatesta")["influence"] = 2
+    t.p("malatesta")["treachery"] = 1
+    t.do("open_auction", lot="pope", amount=0)
+    t.do("bid", player="d_este", amount=1)
+    t.refused("bid", "amount", player="malatesta", amount=4)           # 2 held + 1 discount
+    t.refused("bid", "cardinal", player="malatesta", amount=6, cardinal=2)
+    t.do("bid", player="malatesta", amount=6, cardinal=1)
+    for family in ("gonzaga", "baglioni", "d_este"):
+        t.do("pass_bid", player=family)
+    assert t.state["pope"] == "malatesta"
+    assert t.p("malatesta")["influence"] == 0 and t.p("malatesta")["treachery"] == 0   # 6 − 1 − 3 = 2 paid
+
+
+def armies(t):
+    t.p("baglioni")["troops"] = {"cavalry": dict(CAVALRY, gold=0), "pike": dict(PIKE, gold=0, influence=0)}
+    t.p("d_este")["troops"] = {"artillery": dict(ARTILLERY, gold=0, influence=0),
+                               "fortification": dict(FORT, gold=0, influence=0)}
+    t.give("baglioni", swiss_mercenaries={"city": "milan", "gold": 0, "influence": 0})
+
+
+def test_tv_p3_and_p4_condottieri_pay_and_the_counter_attack():
+    t = Table()
+    armies(t)
+    t.p("d_este")["treachery"] = 1
+    t.do("declare_war", attacker="venice", defender="rome")
+    assert t.state["wars"] == 1
+    t.do("no_veto")
+    a = t.state["auction"]
+    assert a["bidders"] == ["baglioni", "d_este"] and a["minimum"] == 1
+    assert {s["player"] for s in a["skipped"]} == {"malatesta", "gonzaga"}
+    t.do("bid", player="baglioni", amount=6)
+    t.do("pass_bid", player="d_este")
+    assert t.p("baglioni")["influence"] == 12 - 4 and t.p("baglioni")["pay"] == 7
+    assert t.state["auction"]["bidders"] == ["d_este"]
+    t.do("bid", player="d_este", amount=4)
+    assert t.p("d_este")["influence"] == 8 and t.p("d_este")["pay"] == 5
+    t.refused("bribe", "troop", player="d_este", troop="artillery")
+    t.do("bribe", player="d_este", troop="cavalry")
+    t.do("battle", dice={"attacker": 5, "defender": 1})
+    first = t.state["war"]["rounds"][0]["sides"]
+    assert (first["attacker"]["total"], first["defender"]["total"]) == (6, 6)
+    t.do("battle", dice={"attacker": 2, "defender": 6})
+    war = t.state["last_war"]
+    second = war["rounds"][1]["sides"]
+    assert (second["defender"]["total"], second["attacker"]["total"]) == (10, 5)
+    assert war["winner"] == "defender" and war["change"] == 2 and t.state["war"] is None
+    assert t.state["cities"]["rome"]["status"] == 7 and t.state["cities"]["venice"]["status"] == 5
+    assert t.p("d_este")["vp"] == 1 and t.p("d_este")["treachery"] == 0
+
+
+def test_seed_reading_without_counter_attack():
+    t = Table(dict(TABLE, options=["no_counter_attack"]))
+    armies(t)
+    t.do("declare_war", attacker="venice", defender="rome")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    t.do("battle", dice={"attacker": 3, "defender": 1})   # pike 0+1, cavalry 2, die 3 = 6 vs 1+1+3, die 1 = 6
+    assert t.state["last_war"]["winner"] is None and len(t.state["last_war"]["rounds"]) == 1  # a tie is a draw
+
+
+def test_swiss_attack_only_option_changes_the_pike_defence():
+    for options, defence in (([], 2 + 1 + 1), (["swiss_attack_only"], 2 + 1)):
+        t = Table(dict(TABLE, options=options))
+        armies(t)
+        war = {"condottieri": {"attacker": "baglioni", "defender": None}, "bribed": {"attacker": [], "defender": []},
+               "pope": None, "extra": {"attacker": 0, "defender": 0}}
+        assert pr.strength(t.state, t.config, war, "attacker", "defence")[0] == defence
+        assert pr.strength(t.state, t.config, war, "defender", "attack")[0] == pr.NEUTRAL
+
+
+def test_one_condottiere_fights_a_neutral_city_and_status_is_clamped():
+    t = Table()
+    armies(t)
+    t.state["cities"]["venice"]["status"] = 10
+    t.do("declare_war", attacker="venice", defender="naples")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("pass_bid", player="d_este")
+    assert t.state["war"]["stage"] == "battle" and t.state["war"]["condottieri"]["defender"] is None
+    t.do("battle", dice={"attacker": 6, "defender": 1})   # 0+1+2+1 + 6 = 10 vs 3 + 1 = 4
+    assert t.state["cities"]["venice"]["status"] == 10 and t.state["cities"]["naples"]["status"] == 3
+    assert t.p("baglioni")["vp"] == 1
+
+
+def test_no_condottiere_no_war_and_veto_still_counts():
+    t = Table()
+    t.do("declare_war", attacker="milan", defender="rome")
+    t.do("no_veto")
+    assert t.state["war"] is None and t.state["last_war"]["winner"] is None and t.state["wars"] == 1
+    t.do("end_turn")
+    t.p("d_este")["treachery"] = 1
+    t.do("declare_war", attacker="milan", defender="rome")
+    t.do("veto", player="d_este", how="card")
+    assert t.state["wars"] == 2 and t.state["war"] is None and t.p("d_este")["treachery"] == 0
+
+
+@pytest.mark.parametrize("players, limit", [(4, 4), (5, 5)])
+def test_war_limit_per_decade(players, limit):
+    form = {"start": 0, "players": [{"colour": f, "name": f} for f in pr.FAMILIES[:players]]}
+    t = Table(form)
+    for _ in range(limit):
+        t.do("declare_war", attacker="milan", defender="rome")
+        t.do("no_veto")
+        t.do("end_turn")
+    t.refused("declare_war", "attacker", attacker="milan", defender="rome")
+    t.p(pr.active_family(t.state, t.config))["treachery"] = 1
+    t.do("declare_war", attacker="milan", defender="rome", card=True)   # Start War: not counted
+    assert t.state["wars"] == limit
+
+
+def test_tv_p5_income():
+    t = Table()
+    t.give("malatesta", roderigo_borgia={"city": "rome", "gold": 0, "influence": 0},
+           plain={"city": "venice", "gold": 2, "influence": 2}, merchant={"city": "venice", "gold": 3, "influence": 0})
+    t.p("malatesta")["troops"] = {"cavalry": dict(CAVALRY, gold=0)}
+    t.state["merchant_event"] = "malatesta"
+    assert pr.income(t.state, t.config, "malatesta")[("gold")] == 18
+    t.p("malatesta")["pay"] = 7
+    got = pr.income(t.state, t.config, "malatesta")
+    assert (got["gold"], got["influence"]) == (25, 12)
+
+
+def play_decade(t):
+    """Four event auctions, each opener keeping his tile for 0."""
+    for event in [e for e in ("bellini", "da_vinci", "verrocchio", "michelangelo", "other", "merchant",
+                              "gozzoli", "carpaccio", "pinturicchio", "ghirlandaio", "botticelli",
+                              "french_invasion") if e not in t.state["events_done"]][:4]:
+        opener = pr.active_family(t.state, t.config)
+        currency = pr.KNOWN_EVENT_CURRENCY.get(event, "gold")
+        t.do("open_auction", lot="event", event=event, currency=currency, vp=2, amount=0)
+        for family in pr.seat_order(t.config, opener)[1:]:
+            t.do("pass_bid", player=family)
+        if t.state["pending"]:
+            t.do("place", city="milan")
+        if t.state["phase"] == "play":
+            t.do("end_turn")
+
+
+def computed(t):
+    return {f: {c: pr.income(t.state, t.config, f)[c] for c in ("gold", "influence")} for f in t.state["players"]}
+
+
+def test_decades_income_and_the_first_player():
+    t = Table()
+    t.do("open_auction", lot="pope", amount=0)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    t.do("end_turn")
+    play_decade(t)
+    assert t.state["phase"] == "decade_end" and t.state["last_opener"] == "baglioni"
+    t.refused("end_turn")
+    t.refused("book_income", "incomes", incomes={"baglioni": {"gold": 1, "influence": 1}})
+    incomes = computed(t)
+    assert incomes["baglioni"] == {"gold": 15, "influence": 8}   # family 12 + Pope 3
+    t.do("book_income", incomes=incomes)
+    assert (t.state["decade"], t.state["pope"], t.state["wars"], t.state["events_left"]) == (2, None, 0, 4)
+    assert t.p("baglioni")["gold"] == 40 + 15 and pr.active_family(t.state, t.config) == "d_este"
+    left = Table(dict(TABLE, start=2, options=["first_left"]))
+    play_decade(left)
+    left.do("book_income", incomes=computed(left))
+    assert pr.active_family(left.state, left.config) == "gonzaga"
+
+
+def test_a_whole_game_ends_in_the_same_final_scoring_as_the_command():
+    t = Table()
+    for _ in range(3):
+        play_decade(t)
+        t.do("book_income", incomes=computed(t))
+    assert t.state["phase"] == "final"
+    board, players = pr.scoring_input(t.state, t.config)
+    payload = {"cities": board, "players": [{k: v for k, v in p.items() if k != "name"} for p in players]}
+    assert [p["total"] for p in pr.score_cli(payload)["players"]] == \
+        [p["total"] for p in pr.GAME.result(t.state, t.config)["players"]]
+    t.do("finish")
+    assert t.state["phase"] == "over"
+
+
+def test_treachery_hand_limit_cards_and_abilities():
+    t = Table()
+    t.turn_to("malatesta")
+    for _ in range(4):
+        t.do("buy_card")
+        t.do("end_turn")
+        t.turn_to("malatesta")
+    assert t.p("malatesta")["treachery"] == 3 and t.p("malatesta")["gold"] == 36   # limit 2 + Malatesta
+    t.do("play_card", player="malatesta", card="raid_gold", target="baglioni")
+    assert t.p("malatesta")["gold"] == 39 and t.p("baglioni")["gold"] == 37
+    t.refused("play_card", "player", player="baglioni", card="raid_gold", target="malatesta")
+    t.give("malatesta", banking={"city": "florence", "gold": 0, "influence": 0})
+    t.do("ability", player="malatesta", ability="banking", amount=3)
+    assert (t.p("malatesta")["gold"], t.p("malatesta")["influence"]) == (36, 11)
+    t.refused("ability", "player", player="malatesta", ability="banking", amount=-1)
+
+
+def test_troops_one_of_each_type_and_trading():
+    t = Table()
+    t.do("buy_troop", troop="pike", **PIKE)
+    assert t.p("baglioni")["gold"] == 36
+    t.do("end_turn")
+    t.refused("buy_troop", "cost", troop="cavalry", **dict(CAVALRY, cost=99))
+    t.turn_to("baglioni")
+    t.refused("buy_troop", "troop", troop="pike", **PIKE)
+    t.do("transfer", giver="baglioni", taker="gonzaga", currency="gold", amount=5)
+    t.refused("transfer", "currency", giver="baglioni", taker="gonzaga", currency="vp", amount=1)
+    assert t.p("gonzaga")["gold"] == 45
+
+
+def test_every_named_thing_has_its_text():
+    from companion import texts
+    table, _ = texts.load_all()
+    keys = [f"city.{c}" for c in pr.CITIES] + [f"family.{f}" for f in pr.FAMILIES]
+    keys += [f"troop.{t}" for t in pr.TROOPS] + [f"tile.{k}" for k in pr.TILE_KINDS]
+    keys += [f"event.{e}" for e in pr.EVENTS] + [f"card.{c}" for c in pr.CARDS]
+    keys += [f"option.{o}" for o in pr.OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
+    keys += [f"skip.{r}" for r in ("city_limit", "no_troops", "attacker")]
+    keys += ["pope", "income.family", "income.war_pay", "battle.neutral", "battle.modifier"]
+    keys += [f"decade_end.{k}" for k in ("income", "pope", "tiles", "wars", "events", "final")]
+    assert [k for k in keys if f"{pr.ID}.{k}" not in table] == []

@@ -11,7 +11,8 @@ from ..engine.model import GameDef
 from . import carcassonne, elfenland, flanders_1302, princes_of_the_renaissance, village
 
 #: Games the app can play (the home screen lists these).
-GAMES: dict[str, GameDef] = {g.id: g for g in (flanders_1302.GAME, village.GAME, carcassonne.GAME)}
+GAMES: dict[str, GameDef] = {g.id: g for g in (flanders_1302.GAME, village.GAME, princes_of_the_renaissance.GAME,
+                                                carcassonne.GAME)}
 
 
 class Scorer(NamedTuple):
@@ -23,6 +24,5 @@ class Scorer(NamedTuple):
 
 SCORERS: dict[str, Scorer] = {
     **{g.cli_name: Scorer(g.id, g.score_cli) for g in GAMES.values()},
-    "princes-of-the-renaissance": Scorer("princes_of_the_renaissance", princes_of_the_renaissance.score_cli),
     "elfenland": Scorer("elfenland", elfenland.score_cli),
 }

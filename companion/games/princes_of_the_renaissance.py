@@ -1,7 +1,19 @@
-"""Princes of the Renaissance (Martin Wallace, Warfrog 2003): final scoring for `companion score`.
+"""Princes of the Renaissance (Martin Wallace, Warfrog 2003): setup, decades, the ledgers, auctions,
+wars, income and the final scoring.
 
 Encodes the rulebook as summarised in ../shared/rules/FACTS.md §3 (seed 002 and the English rules
 S-RP-P):
+- setup: 40 gold and 12 influence each, the cities' starting status, families, decade I events,
+  the first player (FACTS §3.2): `new_config`, `setup_items`, `initial_state`;
+- a decade: one action per turn clockwise, ended by the auction of its last event tile (FACTS §3.3,
+  §3.4): `_end_turn`, `_settle_auction`;
+- the actions: troops, treachery cards (hand limit), the auctions of city tiles, the Pope and event
+  tiles with their minimums, eligibility and discounts (FACTS §3.4, §3.8; TV-P1, TV-P2):
+  `_buy_troop`, `_buy_card`, `_open_auction`, `bid_limit`, `_price`;
+- war: the war track, veto, the condottiere auctions (TV-P3), war pay, the Pope's Holy League,
+  Bribe Troops, the battle with its counter-attack and result (FACTS §3.5; TV-P4): `_declare_war`,
+  `strength`, `battle_round`, `_battle`;
+- income at the end of a decade (FACTS §3.6; TV-P5): `income`, `_book_income`;
 - what the box contains, as far as it bounds a final-scoring input (FACTS §3.1, §3.4, §3.8): five
   major cities with status 3–10, 4 "+1 status" artist tiles, 12 event tiles, 6 city tiles per city,
   at most 6 city tiles from at most 3 cities per player, exactly two Merchant city tiles, one Pope;
@@ -11,7 +23,15 @@ S-RP-P):
   triangular VP counters, winner and shared places (FACTS §3.7.2–6; TV-P6, TV-P8): `final_scores`,
   `score_cli`.
 
-The rest of the game (setup, auctions, wars, decades, income, screens) comes with its issue.
+Where the Czech summary (seed) and the English rules disagree (FACTS §6), the English reading is the
+default and the other is a named option of the new game: Milan starts at 7 (`milan_seven`), the
+next decade's first player is the left neighbour of the last first player (`first_left`), Swiss
+Mercenaries add attack only (`swiss_attack_only`), no counter-attack (`no_counter_attack`), VP
+counters may be traded too (`trade_vp`).
+
+Tile data no source settles (troops' cost, strength and income; the 30 city tiles' city, income and
+ability; the event tiles' decade, VP and currency) is entered from the physical tile when it is
+bought or auctioned, never invented; the few known values only prefill the forms (`KNOWN_TROOPS`).
 
 Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
 - second-most gold when several players tie for most gold: it is still awarded, to the players with
@@ -27,8 +47,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..engine import inputs
-from ..engine.model import Msg, N_, P_, Ref
+from ..engine import auction, inputs
+from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
 ID = "princes_of_the_renaissance"
@@ -312,3 +333,1018 @@ def score_cli(data: Any) -> dict:
     checked = [check_player(p, inputs.join("players", i)) for i, p in enumerate(players)]
     check_totals(checked)
     return final_scores(cities, checked)
+
+
+# ----------------------------------------------------------------------------------------------
+# The session: what the box holds beyond the final scoring (FACTS §3.1, §3.2, §3.8)
+
+#: Players choose a family; the family tile also identifies the player on every screen.
+FAMILIES = ("baglioni", "bentivogli", "malatesta", "montefeltro", "gonzaga", "d_este")
+START_STATUS = {"venice": 7, "milan": 6, "florence": 6, "rome": 5, "naples": 5}
+MILAN_SEED = 7                           # option `milan_seven`: the Czech summary's value
+START_GOLD, START_INFLUENCE = 40, 12
+FAMILY_INCOME = (12, 8)                  # gold, influence printed on every family tile
+POPE_INCOME = 3                          # gold
+MERCHANT_INCOME = 1                      # gold per Merchant city tile with the Merchant event
+DECADES = 3
+EVENTS_PER_DECADE = 4
+CARD_PRICE = (1, 1)                      # a treachery card: 1 gold + 1 influence
+TREACHERY_CARDS = 23
+HAND_LIMIT = 2
+CITY_MINIMUM = 2                         # × the city's status
+CONDOTTIERE_MINIMUM = 1
+BRIBE_CARDINAL = 3                       # influence toward the Pope
+STEAL_INFLUENCE, RAID_GOLD = 2, 3
+LUCREZIA = 2                             # influence stolen by Lucrezia Borgia
+BANKING = 3                              # at most this much swapped
+NEUTRAL = 3                              # attack and defence of a city without a condottiere
+DIE = 6
+LEDGER_MAX = 999                         # gold or influence a player can plausibly hold
+
+TROOPS = ("light_infantry", "crossbow", "pike", "cavalry", "artillery", "fortification")
+#: Values the English rules' worked example shows (FACTS §3.8); everything else is read off the tile.
+KNOWN_TROOPS = {"pike": {"attack": 0, "defence": 2}, "artillery": {"attack": 3, "defence": 1},
+                "fortification": {"attack": 0, "defence": 3}, "cavalry": {"influence": 2}}
+
+#: City tiles: "plain" (income only), "merchant" (two exist), or one of the named tiles with an
+#: ability (each exists once). Their city is entered from the tile unless a source names it.
+ABILITY_TILES = ("banking", "lucrezia_borgia", "ludovico_sforza", "lorenzo_medici", "cesare_borgia",
+                 "ferrante_of_aragon", "alfonso_of_aragon", "roderigo_borgia", "giovanni_medici", "della_rovere",
+                 "orsini", "colonna", "caterina_sforza", "genoese_crossbow", "swiss_mercenaries", "armourer",
+                 "spanish_infantry")
+TILE_KINDS = ("plain", "merchant", *ABILITY_TILES)
+KNOWN_TILE_CITY = {"giovanni_medici": "florence"}
+POPE_DISCOUNT = ("roderigo_borgia", "giovanni_medici", "della_rovere", "orsini", "colonna")
+CONDOTTIERE_DISCOUNT = ("swiss_mercenaries", "armourer")
+HAND_TILES = ("cesare_borgia", "ferrante_of_aragon")
+HAND_FAMILIES = ("bentivogli", "malatesta")
+ARTIST_FAMILIES = ("montefeltro", "gonzaga")
+ONCE_A_DECADE = ("banking", "lucrezia_borgia", "alfonso_of_aragon", "lorenzo_medici")
+
+#: Event tiles (FACTS §3.8): 11 are named; the 12th is "other". Currency and VP are read off the tile.
+VP_ARTISTS = ("gozzoli", "bellini", "da_vinci", "verrocchio", "michelangelo")
+STATUS_ARTISTS = ("botticelli", "pinturicchio", "carpaccio", "ghirlandaio")
+EVENTS = (*VP_ARTISTS, *STATUS_ARTISTS, "french_invasion", "merchant", "other")
+KNOWN_EVENT_CURRENCY = {"gozzoli": "influence"}
+FRENCH_INVASION = 2                      # status lost by the invaded city
+
+CARDS = ("bribe_troops", "bribe_cardinal", "freeze_bid", "steal_influence", "raid_gold", "veto", "start_war")
+OPTIONS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp")
+
+#: The actions of a turn, in the rulebook's order: the turn guide's steps (FACTS §3.4).
+STEPS = tuple(Step(a, helper=a) for a in ("troop", "treachery", "city", "pope", "event", "war", "pass"))
+
+
+def family_name(family: str) -> Ref:
+    return text(f"family.{family}")
+
+
+def war_limit(players: int) -> int:
+    """Wars per decade: 4, or 5 with 5–6 players (FACTS §3.4.6)."""
+    return 5 if players >= 5 else 4
+
+
+# ----------------------------------------------------------------------------------------------
+# New game and setup
+
+
+def new_config(raw: Mapping) -> dict:
+    """Players clockwise, each with his family (the family is his colour), the first player of
+    decade I, and the named options where the Czech summary reads the rules differently."""
+    players, start = check_seats(raw, FAMILIES, 3, 6)
+    chosen = raw.get("options", [])
+    if not isinstance(chosen, list) or any(o not in OPTIONS for o in chosen):
+        raise InvalidAction(Msg(N_("There is no such rule option.")), field="options")
+    return {"game": ID, "variant": "standard", "players": players, "start": start,
+            "options": [o for o in OPTIONS if o in chosen]}
+
+
+def option(config: Mapping, name: str) -> bool:
+    return name in config.get("options", ())
+
+
+def start_status(config: Mapping) -> dict[str, int]:
+    return dict(START_STATUS, milan=MILAN_SEED) if option(config, "milan_seven") else dict(START_STATUS)
+
+
+def setup_items(config: Mapping) -> list[dict]:
+    status = start_status(config)
+    items = [{"id": "board", "params": {c: status[c] for c in CITIES}},
+             {"id": "war_marker"},
+             {"id": "money", "params": {"gold": START_GOLD, "influence": START_INFLUENCE}},
+             {"id": "families"},
+             {"id": "treachery", "params": {"n": TREACHERY_CARDS}},
+             {"id": "tiles"},
+             {"id": "events"},
+             {"id": "first_player", "params": {"name": config["players"][config["start"]]["name"]}}]
+    for item in items:
+        item.setdefault("params", {})
+    return items
+
+
+def steps(config: Mapping) -> tuple:
+    return STEPS
+
+
+def initial_state(config: Mapping) -> dict:
+    status = start_status(config)
+    return {
+        "phase": "setup", "decade": 1, "first": config["start"], "turn": config["start"], "acted": False,
+        "cities": {c: {"status": status[c], "artists": 0} for c in CITIES},
+        "players": {p["colour"]: {"gold": START_GOLD, "influence": START_INFLUENCE, "vp": 0, "treachery": 0,
+                                  "pay": 0, "tiles": [], "troops": {}, "events": []} for p in config["players"]},
+        "pope": None, "merchant_event": None, "wars": 0, "events_left": EVENTS_PER_DECADE, "events_done": [],
+        "used": [], "pope_joined": False, "auction": None, "war": None, "pending": None, "last_war": None,
+        "last_auction": None, "last_opener": None, "incomes": [],
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading the state
+
+
+def seat_order(config: Mapping, opener: str) -> list[str]:
+    """Every family clockwise from `opener`."""
+    families = [p["colour"] for p in config["players"]]
+    i = families.index(opener)
+    return families[i:] + families[:i]
+
+
+def active_family(state: Mapping, config: Mapping) -> str:
+    return config["players"][state["turn"]]["colour"]
+
+
+def owns(state: Mapping, family: str, kind: str) -> bool:
+    return any(t["kind"] == kind for t in state["players"][family]["tiles"])
+
+
+def hand_limit(state: Mapping, family: str) -> int:
+    """2, +1 for Bentivogli or Malatesta, +1 for each of Cesare Borgia and Ferrante of Aragon."""
+    return (HAND_LIMIT + (family in HAND_FAMILIES)
+            + sum(owns(state, family, kind) for kind in HAND_TILES))
+
+
+def cities_held(state: Mapping, family: str) -> set[str]:
+    return {t["city"] for t in state["players"][family]["tiles"]}
+
+
+def may_take_city_tile(state: Mapping, family: str, city: str) -> bool:
+    """At most 6 city tiles, from at most 3 different cities (FACTS §3.4.3; TV-P1)."""
+    held = cities_held(state, family)
+    return (len(state["players"][family]["tiles"]) < TILES_PER_PLAYER
+            and (city in held or len(held) < CITIES_PER_PLAYER))
+
+
+def pope_discount(state: Mapping, family: str) -> int:
+    return sum(owns(state, family, kind) for kind in POPE_DISCOUNT)
+
+
+def condottiere_discount(state: Mapping, family: str) -> int:
+    """Baglioni −1; Swiss Mercenaries −1; Armourer −1 (FACTS §3.8; TV-P3)."""
+    return (family == "baglioni") + sum(owns(state, family, kind) for kind in CONDOTTIERE_DISCOUNT)
+
+
+def is_artist(event: str) -> bool:
+    return event in VP_ARTISTS or event in STATUS_ARTISTS
+
+
+def discount(state: Mapping, family: str, lot: Mapping) -> int:
+    """What the winner of `lot` pays less than his bid (the documented discounts)."""
+    if lot["kind"] == "pope":
+        return pope_discount(state, family)
+    if lot["kind"] == "condottiere":
+        return condottiere_discount(state, family)
+    if lot["kind"] == "event" and is_artist(lot["event"]):
+        return 1 if family in ARTIST_FAMILIES else 0
+    return 0
+
+
+def bid_limit(state: Mapping, family: str, lot: Mapping, currency: str, cardinal: int = 0) -> int:
+    """The highest bid a player can honour: what he holds plus his discounts (a bid may exceed his
+    holdings when discounts cover it, FACTS §3.4.5; TV-P2) plus 3 per Bribe Cardinal toward the Pope."""
+    held = state["players"][family][currency]
+    return held + discount(state, family, lot) + BRIBE_CARDINAL * cardinal
+
+
+def price(state: Mapping, family: str, lot: Mapping, amount: int, cardinal: int = 0) -> int:
+    """What the winner pays for a bid of `amount` (never below 0)."""
+    return max(0, amount - discount(state, family, lot) - BRIBE_CARDINAL * cardinal)
+
+
+def income(state: Mapping, config: Mapping, family: str) -> dict:
+    """A decade's income (FACTS §3.6; TV-P5): the family tile, city tiles and troops as printed, the
+    Pope, the Merchant event, and the war pay waiting in the home city. Parts name where it comes from."""
+    p = state["players"][family]
+    parts = [("income.family", FAMILY_INCOME[0], FAMILY_INCOME[1])]
+    for tile in p["tiles"]:
+        if tile["gold"] or tile["influence"]:
+            parts.append((f"tile.{tile['kind']}", tile["gold"], tile["influence"]))
+    for troop in TROOPS:
+        stats = p["troops"].get(troop)
+        if stats and (stats["gold"] or stats["influence"]):
+            parts.append((f"troop.{troop}", stats["gold"], stats["influence"]))
+    if state["pope"] == family:
+        parts.append(("pope", POPE_INCOME, 0))
+    merchants = sum(t["kind"] == "merchant" for t in p["tiles"])
+    if state["merchant_event"] == family and merchants:
+        parts.append(("event.merchant", MERCHANT_INCOME * merchants, 0))
+    if p["pay"]:
+        parts.append(("income.war_pay", p["pay"], 0))
+    return {"gold": sum(g for _, g, _ in parts), "influence": sum(i for _, _, i in parts), "parts": parts}
+
+
+# ----------------------------------------------------------------------------------------------
+# Battle (FACTS §3.5; TV-P4)
+
+#: City-tile and family modifiers: (owner test, troop, attack bonus, defence bonus).
+def _troop_bonuses(state: Mapping, config: Mapping, family: str) -> dict[str, tuple[int, int, str]]:
+    bonuses: dict[str, tuple[int, int, str]] = {}
+    if family == "d_este":
+        bonuses["artillery"] = (1, 1, "family.d_este")
+    if owns(state, family, "genoese_crossbow"):
+        bonuses["crossbow"] = (0, 1, "tile.genoese_crossbow")
+    if owns(state, family, "swiss_mercenaries"):
+        bonuses["pike"] = (1, 0 if option(config, "swiss_attack_only") else 1, "tile.swiss_mercenaries")
+    if owns(state, family, "armourer"):
+        bonuses["cavalry"] = (1, 0, "tile.armourer")
+    if owns(state, family, "spanish_infantry"):
+        bonuses["light_infantry"] = (1, 1, "tile.spanish_infantry")
+    return bonuses
+
+
+def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str) -> tuple[int, list]:
+    """A side's attack or defence before the die: its condottiere's troops (less any bribed), his
+    tile and family bonuses, Caterina Sforza's +2 defence, the Pope's raw troop values if he joined
+    this side, and the modifier entered for anything else. A side without condottiere is 3/3.
+
+    Returns the total and its parts `(text key, value)`.
+    """
+    family = war["condottieri"][side]
+    parts: list[tuple[str, int]] = []
+    if family is None:
+        parts.append(("battle.neutral", NEUTRAL))
+    else:
+        troops = [t for t in TROOPS if t in state["players"][family]["troops"] and t not in war["bribed"][side]]
+        bonuses = _troop_bonuses(state, config, family)
+        for troop in troops:
+            parts.append((f"troop.{troop}", state["players"][family]["troops"][troop][stat]))
+            if troop in bonuses:
+                bonus = bonuses[troop][0 if stat == "attack" else 1]
+                if bonus:
+                    parts.append((bonuses[troop][2], bonus))
+        if stat == "defence" and troops and owns(state, family, "caterina_sforza"):
+            parts.append(("tile.caterina_sforza", 2))
+    if war["pope"] == side and state["pope"]:
+        raw = sum(t[stat] for t in state["players"][state["pope"]]["troops"].values())
+        parts.append(("pope", raw))
+    if war["extra"][side]:
+        parts.append(("battle.modifier", war["extra"][side]))
+    return sum(v for _, v in parts), parts
+
+
+def battle_round(state: Mapping, config: Mapping, war: Mapping, number: int, dice: Mapping[str, int]) -> dict:
+    """One round: in round 1 the attacker's attack meets the defender's defence; in the counter-attack
+    (round 2) the defender's attack meets the attacker's defence. Each side adds its die."""
+    stats = {"attacker": "attack", "defender": "defence"} if number == 1 else \
+        {"attacker": "defence", "defender": "attack"}
+    result = {"number": number, "dice": dict(dice), "sides": {}}
+    for side, stat in stats.items():
+        base, parts = strength(state, config, war, side, stat)
+        result["sides"][side] = {"stat": stat, "base": base, "parts": parts, "total": base + dice[side]}
+    return result
+
+
+def outcome(rounds: list[dict], counter_attack: bool = True) -> tuple[str, str | None]:
+    """("counter" | "over", winning side or None) after the rounds fought so far (FACTS §3.5.8)."""
+    first = rounds[0]["sides"]
+    if first["attacker"]["total"] > first["defender"]["total"]:
+        return "over", "attacker"
+    if not counter_attack:
+        return "over", "defender" if first["defender"]["total"] > first["attacker"]["total"] else None
+    if len(rounds) == 1:
+        return "counter", None
+    second = rounds[1]["sides"]
+    return "over", "defender" if second["defender"]["total"] > second["attacker"]["total"] else None
+
+
+def status_change(winner_total: int, loser_total: int) -> int:
+    """2 when the winner's total is at least twice the loser's, otherwise 1 (FACTS §3.5.9)."""
+    return 2 if winner_total >= 2 * loser_total else 1
+
+
+def _clamped(status: int) -> int:
+    return max(STATUS_LOW, min(STATUS_HIGH, status))
+
+
+# ----------------------------------------------------------------------------------------------
+# Checks shared by the reducers
+
+
+def _need(state: Mapping, *phases: str) -> None:
+    if state["phase"] not in phases:
+        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
+
+
+def _family(state: Mapping, value: Any, field: str = "player") -> str:
+    if value not in state["players"]:
+        raise InvalidAction(Msg(N_("Choose a player.")), field=field)
+    return value
+
+
+def _count(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}."), {"low": low, "high": high}),
+                            field=field)
+    return value
+
+
+def _city(value: Any, field: str = "city") -> str:
+    if value not in CITIES:
+        raise InvalidAction(Msg(N_("Choose a city.")), field=field)
+    return value
+
+
+def _quiet(state: Mapping) -> None:
+    """Nothing half-done: no auction, war or event placement waiting."""
+    if state["auction"] or state["war"] or state["pending"]:
+        raise InvalidAction(Msg(N_("Finish the auction, the war or the event first.")))
+
+
+def _turn_action(state: Mapping) -> None:
+    """The one action of a turn (FACTS §3.4)."""
+    _need(state, "play")
+    _quiet(state)
+    if state["acted"]:
+        raise InvalidAction(Msg(N_("One action per turn: this player has had his. End the turn.")))
+
+
+def _spend(state: dict, family: str, currency: str, amount: int, field: str = "player") -> None:
+    if state["players"][family][currency] < amount:
+        raise InvalidAction(Msg(N_("Not enough gold: {n} needed, {have} held.") if currency == "gold" else
+                                N_("Not enough influence: {n} needed, {have} held."),
+                                {"n": amount, "have": state["players"][family][currency]}), field=field)
+    state["players"][family][currency] -= amount
+
+
+def _card(state: dict, family: str, field: str = "player") -> None:
+    """Play one treachery card from the hand (the app counts cards, it never sees them)."""
+    if state["players"][family]["treachery"] < 1:
+        raise InvalidAction(Msg(N_("This player holds no treachery card.")), field=field)
+    state["players"][family]["treachery"] -= 1
+
+
+def _once(state: dict, family: str, ability: str) -> None:
+    """City-tile abilities usable once per decade (the tile is turned until the decade ends)."""
+    if not owns(state, family, ability):
+        raise InvalidAction(Msg(N_("This player does not hold that city tile.")), field="player")
+    used = f"{family}:{ability}"
+    if used in state["used"]:
+        raise InvalidAction(Msg(N_("That tile has been used this decade already.")), field="player")
+    state["used"].append(used)
+
+
+# ----------------------------------------------------------------------------------------------
+# Turns and the small actions
+
+
+def _begin(state: dict, args: Mapping, config: Mapping) -> None:
+    _need(state, "setup")
+    state["phase"] = "play"
+
+
+def _end_turn(state: dict, args: Mapping, config: Mapping) -> None:
+    """End the turn (without an action it is a pass: the player may act again next time round)."""
+    _need(state, "play")
+    _quiet(state)
+    state.update(turn=(state["turn"] + 1) % len(config["players"]), acted=False, last_auction=None, last_war=None)
+
+
+def _troop_stats(args: Mapping) -> dict:
+    return {"cost": _count(args.get("cost"), "cost", 0, 99),
+            "attack": _count(args.get("attack"), "attack", 0, 9),
+            "defence": _count(args.get("defence"), "defence", 0, 9),
+            "gold": _count(args.get("gold", 0), "gold", 0, 9),
+            "influence": _count(args.get("influence", 0), "influence", 0, 9)}
+
+
+def _buy_troop(state: dict, args: Mapping, config: Mapping) -> None:
+    """Buy a troop for the gold printed on it; only one troop of each type (FACTS §3.4.1)."""
+    _turn_action(state)
+    family = active_family(state, config)
+    troop = args.get("troop")
+    if troop not in TROOPS:
+        raise InvalidAction(Msg(N_("Choose a troop.")), field="troop")
+    if troop in state["players"][family]["troops"]:
+        raise InvalidAction(Msg(N_("Only one troop of each type per player.")), field="troop")
+    stats = _troop_stats(args)
+    _spend(state, family, "gold", stats["cost"], "cost")
+    state["players"][family]["troops"][troop] = stats
+    state["acted"] = True
+
+
+def _discard_troop(state: dict, args: Mapping, config: Mapping) -> None:
+    _turn_action(state)
+    family = active_family(state, config)
+    if args.get("troop") not in state["players"][family]["troops"]:
+        raise InvalidAction(Msg(N_("This player has no such troop.")), field="troop")
+    del state["players"][family]["troops"][args["troop"]]
+    state["acted"] = True
+
+
+def _draw_card(state: dict, family: str) -> None:
+    """A card drawn over the hand limit is discarded at once (FACTS §3.4.2)."""
+    held = sum(p["treachery"] for p in state["players"].values())
+    if held >= TREACHERY_CARDS:
+        raise InvalidAction(Msg(N_("All {n} treachery cards are in the players' hands."), {"n": TREACHERY_CARDS}))
+    p = state["players"][family]
+    p["treachery"] = min(p["treachery"] + 1, hand_limit(state, family))
+
+
+def _buy_card(state: dict, args: Mapping, config: Mapping) -> None:
+    """A treachery card for 1 gold + 1 influence, drawn at random."""
+    _turn_action(state)
+    family = active_family(state, config)
+    p = state["players"][family]
+    if p["gold"] < CARD_PRICE[0] or p["influence"] < CARD_PRICE[1]:
+        raise InvalidAction(Msg(N_("A treachery card costs 1 gold and 1 influence.")))
+    _draw_card(state, family)
+    p["gold"] -= CARD_PRICE[0]
+    p["influence"] -= CARD_PRICE[1]
+    state["acted"] = True
+
+
+def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
+    """Treachery cards the ledger feels: Freeze Bid (the next bidder must pass), Steal Influence
+    (2) and Raid Gold Shipment (3), these two by the player on turn and not during an auction."""
+    _need(state, "play")
+    family = _family(state, args.get("player"))
+    card = args.get("card")
+    if card == "freeze_bid":
+        current = state["auction"]
+        if not current or auction.finished(current):
+            raise InvalidAction(Msg(N_("Freeze Bid is played during an auction.")), field="card")
+        target = current["next"]
+        if target == family:
+            raise InvalidAction(Msg(N_("Freeze Bid is played on another player.")), field="player")
+        _card(state, family)
+        auction.pass_(current, target)
+        _after_bid(state, config)
+        return
+    if card not in ("steal_influence", "raid_gold"):
+        raise InvalidAction(Msg(N_("Choose a card.")), field="card")
+    if state["auction"]:
+        raise InvalidAction(Msg(N_("Not during an auction.")), field="card")
+    if family != active_family(state, config):
+        raise InvalidAction(Msg(N_("Only the player on turn may play this card.")), field="player")
+    target = _family(state, args.get("target"), "target")
+    if target == family:
+        raise InvalidAction(Msg(N_("Choose another player.")), field="target")
+    _card(state, family)
+    currency, amount = ("influence", STEAL_INFLUENCE) if card == "steal_influence" else ("gold", RAID_GOLD)
+    taken = min(amount, state["players"][target][currency])
+    state["players"][target][currency] -= taken
+    state["players"][family][currency] += taken
+
+
+def _ability(state: dict, args: Mapping, config: Mapping) -> None:
+    """Once-a-decade city tiles: Banking (swap up to 3 gold and influence), Lucrezia Borgia (take 2
+    influence), Alfonso of Aragon (a treachery card without using the action)."""
+    _need(state, "play")
+    family = _family(state, args.get("player"))
+    ability = args.get("ability")
+    if ability == "banking":
+        amount = args.get("amount")
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < abs(amount) <= BANKING:
+            raise InvalidAction(Msg(N_("Swap 1 to 3.")), field="amount")
+        give, get = ("gold", "influence") if amount > 0 else ("influence", "gold")
+        if state["players"][family][give] < abs(amount):
+            raise InvalidAction(Msg(N_("Not enough to swap.")), field="amount")
+        _once(state, family, ability)
+        state["players"][family][give] -= abs(amount)
+        state["players"][family][get] += abs(amount)
+    elif ability == "lucrezia_borgia":
+        target = _family(state, args.get("target"), "target")
+        if target == family:
+            raise InvalidAction(Msg(N_("Choose another player.")), field="target")
+        _once(state, family, ability)
+        taken = min(LUCREZIA, state["players"][target]["influence"])
+        state["players"][target]["influence"] -= taken
+        state["players"][family]["influence"] += taken
+    elif ability == "alfonso_of_aragon":
+        _once(state, family, ability)
+        _draw_card(state, family)
+    else:
+        raise InvalidAction(Msg(N_("Choose a city tile.")), field="ability")
+
+
+def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
+    """A deal between players: gold or influence (VP counters too with the option `trade_vp`)."""
+    _need(state, "play")
+    giver = _family(state, args.get("giver"), "giver")
+    taker = _family(state, args.get("taker"), "taker")
+    if giver == taker:
+        raise InvalidAction(Msg(N_("Choose another player.")), field="taker")
+    allowed = ("gold", "influence", "vp") if option(config, "trade_vp") else ("gold", "influence")
+    currency = args.get("currency")
+    if currency not in allowed:
+        raise InvalidAction(Msg(N_("Only gold and influence may change hands.")), field="currency")
+    amount = _count(args.get("amount"), "deal_amount", 1, LEDGER_MAX)
+    if state["players"][giver][currency] < amount:
+        raise InvalidAction(Msg(N_("The giver holds only {n}."), {"n": state["players"][giver][currency]}),
+                            field="deal_amount")
+    state["players"][giver][currency] -= amount
+    state["players"][taker][currency] += amount
+
+
+def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
+    """A ledger correction with a reason (a miscount at the table)."""
+    _need(state, "play", "decade_end", "final")
+    family = _family(state, args.get("player"))
+    what = args.get("what")
+    if what not in ("gold", "influence", "vp", "treachery"):
+        raise InvalidAction(Msg(N_("Choose what to correct.")), field="what")
+    delta = args.get("delta")
+    if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0 or abs(delta) > LEDGER_MAX:
+        raise InvalidAction(Msg(N_("Enter a whole number other than 0.")), field="delta")
+    reason = args.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
+    value = state["players"][family][what] + delta
+    high = hand_limit(state, family) if what == "treachery" else LEDGER_MAX
+    if not 0 <= value <= high:
+        raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": high}), field="delta")
+    state["players"][family][what] = value
+    state["corrections"].append({"track": family, "what": what, "points": delta, "reason": reason.strip()[:200]})
+
+
+# ----------------------------------------------------------------------------------------------
+# Auctions: city tiles, the Pope, event tiles (FACTS §3.4.3–5; TV-P1, TV-P2)
+
+
+def _city_lot(state: Mapping, args: Mapping) -> dict:
+    city = _city(args.get("city"))
+    kind = args.get("tile")
+    if kind not in TILE_KINDS:
+        raise InvalidAction(Msg(N_("Which city tile is it?")), field="tile")
+    if KNOWN_TILE_CITY.get(kind, city) != city:
+        raise InvalidAction(Msg(N_("That tile belongs to {city}."), {"city": city_name(KNOWN_TILE_CITY[kind])}),
+                            field="tile")
+    owned = [t for p in state["players"].values() for t in p["tiles"]]
+    if sum(t["city"] == city for t in owned) >= TILES_PER_CITY:
+        raise InvalidAction(Msg(N_("All {n} tiles of this city are taken."), {"n": TILES_PER_CITY}), field="city")
+    if kind in ABILITY_TILES and any(t["kind"] == kind for t in owned):
+        raise InvalidAction(Msg(N_("That tile exists once and is taken.")), field="tile")
+    if kind == "merchant" and sum(t["kind"] == "merchant" for t in owned) >= MERCHANT_TILES:
+        raise InvalidAction(Msg(N_("Both Merchant city tiles are taken.")), field="tile")
+    return {"kind": "city", "city": city, "tile": kind, "gold": _count(args.get("gold", 0), "gold", 0, 9),
+            "influence": _count(args.get("influence", 0), "influence", 0, 9)}
+
+
+def _event_lot(state: Mapping, args: Mapping) -> tuple[dict, str]:
+    event = args.get("event")
+    if event not in EVENTS:
+        raise InvalidAction(Msg(N_("Which event tile is it?")), field="event")
+    if event in state["events_done"]:
+        raise InvalidAction(Msg(N_("That event tile has been auctioned already.")), field="event")
+    currency = args.get("currency")
+    if currency not in ("gold", "influence"):
+        raise InvalidAction(Msg(N_("Is it paid in gold (circle) or influence (square)?")), field="currency")
+    if KNOWN_EVENT_CURRENCY.get(event, currency) != currency:
+        raise InvalidAction(Msg(N_("This tile is paid in influence.")), field="currency")
+    vp = _count(args.get("vp", 0), "vp", 0, EVENT_VP_MAX)
+    return {"kind": "event", "event": event, "vp": vp}, currency
+
+
+def _open_auction(state: dict, args: Mapping, config: Mapping) -> None:
+    """The player on turn auctions a city tile, the Pope or an event of this decade and makes the
+    first bid; the others bid clockwise. Players who may not take the lot are skipped."""
+    _turn_action(state)
+    opener = active_family(state, config)
+    what = args.get("lot")
+    skipped = []
+    order = seat_order(config, opener)
+    if what == "city":
+        lot = _city_lot(state, args)
+        currency, minimum = "gold", CITY_MINIMUM * state["cities"][lot["city"]]["status"]
+        if not may_take_city_tile(state, opener, lot["city"]):
+            raise InvalidAction(Msg(N_("At most 6 city tiles from at most 3 cities: this player may not take "
+                                       "this one.")), field="city")
+        skipped = [{"player": f, "reason": "city_limit"} for f in order if not may_take_city_tile(state, f, lot["city"])]
+    elif what == "pope":
+        if state["pope"]:
+            raise InvalidAction(Msg(N_("The Pope is taken for this decade.")), field="lot")
+        lot, currency, minimum = {"kind": "pope"}, "influence", 0
+    elif what == "event":
+        if state["events_left"] == 0:
+            raise InvalidAction(Msg(N_("Every event tile of this decade is gone.")), field="lot")
+        lot, currency = _event_lot(state, args)
+        minimum = 0
+    else:
+        raise InvalidAction(Msg(N_("Choose what to auction.")), field="lot")
+    lot["cardinal"] = {}
+    bidders = [f for f in order if f not in {s["player"] for s in skipped}]
+    state["auction"] = auction.start(lot, currency, minimum, bidders, opener_must_bid=True, skipped=skipped)
+    state["acted"] = True
+    _bid(state, dict(args, player=opener), config)
+
+
+def _bid(state: dict, args: Mapping, config: Mapping) -> None:
+    """The bidder on turn raises; refused above what he can pay (discounts and declared Bribe
+    Cardinal cards counted)."""
+    current = state["auction"]
+    if not current:
+        raise InvalidAction(Msg(N_("No auction is running.")))
+    family = _family(state, args.get("player"))
+    cardinal = 0
+    if current["lot"]["kind"] == "pope":
+        cardinal = _count(args.get("cardinal", 0), "cardinal", 0, 2)
+        if cardinal > state["players"][family]["treachery"]:
+            raise InvalidAction(Msg(N_("This player holds fewer treachery cards.")), field="cardinal")
+    limit = bid_limit(state, family, current["lot"], current["currency"], cardinal)
+    auction.bid(current, family, args.get("amount"), limit)
+    current["lot"]["cardinal"][family] = cardinal
+    _after_bid(state, config)
+
+
+def _pass_bid(state: dict, args: Mapping, config: Mapping) -> None:
+    current = state["auction"]
+    if not current:
+        raise InvalidAction(Msg(N_("No auction is running.")))
+    auction.pass_(current, _family(state, args.get("player")))
+    _after_bid(state, config)
+
+
+def _after_bid(state: dict, config: Mapping) -> None:
+    current = state["auction"]
+    if auction.finished(current):
+        state["auction"] = None
+        _settle_auction(state, config, current)
+
+
+def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
+    """The last bidder pays (less his discounts) and takes the lot; an event tile may need a city."""
+    lot, winner = done["lot"], auction.winner(done)
+    paid = 0
+    if winner:
+        cardinal = lot["cardinal"].get(winner, 0)
+        paid = price(state, winner, lot, done["high"], cardinal)
+        state["players"][winner][done["currency"]] -= paid
+        state["players"][winner]["treachery"] -= cardinal
+    state["last_auction"] = {"lot": lot, "winner": winner, "bid": done["high"], "paid": paid,
+                             "currency": done["currency"], "log": done["log"], "skipped": done["skipped"]}
+    kind = lot["kind"]
+    if kind == "condottiere":
+        _hired(state, config, lot["side"], winner)
+        return
+    if kind == "city":
+        state["players"][winner]["tiles"].append({k: lot[k] for k in ("city", "gold", "influence")} |
+                                                 {"kind": lot["tile"]})
+    elif kind == "pope":
+        state["pope"] = winner
+    elif kind == "event":
+        event = lot["event"]
+        state["events_done"].append(event)
+        state["events_left"] -= 1
+        state["last_opener"] = done["bidders"][0]
+        if event in STATUS_ARTISTS or event == "french_invasion":
+            state["pending"] = {"event": event, "player": winner, "vp": lot["vp"]}
+        else:
+            state["players"][winner]["events"].append({"event": event, "vp": lot["vp"]})
+            if event == "merchant":
+                state["merchant_event"] = winner
+        _decade_over(state)
+
+
+def _place(state: dict, args: Mapping, config: Mapping) -> None:
+    """A "+1 status" artist goes to a major city at once (status +1); the French Invasion takes 2
+    status from a city, or is discarded (city None); it is removed either way."""
+    _need(state, "play")
+    pending = state["pending"]
+    if not pending:
+        raise InvalidAction(Msg(N_("No event tile is waiting to be placed.")))
+    city = args.get("city")
+    if pending["event"] == "french_invasion":
+        if city is not None:
+            _city(city)
+            state["cities"][city]["status"] = _clamped(state["cities"][city]["status"] - FRENCH_INVASION)
+    else:
+        _city(city)
+        state["cities"][city]["status"] = _clamped(state["cities"][city]["status"] + 1)
+        state["cities"][city]["artists"] += 1
+        state["players"][pending["player"]]["events"].append({"event": pending["event"], "vp": pending["vp"],
+                                                             "city": city})
+    state["pending"] = None
+    _decade_over(state)
+
+
+def _decade_over(state: dict) -> None:
+    """The decade ends as soon as its last event tile is auctioned (and placed)."""
+    if state["events_left"] == 0 and not state["pending"]:
+        state["phase"] = "decade_end"
+
+
+# ----------------------------------------------------------------------------------------------
+# War (FACTS §3.5; TV-P3, TV-P4)
+
+
+def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
+    """Attacker and defender among the five cities; the war track goes up (not with a Start War card,
+    played at the end of the turn)."""
+    _need(state, "play")
+    _quiet(state)
+    card = args.get("card", False)
+    if not isinstance(card, bool):
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    starter = active_family(state, config)
+    if card:
+        _card(state, starter, "card")
+    else:
+        _turn_action(state)
+        if state["wars"] >= war_limit(len(config["players"])):
+            raise InvalidAction(Msg(N_("No more wars this decade: the war track is full ({n})."),
+                                    {"n": war_limit(len(config["players"]))}), field="attacker")
+    attacker, defender = _city(args.get("attacker"), "attacker"), _city(args.get("defender"), "defender")
+    if attacker == defender:
+        raise InvalidAction(Msg(N_("A city cannot fight itself.")), field="defender")
+    if not card:
+        state["wars"] += 1
+    state["acted"] = True
+    state["war"] = {"attacker": attacker, "defender": defender, "starter": starter, "card": card, "stage": "veto",
+                    "condottieri": {"attacker": None, "defender": None}, "pay": {"attacker": 0, "defender": 0},
+                    "bribed": {"attacker": [], "defender": []}, "pope": None, "extra": {"attacker": 0, "defender": 0},
+                    "rounds": []}
+
+
+def _war(state: Mapping, stage: str) -> dict:
+    war = state["war"]
+    if not war or war["stage"] != stage or state["auction"]:
+        raise InvalidAction(Msg(N_("That is not possible at this point of the war.")))
+    return war
+
+
+def _veto(state: dict, args: Mapping, config: Mapping) -> None:
+    """Veto card or Lorenzo Medici: the war does not happen; it still counts on the track."""
+    war = _war(state, "veto")
+    family = _family(state, args.get("player"))
+    if args.get("how") == "lorenzo_medici":
+        _once(state, family, "lorenzo_medici")
+    elif args.get("how") == "card":
+        _card(state, family)
+    else:
+        raise InvalidAction(Msg(N_("Veto card or Lorenzo Medici?")), field="how")
+    _end_war(state, dict(war, vetoed=family))
+
+
+def _condottiere_auction(state: dict, config: Mapping, side: str) -> None:
+    """Influence, minimum 1, clockwise from the player who started the war; only players with a
+    troop, and never the attacking city's condottiere for the defending city."""
+    war = state["war"]
+    war["stage"] = side
+    skipped = []
+    for family in seat_order(config, war["starter"]):
+        if not state["players"][family]["troops"]:
+            skipped.append({"player": family, "reason": "no_troops"})
+        elif family == war["condottieri"]["attacker"]:
+            skipped.append({"player": family, "reason": "attacker"})
+    bidders = [f for f in seat_order(config, war["starter"]) if f not in {s["player"] for s in skipped}]
+    lot = {"kind": "condottiere", "side": side, "city": war[side], "cardinal": {}}
+    started = auction.start(lot, "influence", CONDOTTIERE_MINIMUM, bidders, skipped=skipped)
+    if auction.finished(started):
+        _settle_auction(state, config, started)
+    else:
+        state["auction"] = started
+
+
+def _no_veto(state: dict, args: Mapping, config: Mapping) -> None:
+    _war(state, "veto")
+    _condottiere_auction(state, config, "attacker")
+
+
+def _hired(state: dict, config: Mapping, side: str, family: str | None) -> None:
+    """A condottiere is hired: his pay (the city's status in gold) waits in his home city."""
+    war = state["war"]
+    if family:
+        war["condottieri"][side] = family
+        war["pay"][side] = state["cities"][war[side]]["status"]
+        state["players"][family]["pay"] += war["pay"][side]
+    if side == "attacker":
+        _condottiere_auction(state, config, "defender")
+    elif not any(war["condottieri"].values()):
+        _end_war(state, war)
+    else:
+        war["stage"] = "battle"
+
+
+def _pope_joins(state: dict, args: Mapping, config: Mapping) -> None:
+    """Holy League: the Pope's holder adds his troops' raw values to one side, once a decade."""
+    war = _war(state, "battle")
+    side = args.get("side")
+    if side not in ("attacker", "defender"):
+        raise InvalidAction(Msg(N_("Choose a side.")), field="side")
+    if not state["pope"]:
+        raise InvalidAction(Msg(N_("Nobody holds the Pope.")), field="side")
+    if state["pope_joined"] or war["pope"] or war["rounds"]:
+        raise InvalidAction(Msg(N_("The Pope joins one war a decade, before the dice.")), field="side")
+    if state["pope"] in war["condottieri"].values():
+        raise InvalidAction(Msg(N_("The Pope's holder fights in this war already.")), field="side")
+    war["pope"] = side
+    state["pope_joined"] = True
+
+
+def _bribe(state: dict, args: Mapping, config: Mapping) -> None:
+    """Bribe Troops: one enemy troop does not fight in this war (before the dice)."""
+    war = _war(state, "battle")
+    family = _family(state, args.get("player"))
+    if war["rounds"]:
+        raise InvalidAction(Msg(N_("Troops are bribed before the dice.")))
+    sides = {f: s for s, f in war["condottieri"].items() if f}
+    if war["pope"] and state["pope"]:
+        sides.setdefault(state["pope"], war["pope"])
+    if family not in sides:
+        raise InvalidAction(Msg(N_("Only the condottieri and the Pope bribe troops in a war.")), field="player")
+    enemy = "defender" if sides[family] == "attacker" else "attacker"
+    target = war["condottieri"][enemy]
+    troop = args.get("troop")
+    if not target or troop not in state["players"][target]["troops"] or troop in war["bribed"][enemy]:
+        raise InvalidAction(Msg(N_("Choose a troop of the other side.")), field="troop")
+    _card(state, family)
+    war["bribed"][enemy].append(troop)
+
+
+def _modifier(state: dict, args: Mapping, config: Mapping) -> None:
+    """Any other modifier the players know of, per side, before the dice: `{"attacker": n, "defender": n}`."""
+    war = _war(state, "battle")
+    if war["rounds"]:
+        raise InvalidAction(Msg(N_("Modifiers are set before the dice.")))
+    for side in ("attacker", "defender"):
+        war["extra"][side] = _count(args.get(side, 0), side, -9, 9)
+
+
+def _battle(state: dict, args: Mapping, config: Mapping) -> None:
+    """One round of dice (entered, or rolled by the app before it sends them)."""
+    war = _war(state, "battle")
+    dice = args.get("dice")
+    if not isinstance(dice, Mapping):
+        raise InvalidAction(Msg(N_("Enter both dice.")), field="dice")
+    for side in ("attacker", "defender"):
+        _count(dice.get(side), f"dice.{side}", 1, DIE)
+    number = len(war["rounds"]) + 1
+    war["rounds"].append(battle_round(state, config, war, number, dice))
+    stage, side = outcome(war["rounds"], not option(config, "no_counter_attack"))
+    if stage == "over":
+        _result(state, war, side)
+
+
+def _result(state: dict, war: dict, winner: str | None) -> None:
+    """Winner's condottiere +1 VP counter; status ±2 when the winner's total is at least twice the
+    loser's, otherwise ±1, each city within 3…10 on its own."""
+    war["winner"] = winner
+    if winner:
+        loser = "defender" if winner == "attacker" else "attacker"
+        last = war["rounds"][-1]["sides"]
+        change = status_change(last[winner]["total"], last[loser]["total"])
+        war["change"] = change
+        for side, sign in ((winner, 1), (loser, -1)):
+            city = state["cities"][war[side]]
+            city["status"] = _clamped(city["status"] + sign * change)
+        if war["condottieri"][winner]:
+            state["players"][war["condottieri"][winner]]["vp"] += 1
+    _end_war(state, war)
+
+
+def _end_war(state: dict, war: dict) -> None:
+    war.setdefault("winner", None)
+    state["last_war"] = war
+    state["war"] = None
+
+
+# ----------------------------------------------------------------------------------------------
+# Decade end and final scoring (FACTS §3.3, §3.6, §3.7)
+
+
+def _book_income(state: dict, args: Mapping, config: Mapping) -> None:
+    """Book each player's income (as computed, or as counted at the table), collect the war pay,
+    then: the Pope back, the war track to 0, the turned tiles reset, the next decade's events and
+    first player. After decade III the final scoring follows."""
+    _need(state, "decade_end")
+    incomes = args.get("incomes")
+    if not isinstance(incomes, Mapping) or set(incomes) != set(state["players"]):
+        raise InvalidAction(Msg(N_("Enter every player's income.")), field="incomes")
+    checked = {}
+    for family, entry in incomes.items():
+        if not isinstance(entry, Mapping):
+            raise InvalidAction(Msg(N_("Enter every player's income.")), field=f"incomes.{family}")
+        checked[family] = {c: _count(entry.get(c), f"incomes.{family}.{c}", 0, LEDGER_MAX)
+                           for c in ("gold", "influence")}
+    for family, got in checked.items():
+        p = state["players"][family]
+        p["gold"] += got["gold"]
+        p["influence"] += got["influence"]
+        p["pay"] = 0
+    state["incomes"].append({"decade": state["decade"], "incomes": checked})
+    if state["decade"] == DECADES:
+        state["phase"] = "final"
+        return
+    n = len(config["players"])
+    if option(config, "first_left") or state["last_opener"] is None:
+        first = (state["first"] + 1) % n
+    else:
+        families = [p["colour"] for p in config["players"]]
+        first = (families.index(state["last_opener"]) + 1) % n
+    state.update(phase="play", decade=state["decade"] + 1, first=first, turn=first, acted=False, pope=None,
+                 wars=0, used=[], pope_joined=False, events_left=EVENTS_PER_DECADE, last_war=None,
+                 last_auction=None)
+
+
+def _finish(state: dict, args: Mapping, config: Mapping) -> None:
+    _need(state, "final")
+    state["phase"] = "over"
+
+
+REDUCERS = {
+    "begin": _begin, "end_turn": _end_turn, "buy_troop": _buy_troop, "discard_troop": _discard_troop,
+    "buy_card": _buy_card, "play_card": _play_card, "ability": _ability, "transfer": _transfer, "adjust": _adjust,
+    "open_auction": _open_auction, "bid": _bid, "pass_bid": _pass_bid, "place": _place,
+    "declare_war": _declare_war, "veto": _veto, "no_veto": _no_veto, "pope_joins": _pope_joins, "bribe": _bribe,
+    "modifier": _modifier, "battle": _battle, "book_income": _book_income, "finish": _finish,
+}
+
+
+def scoring_input(state: Mapping, config: Mapping) -> tuple[dict, list[dict]]:
+    """The final-scoring entries from the ledgers (the same shape `companion score` checks)."""
+    players = []
+    for p in config["players"]:
+        ledger = state["players"][p["colour"]]
+        tiles = {c: sum(t["city"] == c for t in ledger["tiles"]) for c in CITIES}
+        players.append({"id": p["colour"], "name": p["name"], "gold": ledger["gold"],
+                        "influence": ledger["influence"], "pope": state["pope"] == p["colour"],
+                        "events_vp": [e["vp"] for e in ledger["events"]], "vp_counters": ledger["vp"],
+                        "city_tiles": {c: n for c, n in tiles.items() if n},
+                        "merchant_tiles": sum(t["kind"] == "merchant" for t in ledger["tiles"]),
+                        "merchant_event": state["merchant_event"] == p["colour"]})
+    return state["cities"], players
+
+
+def result(state: Mapping, config: Mapping) -> dict:
+    """The final scoring of the session: the same `final_scores` as `companion score`."""
+    return final_scores(*scoring_input(state, config))
+
+
+def describe(action: Mapping, config: Mapping) -> Msg:
+    """What an action did, for the game log and the undo button."""
+    kind, args = action.get("type"), action.get("args", {})
+    names = {p["colour"]: p["name"] for p in config["players"]}
+    who = names.get(args.get("player"), "")
+    simple = {"begin": N_("Setup finished, decade I begins"), "end_turn": N_("Turn ended"),
+              "buy_card": N_("A treachery card bought"), "no_veto": N_("No veto: the condottieri are auctioned"),
+              "finish": N_("Final scoring done"), "tick": N_("Setup: ticked an item"),
+              "book_income": N_("Income booked, the decade ends")}
+    if kind == "buy_troop":
+        return Msg(N_("Troop bought: {troop}"), {"troop": text(f"troop.{args.get('troop')}")})
+    if kind == "discard_troop":
+        return Msg(N_("Troop discarded: {troop}"), {"troop": text(f"troop.{args.get('troop')}")})
+    if kind == "open_auction":
+        lot = {"city": text(f"city.{args.get('city')}"), "pope": text("pope"),
+               "event": text(f"event.{args.get('event')}")}.get(args.get("lot"), "")
+        return Msg(N_("Auction opened: {lot}, first bid {amount}"), {"lot": lot, "amount": args.get("amount")})
+    if kind == "bid":
+        return Msg(N_("{name} bids {amount}"), {"name": who, "amount": args.get("amount")})
+    if kind == "pass_bid":
+        return Msg(N_("{name} passes"), {"name": who})
+    if kind == "place":
+        return (Msg(N_("Event placed at {city}"), {"city": city_name(args["city"])}) if args.get("city") in CITIES
+                else Msg(N_("Event discarded")))
+    if kind == "declare_war":
+        return Msg(N_("War: {attacker} attacks {defender}"),
+                   {"attacker": text(f"city.{args.get('attacker')}"), "defender": text(f"city.{args.get('defender')}")})
+    if kind == "veto":
+        return Msg(N_("{name} vetoes the war"), {"name": who})
+    if kind == "pope_joins":
+        return Msg(N_("The Pope joins the war"))
+    if kind == "bribe":
+        return Msg(N_("{name} bribes: {troop}"), {"name": who, "troop": text(f"troop.{args.get('troop')}")})
+    if kind == "modifier":
+        return Msg(N_("Battle modifier set"))
+    if kind == "battle":
+        dice = args.get("dice") or {}
+        return Msg(N_("Dice: {a} and {d}"), {"a": dice.get("attacker"), "d": dice.get("defender")})
+    if kind == "play_card":
+        return Msg(N_("{name} plays {card}"), {"name": who, "card": text(f"card.{args.get('card')}")})
+    if kind == "ability":
+        return Msg(N_("{name} uses {tile}"), {"name": who, "tile": text(f"tile.{args.get('ability')}")})
+    if kind == "transfer":
+        return Msg(N_("{giver} gives {taker} {amount} {currency}"),
+                   {"giver": names.get(args.get("giver"), ""), "taker": names.get(args.get("taker"), ""),
+                    "amount": args.get("amount"), "currency": text(f"currency.{args.get('currency')}")})
+    if kind == "adjust":
+        return Msg(N_("Ledger correction for {name}: {what} {delta:+d} ({reason})"),
+                   {"name": who, "what": text(f"currency.{args.get('what')}"), "delta": args.get("delta", 0),
+                    "reason": args.get("reason", "")})
+    return Msg(simple.get(kind, N_("Unknown action")))
+
+
+GAME = GameDef(
+    id=ID, cli_name=CLI_NAME, min_players=3, max_players=6,
+    new_config=new_config, setup_items=setup_items, initial_state=initial_state,
+    reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
+)
