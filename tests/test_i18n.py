@@ -126,6 +126,11 @@ CONFIGS = {"flanders_1302": [
 ], "carcassonne": [
     {"start": 0, "gifts": gifts, "players": [{"colour": c, "name": c} for c in ("red", "blue", "black")]}
     for gifts in (True, False)
+], "princes_of_the_renaissance": [
+    {"start": 0, "options": options, "players": [{"colour": c, "name": c} for c in families]}
+    for options, families in (([], ("baglioni", "gonzaga", "d_este")),
+                              (["milan_seven", "first_left"], ("baglioni", "gonzaga", "d_este", "malatesta",
+                                                               "bentivogli", "montefeltro")))
 ], "village": [
     {"start": 0, "lap": 8, "players": [{"colour": c, "name": c} for c in colours]}
     for colours in (("red", "blue"), ("red", "blue", "ivory"), ("red", "blue", "ivory", "yellow"))

@@ -176,3 +176,48 @@ def test_every_carcassonne_screen_builds_through_a_whole_game():
     # Anna 2 (sweeper) + 3 (field) = 5; Bořek 8 (city) + 4 (cash out) = 12; Cyril 2 (road; his gift is opened)
     result = vm.game.result(vm.state, vm.session["config"])
     assert {p["id"]: p["total"] for p in result["players"]} == {"red": 5, "blue": 12, "green": 2}
+
+
+PRINCES = {"start": 0, "players": [{"colour": "baglioni", "name": "Anna"}, {"colour": "d_este", "name": "Bořek"},
+                                   {"colour": "gonzaga", "name": "Cyril"}]}
+INCOME = {"incomes": {f: {"gold": 12, "influence": 8} for f in ("baglioni", "d_este", "gonzaga")}}
+
+
+def event(name, opener, others, place=None, currency="gold", vp=2, end=True):
+    """One event auction the opener keeps for 0, its placement, and the end of the turn."""
+    steps = [("open_auction", {"lot": "event", "event": name, "currency": currency, "vp": vp, "amount": 0}),
+             *[("pass_bid", {"player": f}) for f in others]]
+    if place is not None or name == "french_invasion":
+        steps.append(("place", {"city": place}))
+    return steps + ([("end_turn", {})] if end else [])
+
+
+def test_every_princes_screen_builds_through_a_whole_game():
+    a, b, c = "baglioni", "d_este", "gonzaga"
+    vm, routes = walk(PRINCES, [
+        ("tick", {"item": "board", "done": True}), ("begin", {}),
+        ("buy_troop", {"troop": "pike", "cost": 4, "attack": 0, "defence": 2}), ("end_turn", {}),
+        ("buy_troop", {"troop": "artillery", "cost": 6, "attack": 3, "defence": 1}), ("end_turn", {}),
+        ("open_auction", {"lot": "city", "city": "venice", "tile": "plain", "gold": 2, "influence": 2, "amount": 14}),
+        ("bid", {"player": a, "amount": 15}), ("pass_bid", {"player": b}), ("pass_bid", {"player": c}),
+        ("end_turn", {}),
+        ("declare_war", {"attacker": "venice", "defender": "rome"}), ("no_veto", {}),
+        ("bid", {"player": a, "amount": 1}), ("pass_bid", {"player": b}), ("bid", {"player": b, "amount": 1}),
+        ("modifier", {"attacker": 0, "defender": 0}),
+        ("battle", {"dice": {"attacker": 1, "defender": 6}}), ("battle", {"dice": {"attacker": 1, "defender": 6}}),
+        ("end_turn", {}),
+        *event("bellini", b, (c, a)), *event("botticelli", c, (a, b), place="florence"),
+        ("open_auction", {"lot": "pope", "amount": 0}), ("pass_bid", {"player": b}), ("pass_bid", {"player": c}),
+        ("end_turn", {}),
+        *event("gozzoli", b, (c, a), currency="influence"), *event("french_invasion", c, (a, b), place="naples",
+                                                                   end=False),
+        ("book_income", INCOME),
+        *event("merchant", a, (b, c)), *event("da_vinci", b, (c, a)), *event("verrocchio", c, (a, b)),
+        *event("michelangelo", a, (b, c), end=False), ("book_income", INCOME),
+        *event("carpaccio", b, (c, a), place="milan"), *event("pinturicchio", c, (a, b), place="milan"),
+        *event("ghirlandaio", a, (b, c), place="rome"), *event("other", b, (c, a), vp=4, end=False),
+        ("book_income", INCOME), ("finish", {}),
+    ], game="princes_of_the_renaissance")
+    assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+    result = vm.game.result(vm.state, vm.session["config"])
+    assert result["winners"] and sum(p["breakdown"]["war"] for p in result["players"]) == 1

@@ -14,13 +14,14 @@ import flet as ft
 
 from ..i18n import LANGUAGES
 from ..store import Store
-from . import carcassonne, flanders_1302, village
+from . import carcassonne, flanders_1302, princes_of_the_renaissance, village
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
                       tid, title, who)
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
-GAME_UI = {"flanders_1302": flanders_1302, "village": village, "carcassonne": carcassonne}
+GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_renaissance": princes_of_the_renaissance,
+           "carcassonne": carcassonne}
 
 
 class Shell:
@@ -75,7 +76,7 @@ class Shell:
         return {
             "home": self.home, "setup": self.setup, "round": lambda: self.ui.round_screen(self),
             "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
-            "log": self.log, "scores": self.scores,
+            "log": self.log, "scores": self.score_screen,
         }.get(route, self.home)()
 
     # -- navigation ------------------------------------------------------------------------------
@@ -325,6 +326,11 @@ class Shell:
         return controls
 
     # -- score tracks and corrections ------------------------------------------------------------------
+
+    def score_screen(self) -> list[ft.Control]:
+        """The top bar's scores button: the score tracks, or the game's own ledgers."""
+        custom = getattr(self.ui, "scores_screen", None)
+        return custom(self) if custom else self.scores()
 
     def scores(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm

@@ -1,0 +1,741 @@
+"""Princes of the Renaissance screens: the new-game form with the rule options, the turn guide with
+the action helpers, the auction and war helpers, the ledgers, the decade end with its income, and the
+final scoring."""
+from __future__ import annotations
+
+import random
+
+import flet as ft
+
+from ..engine import auction as bidding
+from ..games import princes_of_the_renaissance as rules
+from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
+                      who)
+
+GAME = rules.ID
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
+
+def category(shell, key: str) -> str:
+    _ = shell.vm.t
+    return {"cities": _("City tiles"), "merchants": _("Merchant event"), "events": _("Event tiles"),
+            "pope": _("Pope"), "war": _("VP counters"), "gold": _("Gold"),
+            "influence": _("Influence")}.get(key, key)
+
+
+def new_game_form(shell, game_id: str) -> list[ft.Control]:
+    _ = shell.vm.t
+    form = shell.draft.setdefault("new", {"count": 3, "start": 0, "options": [],
+                                          "players": [{"name": "", "colour": f} for f in rules.FAMILIES]})
+    players = form["players"][:form["count"]]
+
+    def update(**changes):
+        form.update(changes)
+        shell.render()
+
+    def toggle(name: str) -> None:
+        form["options"] = [o for o in form["options"] if o != name] if name in form["options"] else \
+            [*form["options"], name]
+        shell.render()
+
+    controls = [
+        heading(_("Number of players")),
+        choice_chips("count", [(str(n), str(n)) for n in range(3, 7)], str(form["count"]),
+                     lambda v: update(count=int(v), start=min(form["start"], int(v) - 1))),
+        text(_("Each player's family is his colour: choose families clockwise, after a die roll."), SMALL),
+        *shell.seat_fields(form, players, rules.FAMILIES, lambda f: shell.game_text(f"family.{f}"),
+                           _("Who is first in decade I? (The rules: drawn at random after the families.)")),
+        heading(_("Rule options")),
+        text(_("Without a tick the English rules apply; a tick takes the Czech summary's reading."), SMALL),
+    ]
+    for name in rules.OPTIONS:
+        on = name in form["options"]
+        controls.append(button(shell.game_text(f"option.{name}"), lambda e, n=name: toggle(n), f"option-{name}",
+                               primary=on, icon=ft.Icons.CHECK_BOX if on else ft.Icons.CHECK_BOX_OUTLINE_BLANK))
+    controls += [
+        shell.problem(),
+        button(_("Start the setup"), lambda e: _create(shell, game_id, form, players), "create", icon=ft.Icons.CHECK),
+    ]
+    return controls
+
+
+def _create(shell, game_id: str, form: dict, players: list) -> None:
+    config = {"start": form["start"], "options": list(form["options"]), "players": [dict(p) for p in players]}
+    if shell.vm.new_game(game_id, config):
+        shell.draft = {}
+
+
+# ----------------------------------------------------------------------------------------------
+# Small pieces
+
+
+def _name(shell, family: str | None) -> str:
+    _ = shell.vm.t
+    return shell.player_name(family) if family else _("neutral")
+
+
+def _who(shell, family: str, size: int = TEXT) -> ft.Control:
+    return who(shell.player_name(family), family, size)
+
+
+def _families(shell) -> list[str]:
+    return [p["colour"] for p in shell.vm.session["config"]["players"]]
+
+
+def _player_chips(shell, ident: str, families, on_select, selected: str | None = None) -> ft.Control:
+    return choice_chips(ident, [(f, shell.player_name(f)) for f in families], selected, on_select)
+
+
+def _holdings(shell, family: str) -> str:
+    _ = shell.vm.t
+    p = shell.vm.state["players"][family]
+    return _("Gold {gold} · influence {influence} · treachery cards {cards}/{limit}").format(
+        gold=p["gold"], influence=p["influence"], cards=p["treachery"], limit=rules.hand_limit(shell.vm.state, family))
+
+
+def _parts(shell, parts) -> str:
+    """`Pike 0 + Swiss Mercenaries +1` from a strength's parts."""
+    return " + ".join(f"{shell.game_text(key)} {value}" for key, value in parts) or "0"
+
+
+def _cities(shell) -> ft.Control:
+    _ = shell.vm.t
+    ngettext = shell.vm.t.n
+    boxes = []
+    for city in rules.CITIES:
+        c = shell.vm.state["cities"][city]
+        lines = [ft.Text(shell.game_text(f"city.{city}"), size=13, no_wrap=True),
+                 tid(f"status-{city}", ft.Text(str(c["status"]), size=22, weight=ft.FontWeight.BOLD))]
+        if c["artists"]:
+            lines.append(ft.Text(ngettext("{n} artist", "{n} artists", c["artists"]).format(n=c["artists"]),
+                                 size=12))
+        boxes.append(ft.Container(ft.Column(lines, spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                                  width=66, padding=4, border_radius=8,
+                                  bgcolor=ft.Colors.with_opacity(0.06, ft.Colors.WHITE)))
+    return tid("cities", ft.Row(boxes, wrap=True, spacing=6, run_spacing=6))
+
+
+# ----------------------------------------------------------------------------------------------
+# The turn
+
+
+def round_screen(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    state, config = vm.state, vm.session["config"]
+    if state["phase"] == "decade_end":
+        return decade_end_screen(shell)
+    family = rules.active_family(state, config)
+    limit = rules.war_limit(len(config["players"]))
+    controls: list[ft.Control] = [
+        tid("decade-head", text(_("Decade {decade} · event tiles left {events} of {all} · wars {wars} of {limit}")
+                                .format(decade=ROMAN[state["decade"]], events=state["events_left"],
+                                        all=rules.EVENTS_PER_DECADE, wars=state["wars"], limit=limit), SMALL)),
+        tid("turn-head", ft.Row([ft.Text(_("On turn:"), size=20), _who(shell, family, 20)], wrap=True)),
+        text(_holdings(shell, family), SMALL),
+        _cities(shell),
+        shell.problem(),
+    ]
+    if state["pending"]:
+        controls.append(_pending(shell))
+    elif state["auction"]:
+        if state["war"]:
+            controls.append(_war_head(shell, state["war"]))
+        controls.append(_auction(shell))
+    elif state["war"]:
+        controls.append(_war(shell))
+    else:
+        controls += _summaries(shell) + _actions(shell)
+    controls += _extras(shell) + shell.game_bar()
+    return controls
+
+
+def _summaries(shell) -> list[ft.Control]:
+    out = []
+    last = shell.vm.state["last_auction"]
+    if last and last["lot"]["kind"] != "condottiere":
+        out.append(card([text(_auction_result(shell, last), SMALL)], "last-auction"))
+    if shell.vm.state["last_war"]:
+        out.append(card([text(line, SMALL) for line in _war_story(shell, shell.vm.state["last_war"])], "last-war"))
+    return out
+
+
+def _lot_name(shell, lot: dict) -> str:
+    _ = shell.vm.t
+    if lot["kind"] == "city":
+        return "{city}: {tile}".format(city=shell.game_text(f"city.{lot['city']}"),
+                                       tile=shell.game_text(f"tile.{lot['tile']}"))
+    if lot["kind"] == "pope":
+        return shell.game_text("pope")
+    if lot["kind"] == "event":
+        return _("{event} ({vp} VP)").format(event=shell.game_text(f"event.{lot['event']}"), vp=lot["vp"])
+    return _("Condottiere of {city}").format(city=shell.game_text(f"city.{lot['city']}"))
+
+
+def _money(shell, amount: int, currency: str) -> str:
+    ngettext = shell.vm.t.n
+    if currency == "gold":
+        return ngettext("{n} gold", "{n} gold", amount).format(n=amount)
+    return ngettext("{n} influence", "{n} influence", amount).format(n=amount)
+
+
+def _auction_result(shell, last: dict) -> str:
+    _ = shell.vm.t
+    if not last["winner"]:
+        return _("{lot}: nobody bid.").format(lot=_lot_name(shell, last["lot"]))
+    line = _("{name} wins {lot} with a bid of {bid} and pays {paid}.").format(
+        name=shell.player_name(last["winner"]), lot=_lot_name(shell, last["lot"]), bid=last["bid"],
+        paid=_money(shell, last["paid"], last["currency"]))
+    return line
+
+
+def _actions(shell) -> list[ft.Control]:
+    """The seven actions of a turn: pick one, read its rule, use its helper; then end the turn."""
+    _, vm = shell.vm.t, shell.vm
+    state = vm.state
+    controls: list[ft.Control] = []
+    if not state["acted"]:
+        draft = shell.draft.setdefault("action", {"step": None})
+        current = draft["step"]
+        controls.append(heading(_("Choose the action of this turn")))
+        controls.append(choice_chips("action", [(s.id, shell.game_text(f"step.standard.{s.id}.title"))
+                                                for s in rules.STEPS], current,
+                                     lambda v: (draft.update(step=v), shell.render())))
+        if current:
+            key = f"step.standard.{current}"
+            rows = [text(shell.game_text(f"{key}.body"), SMALL), reminder(shell.game_text(f"{key}.remind"))]
+            rows += {"troop": _troop_helper, "treachery": _card_helper, "city": _city_helper,
+                     "pope": _pope_helper, "event": _event_helper, "war": _war_helper,
+                     "pass": lambda s: []}[current](shell)
+            controls.append(card(rows, "action-card"))
+    else:
+        controls.append(text(_("The action of this turn is done. Cards and tile abilities may still be used."),
+                             SMALL))
+        if vm.state["players"][rules.active_family(state, vm.session["config"])]["treachery"]:
+            controls.append(_start_war_card(shell))
+    controls.append(button(_("End the turn") if state["acted"] else _("Pass (end the turn)"),
+                           lambda e: (shell.draft.pop("action", None), vm.dispatch("end_turn")), "end-turn",
+                           icon=ft.Icons.ARROW_FORWARD))
+    return controls
+
+
+def _stats_draft(troop: str) -> dict:
+    base = {"cost": 0, "attack": 0, "defence": 0, "gold": 0, "influence": 0}
+    return dict(base, **rules.KNOWN_TROOPS.get(troop, {}))
+
+
+def _troop_helper(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    family = rules.active_family(vm.state, vm.session["config"])
+    owned = vm.state["players"][family]["troops"]
+    draft = shell.draft.setdefault("troop", {"troop": None})
+    rows = [choice_chips("troop", [(t, shell.game_text(f"troop.{t}")) for t in rules.TROOPS if t not in owned],
+                         draft["troop"], lambda v: (draft.clear(), draft.update(troop=v, **_stats_draft(v)),
+                                                    shell.render())),
+            shell.problem("troop")]
+    if draft["troop"]:
+        rows.append(text(_("Read the values off the tile:"), SMALL))
+        labels = {"cost": _("Price (gold)"), "attack": _("Attack"), "defence": _("Defence"),
+                  "gold": _("Income: gold"), "influence": _("Income: influence")}
+        for key, label in labels.items():
+            rows += [Stepper(f"troop-{key}", label, draft[key], 0, 99 if key == "cost" else 9,
+                             lambda v, k=key: draft.update({k: v})).control, shell.problem(key)]
+        rows.append(button(_("Buy the troop"), lambda e: shell.send("buy_troop", "troop", **draft), "buy-troop"))
+    for troop in [t for t in rules.TROOPS if t in owned]:
+        rows.append(button(_("Discard: {troop}").format(troop=shell.game_text(f"troop.{troop}")),
+                           lambda e, t=troop: vm.dispatch("discard_troop", troop=t), f"discard-{troop}",
+                           primary=False))
+    return rows
+
+
+def _card_helper(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    return [button(_("Buy a treachery card (1 gold + 1 influence)"), lambda e: vm.dispatch("buy_card"), "buy-card")]
+
+
+def _amount(shell, ident: str, label: str, draft: dict) -> ft.Control:
+    """A bid typed with the phone's number pad (bids run to 40 and more: too far for − and +)."""
+
+    def change(e) -> None:
+        value = (e.control.value or "").strip()
+        draft["amount"] = int(value) if value.isdigit() else value
+
+    return tid(ident, ft.Row([ft.TextField(label=label, value=str(draft["amount"]), text_size=TEXT, expand=True,
+                                           keyboard_type=ft.KeyboardType.NUMBER, error=shell.vm.error_for("amount"),
+                                           on_change=change)]))
+
+
+def _opening_bid(shell, draft: dict, low: int) -> ft.Control:
+    _ = shell.vm.t
+    draft.setdefault("amount", low)
+    return _amount(shell, "open-amount", _("Opening bid (at least {n})").format(n=low), draft)
+
+
+def _city_helper(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    draft = shell.draft.setdefault("city", {"city": None, "tile": "plain", "gold": 0, "influence": 0})
+
+    def pick(city: str) -> None:
+        draft.update(city=city, amount=rules.CITY_MINIMUM * vm.state["cities"][city]["status"])
+        shell.render()
+
+    rows = [choice_chips("city", [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES], draft["city"], pick),
+            shell.problem("city")]
+    if draft["city"]:
+        low = rules.CITY_MINIMUM * vm.state["cities"][draft["city"]]["status"]
+        rows += [text(_("Which tile? (Its name or ability; the income is printed on it.)"), SMALL),
+                 choice_chips("tile", [(k, shell.game_text(f"tile.{k}")) for k in rules.TILE_KINDS], draft["tile"],
+                              lambda v: (draft.update(tile=v), shell.render())),
+                 shell.problem("tile"),
+                 Stepper("tile-gold", _("Income: gold"), draft["gold"], 0, 9, lambda v: draft.update(gold=v)).control,
+                 Stepper("tile-influence", _("Income: influence"), draft["influence"], 0, 9,
+                         lambda v: draft.update(influence=v)).control,
+                 _opening_bid(shell, draft, low),
+                 button(_("Open the auction"), lambda e: shell.send("open_auction", "city", lot="city", **draft),
+                        "open-auction")]
+    return rows
+
+
+def _pope_helper(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    if vm.state["pope"]:
+        return [text(_("{name} holds the Pope this decade.").format(name=shell.player_name(vm.state["pope"])))]
+    draft = shell.draft.setdefault("pope", {})
+    return [_opening_bid(shell, draft, 0),
+            button(_("Open the auction"), lambda e: shell.send("open_auction", "pope", lot="pope", **draft),
+                   "open-auction")]
+
+
+def _event_helper(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    draft = shell.draft.setdefault("event", {"event": None, "currency": None, "vp": 0})
+
+    def pick(event: str) -> None:
+        draft.update(event=event, currency=rules.KNOWN_EVENT_CURRENCY.get(event, draft["currency"]))
+        shell.render()
+
+    rows = [text(_("Which event tile of this decade?"), SMALL),
+            choice_chips("event", [(e, shell.game_text(f"event.{e}")) for e in rules.EVENTS
+                                   if e not in vm.state["events_done"]], draft["event"], pick),
+            shell.problem("event")]
+    if draft["event"]:
+        rows += [text(_("Paid in (circle: gold, square: influence):"), SMALL),
+                 choice_chips("currency", [("gold", shell.game_text("currency.gold")),
+                                           ("influence", shell.game_text("currency.influence"))], draft["currency"],
+                              lambda v: (draft.update(currency=v), shell.render())),
+                 shell.problem("currency"),
+                 Stepper("event-vp", _("VP printed on the tile"), draft["vp"], 0, rules.EVENT_VP_MAX,
+                         lambda v: draft.update(vp=v)).control,
+                 _opening_bid(shell, draft, 0),
+                 button(_("Open the auction"), lambda e: shell.send("open_auction", "event", lot="event", **draft),
+                        "open-auction")]
+    return rows
+
+
+def _war_helper(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
+    cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
+    return [text(_("Attacking city:"), SMALL),
+            choice_chips("attacker", cities, draft["attacker"], lambda v: (draft.update(attacker=v), shell.render())),
+            shell.problem("attacker"),
+            text(_("Defending city:"), SMALL),
+            choice_chips("defender", cities, draft["defender"], lambda v: (draft.update(defender=v), shell.render())),
+            shell.problem("defender"),
+            button(_("Declare the war"), lambda e: shell.send("declare_war", "war", **draft), "declare-war",
+                   icon=ft.Icons.FLAG)]
+
+
+def _start_war_card(shell) -> ft.Control:
+    """Start War: an extra war at the end of the turn, not counted on the war track."""
+    _ = shell.vm.t
+    draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
+    return ft.ExpansionTile(title=ft.Text(shell.game_text("card.start_war"), size=TEXT), min_tile_height=56,
+                            controls=[*_war_helper(shell)[:-1],
+                                      button(_("Play the card and start the war"), lambda e: shell.send(
+                                          "declare_war", "war", card=True, **draft), "declare-war-card")])
+
+
+# ----------------------------------------------------------------------------------------------
+# Auctions
+
+
+def _auction(shell) -> ft.Control:
+    _, vm = shell.vm.t, shell.vm
+    a = vm.state["auction"]
+    lot = a["lot"]
+    low = bidding.lowest_bid(a)
+    rows = [heading(_("Auction: {lot}").format(lot=_lot_name(shell, lot))),
+            text(_("Paid in {currency} · minimum {n}").format(currency=shell.game_text(f"currency.{a['currency']}"),
+                                                              n=a["minimum"]), SMALL)]
+    for skip in a["skipped"]:
+        rows.append(text("{name}: {reason}".format(name=shell.player_name(skip["player"]),
+                                                   reason=shell.game_text(f"skip.{skip['reason']}")), SMALL))
+    for entry in a["log"]:
+        rows.append(text(_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"])
+                         if "bid" in entry else _("{name} passes").format(name=shell.player_name(entry["player"])),
+                         SMALL))
+    bidder = a["next"]
+    limit = rules.bid_limit(vm.state, bidder, lot, a["currency"])
+    draft = shell.draft.get("bid")
+    if not draft or draft["at"] != len(a["log"]):
+        draft = shell.draft["bid"] = {"at": len(a["log"]), "amount": low, "cardinal": 0}
+    rows += [tid("bidder", ft.Row([ft.Text(_("To bid:"), size=TEXT), _who(shell, bidder)], wrap=True)),
+             text(_("Holds {held}; can bid up to {limit} (discounts counted).").format(
+                 held=_money(shell, vm.state["players"][bidder][a["currency"]], a["currency"]), limit=limit), SMALL),
+             _amount(shell, "bid-amount", _("Amount of the bid"), draft)]
+    if lot["kind"] == "pope" and vm.state["players"][bidder]["treachery"]:
+        rows.append(Stepper("bid-cardinal", shell.game_text("card.bribe_cardinal"), draft["cardinal"], 0,
+                            min(2, vm.state["players"][bidder]["treachery"]),
+                            lambda v: draft.update(cardinal=v)).control)
+    rows += [shell.problem("cardinal"),
+             ft.Row([tid("bid", ft.FilledButton(content=ft.Text(_("Bid"), size=TEXT), height=TARGET, expand=True,
+                                                on_click=lambda e: _bid(shell, bidder, draft, lot))),
+                     tid("pass-bid", ft.OutlinedButton(content=ft.Text(_("Pass"), size=TEXT), height=TARGET,
+                                                       expand=True, on_click=lambda e: vm.dispatch(
+                                                           "pass_bid", player=bidder)))])]
+    freezers = [f for f in _families(shell) if f != bidder and vm.state["players"][f]["treachery"]]
+    if a["log"] and freezers:
+        rows += [text(_("Freeze Bid on {name}, played by:").format(name=shell.player_name(bidder)), SMALL),
+                 _player_chips(shell, "freeze", freezers,
+                               lambda f: vm.dispatch("play_card", player=f, card="freeze_bid"))]
+    return card(rows, "auction", highlight=True)
+
+
+def _bid(shell, bidder: str, draft: dict, lot: dict) -> None:
+    args = {"player": bidder, "amount": draft["amount"]}
+    if lot["kind"] == "pope":
+        args["cardinal"] = draft["cardinal"]
+    shell.send("bid", "bid", **args)
+
+
+def _pending(shell) -> ft.Control:
+    _, vm = shell.vm.t, shell.vm
+    pending = vm.state["pending"]
+    event = shell.game_text(f"event.{pending['event']}")
+    cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
+    if pending["event"] == "french_invasion":
+        rows = [heading(_("{name}: {event}").format(name=shell.player_name(pending["player"]), event=event)),
+                text(_("Choose a city that loses 2 status, or discard the tile."), SMALL),
+                choice_chips("place", cities, None, lambda c: vm.dispatch("place", city=c)),
+                button(_("Discard it"), lambda e: vm.dispatch("place", city=None), "place-none", primary=False)]
+    else:
+        rows = [heading(_("{name}: {event}").format(name=shell.player_name(pending["player"]), event=event)),
+                text(_("Place the artist at a major city now: its status goes up by 1."), SMALL),
+                choice_chips("place", cities, None, lambda c: vm.dispatch("place", city=c))]
+    return card(rows, "pending", highlight=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# War
+
+
+def _war_head(shell, war: dict) -> ft.Control:
+    _ = shell.vm.t
+    line = _("War: {attacker} attacks {defender}").format(attacker=shell.game_text(f"city.{war['attacker']}"),
+                                                          defender=shell.game_text(f"city.{war['defender']}"))
+    rows = [heading(line)]
+    for side in ("attacker", "defender"):
+        family = war["condottieri"][side]
+        if family:
+            rows.append(text(_("{city}: condottiere {name}, war pay {pay} gold (in his home city)").format(
+                city=shell.game_text(f"city.{war[side]}"), name=shell.player_name(family), pay=war["pay"][side]),
+                SMALL))
+    return card(rows, "war-head")
+
+
+def _war(shell) -> ft.Control:
+    _, vm = shell.vm.t, shell.vm
+    state, war = vm.state, vm.state["war"]
+    rows: list[ft.Control] = [_war_head(shell, war)]
+    if war["stage"] == "veto":
+        rows.append(text(_("Veto now, or go on to the condottiere auctions."), SMALL))
+        cards = [f for f in _families(shell) if state["players"][f]["treachery"]]
+        if cards:
+            rows += [text(_("Veto card played by:"), SMALL),
+                     _player_chips(shell, "veto-card", cards, lambda f: vm.dispatch("veto", player=f, how="card"))]
+        lorenzo = [f for f in _families(shell) if rules.owns(state, f, "lorenzo_medici")
+                   and f"{f}:lorenzo_medici" not in state["used"]]
+        if lorenzo:
+            rows += [text(shell.game_text("tile.lorenzo_medici"), SMALL),
+                     _player_chips(shell, "veto-lorenzo", lorenzo,
+                                   lambda f: vm.dispatch("veto", player=f, how="lorenzo_medici"))]
+        rows.append(button(_("No veto: auction the condottieri"), lambda e: vm.dispatch("no_veto"), "no-veto"))
+        return card(rows, "war", highlight=True)
+    rows += _battle_before_dice(shell, war) if not war["rounds"] else []
+    number = len(war["rounds"]) + 1
+    for past in war["rounds"]:
+        rows.append(text(_round_line(shell, war, past), SMALL))
+    if number == 2:
+        rows.append(text(_("No attacker win: the defender counter-attacks (his attack against the attacker's "
+                           "defence)."), SMALL, weight=ft.FontWeight.BOLD))
+    preview = rules.battle_round(state, vm.session["config"], war, number, {"attacker": 0, "defender": 0})
+    for side in ("attacker", "defender"):
+        s = preview["sides"][side]
+        label = _("attack") if s["stat"] == "attack" else _("defence")
+        rows.append(tid(f"strength-{side}", text("{city} ({name}) {stat}: {parts} = {n}".format(
+            city=shell.game_text(f"city.{war[side]}"), name=_name(shell, war["condottieri"][side]), stat=label,
+            parts=_parts(shell, s["parts"]), n=s["base"]), SMALL)))
+    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": 1, "defender": 1})
+    rows += [Stepper("die-attacker", _("Black die ({city})").format(city=shell.game_text(f"city.{war['attacker']}")),
+                     dice["attacker"], 1, rules.DIE, lambda v: dice.update(attacker=v)).control,
+             Stepper("die-defender", _("White die ({city})").format(city=shell.game_text(f"city.{war['defender']}")),
+                     dice["defender"], 1, rules.DIE, lambda v: dice.update(defender=v)).control,
+             shell.problem("dice"),
+             button(_("Enter the dice"), lambda e: shell.send("battle", f"dice-{number}", dice=dict(dice)), "battle"),
+             button(_("Roll the dice for us"), lambda e: vm.dispatch("battle", dice={
+                 "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}), "roll",
+                 primary=False, icon=ft.Icons.CASINO)]
+    return card(rows, "war", highlight=True)
+
+
+def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
+    """The Pope's Holy League, Bribe Troops and other modifiers: only before the first dice."""
+    _, vm = shell.vm.t, shell.vm
+    state = vm.state
+    rows: list[ft.Control] = []
+    pope = state["pope"]
+    if pope and not state["pope_joined"] and pope not in war["condottieri"].values():
+        rows += [text(_("{name} (Pope) may join one side:").format(name=shell.player_name(pope)), SMALL),
+                 choice_chips("pope", [(s, shell.game_text(f"city.{war[s]}")) for s in ("attacker", "defender")],
+                              war["pope"], lambda s: vm.dispatch("pope_joins", side=s))]
+    fighters = {f: s for s, f in war["condottieri"].items() if f}
+    if war["pope"] and pope:
+        fighters.setdefault(pope, war["pope"])
+    options = []
+    for family, side in fighters.items():
+        enemy = "defender" if side == "attacker" else "attacker"
+        target = war["condottieri"][enemy]
+        if not target or not state["players"][family]["treachery"]:
+            continue
+        for troop in state["players"][target]["troops"]:
+            if troop not in war["bribed"][enemy]:
+                options.append((family, troop))
+    if options:
+        rows += [text(shell.game_text("card.bribe_troops"), SMALL),
+                 ft.Row([tid(f"bribe-{f}-{t}", ft.OutlinedButton(
+                     content=ft.Text(_("{name}: {troop}").format(name=shell.player_name(f),
+                                                                 troop=shell.game_text(f"troop.{t}")), size=SMALL),
+                     height=TARGET, on_click=lambda e, f=f, t=t: vm.dispatch("bribe", player=f, troop=t)))
+                     for f, t in options], wrap=True, spacing=6, run_spacing=6)]
+    extra = shell.draft.setdefault("extra", dict(war["extra"]))
+    rows.append(ft.ExpansionTile(title=ft.Text(_("Other modifiers"), size=TEXT), min_tile_height=56, controls=[
+        Stepper("mod-attacker", shell.game_text(f"city.{war['attacker']}"), extra["attacker"], -9, 9,
+                lambda v: extra.update(attacker=v)).control,
+        Stepper("mod-defender", shell.game_text(f"city.{war['defender']}"), extra["defender"], -9, 9,
+                lambda v: extra.update(defender=v)).control,
+        button(_("Set the modifiers"), lambda e: shell.send("modifier", "extra", **extra), "set-modifiers",
+               primary=False)]))
+    return rows
+
+
+def _round_line(shell, war: dict, past: dict) -> str:
+    _ = shell.vm.t
+    sides = past["sides"]
+    return _("Round {n}: {attacker} {a} (die {da}) against {defender} {d} (die {dd})").format(
+        n=past["number"], attacker=shell.game_text(f"city.{war['attacker']}"), a=sides["attacker"]["total"],
+        da=past["dice"]["attacker"], defender=shell.game_text(f"city.{war['defender']}"),
+        d=sides["defender"]["total"], dd=past["dice"]["defender"])
+
+
+def _war_story(shell, war: dict) -> list[str]:
+    """How the last war ended, line by line."""
+    _ = shell.vm.t
+    lines = [_("War: {attacker} attacks {defender}").format(attacker=shell.game_text(f"city.{war['attacker']}"),
+                                                            defender=shell.game_text(f"city.{war['defender']}"))]
+    if war.get("vetoed"):
+        return lines + [_("{name} vetoed it; it still counts on the war track.").format(
+            name=shell.player_name(war["vetoed"]))]
+    if not war["rounds"]:
+        return lines + [_("Nobody became condottiere: the war ends without a result.")]
+    lines += [_round_line(shell, war, r) for r in war["rounds"]]
+    if war["winner"] is None:
+        return lines + [_("No winner: the statuses stay.")]
+    winner, loser = war["winner"], "defender" if war["winner"] == "attacker" else "attacker"
+    last = war["rounds"][-1]["sides"]
+    lines.append(_("{city} wins {w} against {l}: {city} +{n}, {other} −{n} (status stays within 3–10).").format(
+        city=shell.game_text(f"city.{war[winner]}"), other=shell.game_text(f"city.{war[loser]}"),
+        w=last[winner]["total"], l=last[loser]["total"], n=war["change"]))
+    if war["condottieri"][winner]:
+        lines.append(_("{name} takes a VP counter.").format(name=shell.player_name(war["condottieri"][winner])))
+    return lines
+
+
+# ----------------------------------------------------------------------------------------------
+# Cards, tiles and deals at any moment
+
+
+def _extras(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    state, config = vm.state, vm.session["config"]
+    rows: list[ft.Control] = []
+    family = rules.active_family(state, config)
+    others = [f for f in _families(shell) if f != family]
+    if state["players"][family]["treachery"] and not state["auction"]:
+        for card_id, ident in (("steal_influence", "steal"), ("raid_gold", "raid")):
+            rows += [text(_("{name} plays {card} on:").format(name=shell.player_name(family),
+                                                               card=shell.game_text(f"card.{card_id}")), SMALL),
+                     _player_chips(shell, ident, others,
+                                   lambda f, c=card_id: vm.dispatch("play_card", player=family, card=c, target=f))]
+    for owner in _families(shell):
+        unused = lambda ability: (rules.owns(state, owner, ability)  # noqa: E731
+                                  and f"{owner}:{ability}" not in state["used"])
+        if unused("banking"):
+            swap = shell.draft.setdefault(f"bank-{owner}", {"amount": 3})
+            rows += [text(_("{name}: Banking (+ gold to influence, − influence to gold)").format(
+                name=shell.player_name(owner)), SMALL),
+                Stepper(f"bank-{owner}", _("Swap"), swap["amount"], -rules.BANKING, rules.BANKING,
+                        lambda v, s=swap: s.update(amount=v)).control,
+                button(_("Swap"), lambda e, o=owner, s=swap: shell.send(
+                    "ability", f"bank-{o}", player=o, ability="banking", amount=s["amount"]), f"bank-{owner}-go",
+                    primary=False)]
+        if unused("lucrezia_borgia"):
+            rows += [text(_("{name}: Lucrezia Borgia takes 2 influence from:").format(name=shell.player_name(owner)),
+                          SMALL),
+                     _player_chips(shell, f"lucrezia-{owner}", [f for f in _families(shell) if f != owner],
+                                   lambda f, o=owner: vm.dispatch("ability", player=o, ability="lucrezia_borgia",
+                                                                  target=f))]
+        if unused("alfonso_of_aragon"):
+            rows.append(button(_("{name}: Alfonso of Aragon draws a treachery card").format(
+                name=shell.player_name(owner)), lambda e, o=owner: vm.dispatch(
+                    "ability", player=o, ability="alfonso_of_aragon"), f"alfonso-{owner}", primary=False))
+    rows += _deal(shell)
+    rows.append(shell.problem("target"))
+    return [tid("extras", ft.ExpansionTile(title=ft.Text(_("Cards, tile abilities and deals"), size=TEXT),
+                                           min_tile_height=56, controls=rows))]
+
+
+def _deal(shell) -> list[ft.Control]:
+    """Gold or influence changing hands (VP counters too with the option)."""
+    _, vm = shell.vm.t, shell.vm
+    families = _families(shell)
+    draft = shell.draft.setdefault("deal", {"giver": families[0], "taker": families[1], "currency": "gold",
+                                            "amount": 1})
+    currencies = ["gold", "influence"] + (["vp"] if rules.option(vm.session["config"], "trade_vp") else [])
+    return [heading(_("A deal")),
+            text(_("Who gives:"), SMALL),
+            _player_chips(shell, "giver", families, lambda f: (draft.update(giver=f), shell.render()), draft["giver"]),
+            text(_("To whom:"), SMALL),
+            _player_chips(shell, "taker", families, lambda f: (draft.update(taker=f), shell.render()), draft["taker"]),
+            choice_chips("deal-currency", [(c, shell.game_text(f"currency.{c}")) for c in currencies],
+                         draft["currency"], lambda c: (draft.update(currency=c), shell.render())),
+            Stepper("deal-amount", _("Amount"), draft["amount"], 1, 999, lambda v: draft.update(amount=v)).control,
+            shell.problem("taker"), shell.problem("currency"), shell.problem("deal_amount"),
+            button(_("Hand it over"), lambda e: shell.send("transfer", "deal", **draft), "deal", primary=False)]
+
+
+# ----------------------------------------------------------------------------------------------
+# The ledgers (the top bar's scores button)
+
+
+def scores_screen(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    ngettext = vm.t.n
+    state = vm.state
+    controls: list[ft.Control] = [
+        title(_("Ledgers")),
+        button(_("Back to the game"), lambda e: shell.back_to_game(), "back", primary=False, icon=ft.Icons.ARROW_BACK),
+        _cities(shell),
+    ]
+    for family in _families(shell):
+        p = state["players"][family]
+        rows = [_who(shell, family), tid(f"ledger-{family}", text(_holdings(shell, family), SMALL)),
+                text(ngettext("{n} VP counter (worth {points})", "{n} VP counters (worth {points})", p["vp"]).format(
+                    n=p["vp"], points=rules.triangular(p["vp"])), SMALL)]
+        if p["pay"]:
+            rows.append(text(_("War pay waiting in the home city: {n} gold").format(n=p["pay"]), SMALL))
+        if state["pope"] == family:
+            rows.append(text(shell.game_text("pope"), SMALL))
+        for tile in p["tiles"]:
+            rows.append(text(_("{city}: {tile} (income {gold} gold, {influence} influence)").format(
+                city=shell.game_text(f"city.{tile['city']}"), tile=shell.game_text(f"tile.{tile['kind']}"),
+                gold=tile["gold"], influence=tile["influence"]), SMALL))
+        for troop, s in p["troops"].items():
+            rows.append(text(_("{troop}: attack {attack}, defence {defence}").format(
+                troop=shell.game_text(f"troop.{troop}"), attack=s["attack"], defence=s["defence"]), SMALL))
+        for event in p["events"]:
+            rows.append(text(_("{event}: {vp} VP").format(event=shell.game_text(f"event.{event['event']}"),
+                                                          vp=event["vp"]), SMALL))
+        controls.append(card(rows, f"ledger-card-{family}"))
+    for c in state["corrections"]:
+        controls.append(text(_("Correction for {name}: {what} {delta:+d} ({reason})").format(
+            name=shell.player_name(c["track"]), what=shell.game_text(f"currency.{c['what']}"), delta=c["points"],
+            reason=c["reason"]), SMALL, color=ft.Colors.GREY_400))
+    controls.append(_correction(shell))
+    return controls
+
+
+def _correction(shell) -> ft.Control:
+    _, vm = shell.vm.t, shell.vm
+    families = _families(shell)
+    draft = shell.draft.setdefault("adjust", {"player": families[0], "what": "gold", "delta": 0, "reason": ""})
+
+    def save(e) -> None:
+        if vm.dispatch("adjust", **draft):
+            shell.draft.pop("adjust", None)
+            vm.go("scores")
+
+    reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT, expand=True,
+                          on_change=lambda e: draft.update(reason=e.control.value), error=vm.error_for("reason"))
+    return card([
+        heading(_("Correct a ledger")),
+        _player_chips(shell, "adjust-player", families, lambda f: (draft.update(player=f), shell.render()),
+                      draft["player"]),
+        choice_chips("adjust-what", [(w, shell.game_text(f"currency.{w}")) for w in ("gold", "influence", "vp",
+                                                                                     "treachery")],
+                     draft["what"], lambda w: (draft.update(what=w), shell.render())),
+        Stepper("adjust-delta", _("Change (+ or −)"), draft["delta"], -99, 99, lambda v: draft.update(delta=v)).control,
+        shell.problem("delta"), tid("adjust-reason", ft.Row([reason])),
+        button(_("Save the correction"), save, "adjust-save"),
+    ], "adjust")
+
+
+# ----------------------------------------------------------------------------------------------
+# Decade end and final scoring
+
+
+def decade_end_screen(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    state, config = vm.state, vm.session["config"]
+    decade = state["decade"]
+    last = decade == rules.DECADES
+    controls: list[ft.Control] = [title(_("End of decade {decade}").format(decade=ROMAN[decade])), _cities(shell)]
+    controls += _summaries(shell)
+    checklist = [shell.game_text("decade_end.income")]
+    if last:
+        checklist.append(shell.game_text("decade_end.final"))
+    else:
+        checklist += [shell.game_text("decade_end.pope"), shell.game_text("decade_end.tiles"),
+                      shell.game_text("decade_end.wars"),
+                      shell.game_text("decade_end.events").format(decade=ROMAN[decade + 1])]
+    controls.append(card([ft.Row([ft.Icon(ft.Icons.CHECK, size=20), ft.Container(text(line, SMALL), expand=True)])
+                          for line in checklist], "decade-checklist"))
+    draft = shell.draft.setdefault("income", {})
+    for family in _families(shell):
+        got = rules.income(state, config, family)
+        entry = draft.setdefault(family, {"gold": got["gold"], "influence": got["influence"]})
+        lines = [_who(shell, family)]
+        for key, gold, influence in got["parts"]:
+            lines.append(text(_("{what}: {gold} gold, {influence} influence").format(
+                what=shell.game_text(key), gold=gold, influence=influence), SMALL))
+        lines += [Stepper(f"income-{family}-gold", _("Gold"), entry["gold"], 0, 999,
+                          lambda v, e=entry: e.update(gold=v)).control,
+                  Stepper(f"income-{family}-influence", _("Influence"), entry["influence"], 0, 999,
+                          lambda v, e=entry: e.update(influence=v)).control]
+        controls.append(card(lines, f"income-{family}"))
+    label = _("Book the income: final scoring") if last else _("Book the income and start decade {decade}").format(
+        decade=ROMAN[decade + 1])
+    controls += [shell.problem(),
+                 button(label, lambda e: shell.send("book_income", "income", incomes=draft), "book-income",
+                        icon=ft.Icons.CHECK),
+                 *shell.game_bar()]
+    return controls
+
+
+def final_screen(shell) -> list[ft.Control]:
+    _, vm = shell.vm.t, shell.vm
+    result = vm.game.result(vm.state, vm.session["config"])
+    rows = [heading(_("Review")), text(shell.game_text("decade_end.final"), SMALL)]
+    rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
+    return [title(_("Final scoring")), _cities(shell), card(rows, "review"), shell.problem(),
+            button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
+            *shell.game_bar()]

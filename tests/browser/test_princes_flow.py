@@ -1,0 +1,133 @@
+"""Princes of the Renaissance in a real browser at phone size, 3 players, in each language: a city
+auction with a refused over-bid, a war won by the defender's counter-attack, the decade ends with
+their income, and the final scoring."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import assert_fits_a_phone, layout
+
+
+def start(app, server, lang, names=("Anna", "Bořek", "Cyril")):
+    app.open(server.url)
+    app.language(lang)
+    app.tap("new-princes_of_the_renaissance")
+    for i, name in enumerate(names):
+        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.tap("colour-1-d_este")                 # Anna Baglioni, Bořek d'Este, Cyril Malatesta
+    app.tap("create")
+    app.tap("tick-board")
+    app.tap("begin")
+
+
+def event(app, key, currency="gold", place=None, end=True):
+    """The player on turn auctions an event tile of the decade; the others pass; he keeps it for 0."""
+    app.tap("action-event")
+    app.tap(f"event-{key}")
+    if key != "gozzoli":
+        app.tap(f"currency-{currency}")
+    app.tap("open-auction")
+    app.tap("pass-bid")
+    app.tap("pass-bid")
+    if place:
+        app.tap(f"place-{place}")
+    if end:
+        app.tap("end-turn")
+
+
+def troop(app, kind, cost):
+    app.tap("action-troop")
+    app.tap(f"troop-{kind}")
+    app.step("troop-cost-plus", cost)
+    app.tap("buy-troop")
+    app.tap("end-turn")
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_a_three_player_game(app, server, lang):
+    start(app, server, lang)
+    expect(app.id("turn-head")).to_contain_text("Anna")
+    troop(app, "pike", 3)                       # Anna: Pike 0/2, 37 gold left
+    troop(app, "artillery", 4)                  # Bořek: Artillery 3/1 (+1/+1 d'Este)
+
+    # Cyril auctions a Venice tile (status 7: at least 14); Anna cannot bid 50 with 37 gold
+    app.tap("action-city")
+    app.tap("city-venice")
+    app.step("tile-gold-plus", 2)
+    app.tap("open-auction")
+    expect(app.id("bidder")).to_contain_text("Anna")
+    app.fill(app.t("Amount of the bid"), "50")
+    app.tap("bid")
+    app.says("bid-amount", app.t("That bid is more than this player can pay: at most {n}.", n=37))
+    app.fill(app.t("Amount of the bid"), "15")
+    app.tap("bid")
+    app.tap("pass-bid")                         # Bořek
+    app.tap("pass-bid")                         # Cyril
+    app.says("last-auction", "15")
+    app.tap("end-turn")
+
+    # Anna: Venice attacks Rome; Anna and Bořek are the condottieri
+    app.tap("action-war")
+    app.tap("attacker-venice")
+    app.tap("defender-rome")
+    app.tap("declare-war")
+    app.tap("no-veto")
+    app.tap("bid")                              # Anna, 1 influence for Venice
+    app.tap("pass-bid")                         # Bořek
+    app.tap("bid")                              # Bořek, 1 influence for Rome
+    app.says("strength-attacker", "= 0")        # Pike attack 0
+    app.says("strength-defender", "= 2")        # Artillery 1 + d'Este 1
+    app.tap("battle")                           # dice 1 and 1: 1 against 3, no attacker win
+    app.says("strength-defender", "= 4")        # the counter-attack: Artillery 3 + d'Este 1
+    app.step("die-defender-plus", 5)
+    app.tap("battle")                           # Rome 4 + 6 = 10 against Venice 2 + 1 = 3
+    app.says("last-war", app.t("{name} takes a VP counter.", name="Bořek"))
+    app.says("status-rome", "7")
+    app.says("status-venice", "5")
+    app.tap("end-turn")
+
+    # the rest of decade I: four event tiles; the last one ends the decade
+    event(app, "bellini")                       # Bořek
+    event(app, "gozzoli")                       # Cyril (paid in influence)
+    event(app, "da_vinci")                      # Anna
+    event(app, "verrocchio", end=False)         # Bořek: decade I is over
+    app.says("income-baglioni-gold-value", "21")  # Anna: family 12 + tile 2 + war pay 7 (Venice)
+    app.tap("book-income")
+
+    # decade II starts with the player after the last auctioneer: Cyril
+    expect(app.id("turn-head")).to_contain_text("Cyril")
+    event(app, "michelangelo")
+    event(app, "merchant")
+    event(app, "other")
+    event(app, "french_invasion", end=False)
+    app.tap("place-none")
+    app.tap("book-income")
+
+    expect(app.id("turn-head")).to_contain_text("Anna")
+    event(app, "botticelli", place="florence")
+    event(app, "carpaccio", place="florence")
+    event(app, "pinturicchio", place="milan")
+    event(app, "ghirlandaio", place="milan", end=False)
+    app.tap("book-income")
+    expect(app.id("review")).to_be_visible()
+    app.tap("finish")
+    # Bořek: 1 VP counter + most gold 6 = 7; Cyril: second-most gold 3 + most influence 4 = 7;
+    # Anna: a Venice tile (rank 4–5: 2) + most influence 4 = 6
+    expect(app.id("winner")).to_contain_text(app.t("Shared victory: {names}", names="Bořek, Cyril"))
+    expect(app.id("result-baglioni")).to_contain_text(app.n("{n} point", "{n} points", 6))
+    app.shot(f"princes-result-{lang}")
+
+
+def test_princes_screens_fit_a_phone(app, server):
+    start(app, server, "cs")
+    screens = {"turn": layout(app.page)}
+    app.tap("action-city")
+    app.tap("city-venice")
+    screens["city"] = layout(app.page)
+    app.tap("open-auction")
+    screens["auction"] = layout(app.page)
+    app.shot("princes-auction-cs")
+    app.tap("nav-scores")
+    screens["ledgers"] = layout(app.page)
+    assert_fits_a_phone(screens)
