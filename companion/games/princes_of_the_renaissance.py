@@ -41,7 +41,17 @@ Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
 - a player's "merchant_tiles" are among his city tiles (so never more than those), and the
   Merchant event's bonus is 1 VP per such tile (two exist, so at most 2 VP);
 - event tiles scored are bounded only by the 12 event tiles of the game; artist tiles placed at
-  the cities by the 4 "+1 status" artists.
+  the cities by the 4 "+1 status" artists;
+- "the next player after whoever took the last action" (the English rules' first player of the
+  next decade) is read as the player after the one who opened the auction of the decade's last
+  event tile: that auction is the decade's last action;
+- treachery cards are secret, so the app counts them and never names them; a card bought over the
+  hand limit is discarded at once (the count stays at the limit); the Treachery cards the app acts
+  on are named when played (Freeze Bid, Steal Influence, Raid Gold Shipment, Bribe Troops, Veto,
+  Start War, and Bribe Cardinal declared with a Pope bid);
+- whoever starts a war opens both condottiere auctions and, unlike the opener of the other
+  auctions, may pass without a bid (he may own no troop at all);
+- Ludovico Sforza's re-roll is done with undo: take back the dice and enter the new ones.
 """
 from __future__ import annotations
 

@@ -78,6 +78,8 @@ def test_a_three_player_game(app, server, lang):
     app.tap("bid")                              # Bořek, 1 influence for Rome
     app.says("strength-attacker", "= 0")        # Pike attack 0
     app.says("strength-defender", "= 2")        # Artillery 1 + d'Este 1
+    screens = {"war": layout(app.page)}
+    app.shot(f"princes-war-{lang}")
     app.tap("battle")                           # dice 1 and 1: 1 against 3, no attacker win
     app.says("strength-defender", "= 4")        # the counter-attack: Artillery 3 + d'Este 1
     app.step("die-defender-plus", 5)
@@ -93,6 +95,8 @@ def test_a_three_player_game(app, server, lang):
     event(app, "da_vinci")                      # Anna
     event(app, "verrocchio", end=False)         # Bořek: decade I is over
     app.says("income-baglioni-gold-value", "21")  # Anna: family 12 + tile 2 + war pay 7 (Venice)
+    screens["decade end"] = layout(app.page)
+    app.shot(f"princes-decade-end-{lang}")
     app.tap("book-income")
 
     # decade II starts with the player after the last auctioneer: Cyril
@@ -117,6 +121,7 @@ def test_a_three_player_game(app, server, lang):
     expect(app.id("winner")).to_contain_text(app.t("Shared victory: {names}", names="Bořek, Cyril"))
     expect(app.id("result-baglioni")).to_contain_text(app.n("{n} point", "{n} points", 6))
     app.shot(f"princes-result-{lang}")
+    assert_fits_a_phone(screens)
 
 
 def test_princes_screens_fit_a_phone(app, server):
