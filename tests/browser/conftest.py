@@ -189,13 +189,13 @@ class App:
             box.click()
             try:
                 expect(box).to_be_focused(timeout=2000)
-                break
+                self.page.wait_for_timeout(300)
+                box.fill(value)
+                expect(box).to_have_value(value, timeout=3000)
+                return
             except AssertionError:
                 if attempt == 3:
                     raise
-        self.page.wait_for_timeout(300)
-        box.fill(value)
-        expect(box).to_have_value(value)
 
     def step(self, identifier: str, times: int) -> None:
         for _ in range(times):
@@ -238,7 +238,9 @@ def layout(page) -> dict:
             if (el.style.overflowX === 'scroll' && el.scrollWidth > el.clientWidth + 1)
                 out.push(['scroller', el.textContent.slice(0, 40)]);
             const lines = Math.ceil((el.scrollWidth - 20) / Math.max(el.clientWidth, 1));
-            if (!el.querySelector('flt-semantics') && el.scrollWidth - el.clientWidth > 20 && r.height < 18 * lines)
+            const cut = r.top < 2 || r.bottom > window.innerHeight - 30;  // cut by the viewport, not the layout
+            if (!el.querySelector('flt-semantics') && el.scrollWidth - el.clientWidth > 20 && r.height < 18 * lines
+                && !cut)
                 out.push(['clipped', el.textContent.slice(0, 40), el.clientWidth, el.scrollWidth]);
             const role = el.getAttribute('role');
             if ((role === 'button' || role === 'checkbox' || role === 'switch') && r.height < 47.5

@@ -130,6 +130,7 @@ def test_princes_screens_fit_a_phone(app, server):
     app.tap("action-city")
     app.tap("city-venice")
     screens["city"] = layout(app.page)
+    app.shot("princes-city-cs")
     app.tap("open-auction")
     screens["auction"] = layout(app.page)
     app.shot("princes-auction-cs")
