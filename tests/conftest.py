@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository's paths, the public examples, and a store on either storage."""
+"""Shared fixtures: the repository's paths, the public examples, a store on either storage, and a
+game session driven action by action."""
 from __future__ import annotations
 
 import json
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.engine import flow
+from companion.engine.model import InvalidAction
 from companion.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,3 +44,33 @@ def assert_refused(done: subprocess.CompletedProcess, field: str) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: ") and field in done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+class Table:
+    """A game session driven action by action, as the app drives it; `state` is after the last action.
+
+    A game's tests subclass it with `game` (its GameDef) and `form` (the default new-game form).
+    """
+
+    game = None
+    form: dict = {}
+
+    def __init__(self, form=None, begin=True):
+        self.config = self.game.new_config(self.form if form is None else form)
+        self.state = flow.initial(self.game, self.config)
+        if begin:
+            self.do("begin")
+
+    def do(self, kind, **args):
+        self.state = flow.apply(self.game, self.config, self.state, {"type": kind, "args": args})
+        return self.state
+
+    def refused(self, kind, field=None, **args):
+        """The action is refused (naming `field`, if given) and the state is the same object as before."""
+        before = self.state
+        with pytest.raises(InvalidAction) as caught:
+            self.do(kind, **args)
+        assert self.state is before
+        if field:
+            assert caught.value.field == field
+        return caught.value

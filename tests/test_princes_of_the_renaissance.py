@@ -249,8 +249,8 @@ def test_bad_input_exits_2_naming_the_field(payload, field):
 # ----------------------------------------------------------------------------------------------
 # The session: setup, auctions, wars, decades (FACTS §3.2–3.6; TV-P1…P5)
 
-from companion.engine import flow  # noqa: E402
 from companion.engine.model import InvalidAction  # noqa: E402
+from tests.conftest import Table as SharedTable  # noqa: E402
 
 TABLE = {"start": 0, "players": [{"colour": "baglioni", "name": "Geoff"}, {"colour": "d_este", "name": "Hammy"},
                                  {"colour": "malatesta", "name": "Stella"}, {"colour": "gonzaga", "name": "Timo"}]}
@@ -260,27 +260,11 @@ ARTILLERY = {"cost": 6, "attack": 3, "defence": 1}
 FORT = {"cost": 5, "attack": 0, "defence": 3}
 
 
-class Table:
-    """A session driven action by action, like the app does; `state` is after the last action."""
+class Table(SharedTable):
+    """A Princes session (FACTS §3.2: 4 players, Geoff first)."""
 
-    def __init__(self, form=TABLE, begin=True):
-        self.config = pr.GAME.new_config(form)
-        self.state = flow.initial(pr.GAME, self.config)
-        if begin:
-            self.do("begin")
-
-    def do(self, kind, **args):
-        self.state = flow.apply(pr.GAME, self.config, self.state, {"type": kind, "args": args})
-        return self.state
-
-    def refused(self, kind, field=None, **args):
-        before = self.state
-        with pytest.raises(InvalidAction) as caught:
-            self.do(kind, **args)
-        assert self.state is before
-        if field:
-            assert caught.value.field == field
-        return caught.value
+    game = pr.GAME
+    form = TABLE
 
     def turn_to(self, family):
         while pr.active_family(self.state, self.config) != family:

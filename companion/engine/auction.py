@@ -26,6 +26,13 @@ def start(lot: Mapping[str, Any], currency: str, minimum: int, bidders: Sequence
             "opener_must_bid": opener_must_bid, "skipped": [dict(s) for s in skipped], "log": []}
 
 
+def running(auction: Mapping | None) -> dict:
+    """The auction under way, or refuse a bid when there is none."""
+    if not auction:
+        raise InvalidAction(Msg(N_("No auction is running.")))
+    return auction
+
+
 def active(auction: Mapping) -> list[str]:
     """Bidders who have not passed, in bidding order."""
     return [p for p in auction["bidders"] if p not in auction["out"]]

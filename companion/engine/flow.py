@@ -48,6 +48,12 @@ def replay(game: GameDef, config: Mapping, log: list) -> dict:
     return state
 
 
+def need(state: Mapping, *phases: str) -> None:
+    """Refuse an action outside the phases of the game it belongs to."""
+    if state.get("phase") not in phases:
+        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
+
+
 def _tick(game: GameDef, config: Mapping, state: dict, args: Mapping) -> None:
     item, done = args.get("item"), args.get("done")
     if item not in [i["id"] for i in game.setup_items(config)] or not isinstance(done, bool):

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
+from ..engine.flow import need
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, tied_groups
@@ -310,10 +311,6 @@ def initial_state(config: Mapping) -> dict:
                        "drawn": False} if config["gifts"] else None)}
 
 
-def _need(state: Mapping, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
-
 
 def _colour(state: Mapping, args: Mapping) -> str:
     colour = args.get("player")
@@ -340,19 +337,19 @@ def _checked(raw: Mapping, complete: bool, config: Mapping) -> dict:
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    _need(state, "setup")
+    need(state, "setup")
     state["phase"] = "play"
 
 
 def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
-    _need(state, "play")
+    need(state, "play")
     if args.get("step") not in [s.id for s in steps(config)]:
         raise InvalidAction(Msg(N_("There is no such step.")))
     state["step"] = args["step"]
 
 
 def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
-    _need(state, "play")
+    need(state, "play")
     state["turn"] = (state["turn"] + 1) % len(config["players"])
     state["step"] = "draw"
     if state["gifts"]:
@@ -361,7 +358,7 @@ def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _meeple(state: dict, args: Mapping, config: Mapping) -> None:
     """A meeple placed on the board (+1) or taken back (−1): at most 7 of a player's are out."""
-    _need(state, "play")
+    need(state, "play")
     colour = _colour(state, args)
     delta = args.get("delta")
     if delta not in (1, -1):
@@ -383,7 +380,7 @@ def _return_meeples(state: dict, meeples: Mapping[str, int]) -> None:
 
 def _score_feature(state: dict, args: Mapping, config: Mapping) -> None:
     """A feature completed this turn: the majority scores, the meeples go home (FACTS §4.3)."""
-    _need(state, "play")
+    need(state, "play")
     if args.get("type") == "field":
         raise InvalidAction(Msg(N_("Fields are scored only at the end of the game.")), field="type")
     feature = _checked(args, True, config)
@@ -395,7 +392,7 @@ def _score_feature(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _gift_draw(state: dict, args: Mapping, config: Mapping) -> None:
     """The tile extended someone else's road or city: one gift card, at most one per turn."""
-    _need(state, "play")
+    need(state, "play")
     gifts = state["gifts"]
     if gifts is None:
         raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
@@ -412,7 +409,7 @@ def _gift_draw(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _gift_open(state: dict, args: Mapping, config: Mapping) -> None:
     """After drawing and before placing: open one gift, resolve it, discard it."""
-    _need(state, "play")
+    need(state, "play")
     gifts = state["gifts"]
     if gifts is None:
         raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
@@ -435,7 +432,7 @@ def _need_opened(state: Mapping, card: str) -> None:
 
 def _road_sweeper(state: dict, args: Mapping, config: Mapping) -> None:
     """Road Sweeper: an unfinished road scores as at the end of the game; all its meeples go home."""
-    _need(state, "play")
+    need(state, "play")
     _need_opened(state, "road_sweeper")
     feature = _checked(dict(args, type="road"), False, config)
     _return_meeples(state, feature["meeples"])
@@ -447,7 +444,7 @@ def _road_sweeper(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _cash_out(state: dict, args: Mapping, config: Mapping) -> None:
     """Cash Out: take one of your meeples back and score 2 per meeple in that feature, yours included."""
-    _need(state, "play")
+    need(state, "play")
     _need_opened(state, "cash_out")
     n = args.get("meeples")
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MEEPLES * len(config["players"]):
@@ -463,14 +460,14 @@ def _cash_out(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _end_game(state: dict, args: Mapping, config: Mapping) -> None:
     """The last tile is placed: the final tally begins with the unfinished roads."""
-    _need(state, "play")
+    need(state, "play")
     state["phase"] = "tally"
     state["category"] = TALLY[0]
 
 
 def _tally_feature(state: dict, args: Mapping, config: Mapping) -> None:
     """One unfinished feature (or field) of the current category, with the meeples on it."""
-    _need(state, "tally")
+    need(state, "tally")
     if args.get("type") != state["category"]:
         raise InvalidAction(Msg(N_("Enter the features of the current category.")), field="type")
     feature = _checked(args, False, config)
@@ -485,7 +482,7 @@ def _tally_feature(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _tally_next(state: dict, args: Mapping, config: Mapping) -> None:
     """The next category (then the review: "review" is the last one)."""
-    _need(state, "tally")
+    need(state, "tally")
     order = [*TALLY, "review"]
     if state["category"] == "review":
         raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
@@ -493,7 +490,7 @@ def _tally_next(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    _need(state, "tally")
+    need(state, "tally")
     if state["category"] != "review":
         raise InvalidAction(Msg(N_("Go through every category first.")))
     state["phase"] = "over"

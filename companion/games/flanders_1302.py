@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
+from ..engine.flow import need
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
@@ -401,18 +402,14 @@ def score_cli(data: Any) -> dict:
 # Actions of a session (reducers: mutate the given copy or raise InvalidAction)
 
 
-def _need_phase(state: Mapping, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
-
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    _need_phase(state, "setup")
+    need(state, "setup")
     state["phase"] = "round"
 
 
 def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
-    _need_phase(state, "round")
+    need(state, "round")
     if args.get("step") not in [s.id for s in STEPS[config["variant"]]]:
         raise InvalidAction(Msg(N_("There is no such step.")))
     state["step"] = args["step"]
@@ -434,7 +431,7 @@ def _player_counts(args: Mapping, config: Mapping, key: str, low: int) -> dict[s
 
 def _turn_order(state: dict, args: Mapping, config: Mapping) -> None:
     """Step 3: cards revealed per player → the order; played influence cards leave the game."""
-    _need_phase(state, "round")
+    need(state, "round")
     if config["variant"] != STANDARD:
         raise InvalidAction(Msg(N_("The two-player variant has no turn order to work out.")))
     if state["order"] is not None:
@@ -457,7 +454,7 @@ def _turn_order(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _gold_influence(state: dict, args: Mapping, config: Mapping) -> None:
     """Step 5: the start player's gold card is an influence card; he keeps it."""
-    _need_phase(state, "round")
+    need(state, "round")
     if config["variant"] != STANDARD:
         raise InvalidAction(Msg(N_("The two-player variant plays without gold cards.")))
     if state["gold_influence"] == state["round"]:
@@ -469,7 +466,7 @@ def _gold_influence(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _score_city(state: dict, args: Mapping, config: Mapping) -> None:
     """Step 6 (or the end of the game): score one completed city and move the score markers."""
-    _need_phase(state, "round", "final")
+    need(state, "round", "final")
     name = args.get("city")
     if name not in cities_in_play(config):
         raise InvalidAction(Msg(N_("Choose a city in play.")), field="city")
@@ -496,7 +493,7 @@ def _form_message(error: inputs.InputError) -> Msg:
 
 def _end_round(state: dict, args: Mapping, config: Mapping) -> None:
     """After step 6: check the end triggers with the players; either the game ends or a new round starts."""
-    _need_phase(state, "round")
+    need(state, "round")
     board = args.get("board")
     deck = args.get("deck", False)
     if not isinstance(board, bool) or not isinstance(deck, bool):
@@ -516,7 +513,7 @@ def _end_round(state: dict, args: Mapping, config: Mapping) -> None:
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     """The final scoring: every city scored; in the standard game the influence cards each player
     really holds are entered (the app's own count is offered as the starting value)."""
-    _need_phase(state, "final")
+    need(state, "final")
     if config["variant"] == STANDARD:
         counts = _player_counts(args, config, "cards", 0)
         for colour, n in counts.items():

@@ -58,6 +58,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import auction, inputs
+from ..engine.flow import need
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
@@ -650,10 +651,6 @@ def _clamped(status: int) -> int:
 # Checks shared by the reducers
 
 
-def _need(state: Mapping, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
-
 
 def _family(state: Mapping, value: Any, field: str = "player") -> str:
     if value not in state["players"]:
@@ -682,7 +679,7 @@ def _quiet(state: Mapping) -> None:
 
 def _turn_action(state: Mapping) -> None:
     """The one action of a turn (FACTS §3.4)."""
-    _need(state, "play")
+    need(state, "play")
     _quiet(state)
     if state["acted"]:
         raise InvalidAction(Msg(N_("One action per turn: this player has had his. End the turn.")))
@@ -718,13 +715,13 @@ def _once(state: dict, family: str, ability: str) -> None:
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    _need(state, "setup")
+    need(state, "setup")
     state["phase"] = "play"
 
 
 def _end_turn(state: dict, args: Mapping, config: Mapping) -> None:
     """End the turn (without an action it is a pass: the player may act again next time round)."""
-    _need(state, "play")
+    need(state, "play")
     _quiet(state)
     state.update(turn=(state["turn"] + 1) % len(config["players"]), acted=False, last_auction=None, last_war=None)
 
@@ -786,7 +783,7 @@ def _buy_card(state: dict, args: Mapping, config: Mapping) -> None:
 def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
     """Treachery cards the ledger feels: Freeze Bid (the next bidder must pass), Steal Influence
     (2) and Raid Gold Shipment (3), these two by the player on turn and not during an auction."""
-    _need(state, "play")
+    need(state, "play")
     family = _family(state, args.get("player"))
     card = args.get("card")
     if card == "freeze_bid":
@@ -819,7 +816,7 @@ def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
 def _ability(state: dict, args: Mapping, config: Mapping) -> None:
     """Once-a-decade city tiles: Banking (swap up to 3 gold and influence), Lucrezia Borgia (take 2
     influence), Alfonso of Aragon (a treachery card without using the action)."""
-    _need(state, "play")
+    need(state, "play")
     family = _family(state, args.get("player"))
     ability = args.get("ability")
     if ability == "banking":
@@ -849,7 +846,7 @@ def _ability(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
     """A deal between players: gold or influence (VP counters too with the option `trade_vp`)."""
-    _need(state, "play")
+    need(state, "play")
     giver = _family(state, args.get("giver"), "giver")
     taker = _family(state, args.get("taker"), "taker")
     if giver == taker:
@@ -868,7 +865,7 @@ def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     """A ledger correction with a reason (a miscount at the table)."""
-    _need(state, "play", "decade_end", "final")
+    need(state, "play", "decade_end", "final")
     family = _family(state, args.get("player"))
     what = args.get("what")
     if what not in ("gold", "influence", "vp", "treachery"):
@@ -961,9 +958,7 @@ def _open_auction(state: dict, args: Mapping, config: Mapping) -> None:
 def _bid(state: dict, args: Mapping, config: Mapping) -> None:
     """The bidder on turn raises; refused above what he can pay (discounts and declared Bribe
     Cardinal cards counted)."""
-    current = state["auction"]
-    if not current:
-        raise InvalidAction(Msg(N_("No auction is running.")))
+    current = auction.running(state["auction"])
     family = _family(state, args.get("player"))
     cardinal = 0
     if current["lot"]["kind"] == "pope":
@@ -977,9 +972,7 @@ def _bid(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _pass_bid(state: dict, args: Mapping, config: Mapping) -> None:
-    current = state["auction"]
-    if not current:
-        raise InvalidAction(Msg(N_("No auction is running.")))
+    current = auction.running(state["auction"])
     auction.pass_(current, _family(state, args.get("player")))
     _after_bid(state, config)
 
@@ -1028,7 +1021,7 @@ def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
 def _place(state: dict, args: Mapping, config: Mapping) -> None:
     """A "+1 status" artist goes to a major city at once (status +1); the French Invasion takes 2
     status from a city, or is discarded (city None); it is removed either way."""
-    _need(state, "play")
+    need(state, "play")
     pending = state["pending"]
     if not pending:
         raise InvalidAction(Msg(N_("No event tile is waiting to be placed.")))
@@ -1060,7 +1053,7 @@ def _decade_over(state: dict) -> None:
 def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
     """Attacker and defender among the five cities; the war track goes up (not with a Start War card,
     played at the end of the turn)."""
-    _need(state, "play")
+    need(state, "play")
     _quiet(state)
     card = args.get("card", False)
     if not isinstance(card, bool):
@@ -1236,7 +1229,7 @@ def _book_income(state: dict, args: Mapping, config: Mapping) -> None:
     """Book each player's income (as computed, or as counted at the table), collect the war pay,
     then: the Pope back, the war track to 0, the turned tiles reset, the next decade's events and
     first player. After decade III the final scoring follows."""
-    _need(state, "decade_end")
+    need(state, "decade_end")
     incomes = args.get("incomes")
     if not isinstance(incomes, Mapping) or set(incomes) != set(state["players"]):
         raise InvalidAction(Msg(N_("Enter every player's income.")), field="incomes")
@@ -1267,7 +1260,7 @@ def _book_income(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    _need(state, "final")
+    need(state, "final")
     state["phase"] = "over"
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
+from ..engine.flow import need
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import shared_places, tied_groups
@@ -117,10 +118,6 @@ def _player(state: dict, config: Mapping, args: Mapping) -> tuple[str, dict]:
     return colour, state["players"][colour]
 
 
-def _need_phase(state: Mapping, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
-
 
 def living(player: Mapping) -> int:
     return sum(player["living"].values())
@@ -149,12 +146,12 @@ def _whole(args: Mapping, key: str, low: int, high: int) -> int:
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    _need_phase(state, "setup")
+    need(state, "setup")
     state["phase"] = "play"
 
 
 def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
-    _need_phase(state, "play")
+    need(state, "play")
     if args.get("step") not in ("seed", "turns", "round_end"):
         raise InvalidAction(Msg(N_("There is no such step.")))
     state["step"] = args["step"]
@@ -162,7 +159,7 @@ def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
     """The next player clockwise; a death the time track caused must be carried out first."""
-    _need_phase(state, "play", "final_actions")
+    need(state, "play", "final_actions")
     _turn_may_end(state, config)
     colour = config["players"][state["turn"]]["colour"]
     if state["phase"] == "final_actions":
@@ -183,7 +180,7 @@ def _turn_may_end(state: Mapping, config: Mapping) -> None:
 
 def _time(state: dict, args: Mapping, config: Mapping) -> None:
     """Time spent (an action's hourglasses, or 2 for a plague cube): the marker moves on."""
-    _need_phase(state, "play", "final_actions")
+    need(state, "play", "final_actions")
     _colour, player = _player(state, config, args)
     amount = PLAGUE_TIME if args.get("plague") else _whole(args, "amount", 1, 12)
     player["time"] += amount
@@ -191,7 +188,7 @@ def _time(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _birth(state: dict, args: Mapping, config: Mapping) -> None:
     """Family action: the lowest-numbered member still in the supply is born onto the farmyard."""
-    _need_phase(state, "play", "final_actions")
+    need(state, "play", "final_actions")
     _colour, player = _player(state, config, args)
     numbers = [k for k, v in player["supply"].items() if v > 0]
     if not numbers:
@@ -204,7 +201,7 @@ def _birth(state: dict, args: Mapping, config: Mapping) -> None:
 def _death(state: dict, args: Mapping, config: Mapping) -> None:
     """A member dies (the lowest-numbered visible one): to the chronicle of his profession if a space
     is free, else to an anonymous grave; in the final actions with neither free, out of the game."""
-    _need_phase(state, "play", "final_actions")
+    need(state, "play", "final_actions")
     colour, player = _player(state, config, args)
     if deaths_due(player, config["lap"]) <= 0:
         raise InvalidAction(Msg(N_("Nobody in this family has to die now.")))
@@ -261,7 +258,7 @@ def _grain(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _church(state: dict, args: Mapping, config: Mapping) -> None:
     """Church action: a farmyard member goes into the black bag (1 brown cube or 3 time)."""
-    _need_phase(state, "play", "final_actions")
+    need(state, "play", "final_actions")
     _colour, player = _player(state, config, args)
     if _in_church(player) >= living(player):
         raise InvalidAction(Msg(N_("Every living family member is already in the church.")))
@@ -270,7 +267,7 @@ def _church(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _next_marker(state: dict, args: Mapping, config: Mapping) -> None:
     """Council stage 1: the next-starting-player marker (nothing if it is already taken)."""
-    _need_phase(state, "play")
+    need(state, "play")
     colour, _player_state = _player(state, config, args)
     if state["next_start"] is not None:
         raise InvalidAction(Msg(N_("The next-starting-player marker is already taken this round.")))
@@ -283,7 +280,7 @@ def _next_marker(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _market_start(state: dict, args: Mapping, config: Mapping) -> None:
     """The market cube was taken: a market day must be held; its trigger player sells first, free."""
-    _need_phase(state, "play", "final_actions")
+    need(state, "play", "final_actions")
     if state["market"]:
         raise InvalidAction(Msg(N_("A market day is already running.")))
     colour, _ = _player(state, config, args)
@@ -352,7 +349,7 @@ def _market_end(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _round_end(state: dict, args: Mapping, config: Mapping) -> None:
     """The last cube was taken and its action done: the round ends with a mass."""
-    _need_phase(state, "play")
+    need(state, "play")
     _turn_may_end(state, config)
     state["phase"] = "mass"
     state["mass"] = {"bought": {}, "drawn": None, "moved": [], "final": False}
@@ -360,7 +357,7 @@ def _round_end(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _mass_buy(state: dict, args: Mapping, config: Mapping) -> None:
     """Buy one of your own members out of the bag for 1 coin (until 4 pieces are out)."""
-    _need_phase(state, "mass")
+    need(state, "mass")
     mass = state["mass"]
     colour, player = _player(state, config, args)
     if mass["drawn"] is not None:
@@ -380,7 +377,7 @@ def _mass_buy(state: dict, args: Mapping, config: Mapping) -> None:
 def _mass_draw(state: dict, args: Mapping, config: Mapping) -> None:
     """The rest is drawn blind until 4 pieces are out: family members to the rightmost window,
     monks back into the bag."""
-    _need_phase(state, "mass")
+    need(state, "mass")
     mass = state["mass"]
     if mass["drawn"] is not None:
         raise InvalidAction(Msg(N_("The pieces have already been drawn.")))
@@ -407,7 +404,7 @@ def _mass_draw(state: dict, args: Mapping, config: Mapping) -> None:
 def _mass_move(state: dict, args: Mapping, config: Mapping) -> None:
     """Move one of your members leftwards, paying the grain shown between the windows (see the board).
     A player may move several members, and one member several windows, in his one go."""
-    _need_phase(state, "mass")
+    need(state, "mass")
     mass = state["mass"]
     if mass["drawn"] is None:
         raise InvalidAction(Msg(N_("Draw the pieces first.")))
@@ -429,7 +426,7 @@ def _mass_move(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _mass_done(state: dict, args: Mapping, config: Mapping) -> None:
     """A player has finished moving this mass (each player moves once, in turn order)."""
-    _need_phase(state, "mass")
+    need(state, "mass")
     colour, _ = _player(state, config, args)
     if state["mass"]["drawn"] is None:
         raise InvalidAction(Msg(N_("Draw the pieces first.")))
@@ -452,7 +449,7 @@ def mass_majority(windows: Mapping[str, list[int]]) -> list[str]:
 
 def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
     """The majority bonus, then a new round (or, after the final mass, the final scoring)."""
-    _need_phase(state, "mass")
+    need(state, "mass")
     mass = state["mass"]
     if mass["drawn"] is None:
         raise InvalidAction(Msg(N_("Draw the pieces first.")))
@@ -479,7 +476,7 @@ def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _end_trigger(state: dict, args: Mapping, config: Mapping) -> None:
     """A member took the last chronicle space or the last grave: everyone else gets one last action."""
-    _need_phase(state, "play")
+    need(state, "play")
     colour, _ = _player(state, config, args)
     state["phase"] = "final_actions"
     state["end"] = {"trigger": colour, "acted": []}
@@ -509,7 +506,7 @@ def _final_action_done(state: dict, config: Mapping, colour: str) -> None:
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     """The final scoring: travel and council counts from the board; everything else from the books."""
-    _need_phase(state, "scoring")
+    need(state, "scoring")
     entries = args.get("players")
     if not isinstance(entries, Mapping):
         raise InvalidAction(Msg(N_("Enter the travel and council counts for every player.")))
