@@ -1,4 +1,5 @@
-"""Elfenland and Elfengold final scoring (FACTS §5.1, §5.5; TV-E9) and `companion score elfenland`."""
+"""Elfenland and Elfengold: final scoring (FACTS §5.1, §5.5; TV-E9) and `companion score elfenland`; the
+session: road costs (TV-E1…E4, E6), gold (TV-E7, E8), the tile auction, moves, rounds and the town race."""
 from __future__ import annotations
 
 
@@ -52,3 +53,184 @@ GOLD = {"options": ["elfengold"], "players": [{"id": "a", "towns": 3, "gold": 1}
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+# ----------------------------------------------------------------------------------------------
+# The session: rounds, gold, the tile auction, moves and the town race (FACTS §5.1–5.6)
+
+from companion.engine.model import InvalidAction  # noqa: E402
+from tests.conftest import Table as SharedTable  # noqa: E402
+
+TABLE = {"start": 0, "variant": "elfengold", "wizards": True,
+         "players": [{"colour": "red", "name": "Ann"}, {"colour": "blue", "name": "Ben"},
+                     {"colour": "green", "name": "Cid"}]}
+
+
+class Table(SharedTable):
+    """An Elfengold session with the Elf wizards, 3 players."""
+
+    game = el.GAME
+    form = TABLE
+
+    def gold(self, colour):
+        return self.state["players"][colour]["gold"]
+
+    def to(self, step):
+        while self.state["step"] != step:
+            self.do("next_phase")
+
+
+@pytest.mark.parametrize("road, transport, obstacle, cards", [
+    ("desert", "troll_wagon", True, 3),         # TV-E1
+    ("woods", "dragon", True, 3),               # TV-E2
+    ("plains", "elfcycle", False, 1),           # TV-E2
+    ("downstream", None, False, 1),             # TV-E3
+    ("upstream", None, False, 2),               # TV-E3
+    ("woods", "magic_cloud", False, 2),         # TV-E4: there and back is 2 + 2
+    ("lake", None, True, 3),                    # TV-E6: a sea monster on the lake
+    ("desert", "giant_pig", False, None),
+    ("mountains", None, True, 4),               # a caravan with an obstacle
+])
+def test_road_costs(road, transport, obstacle, cards):
+    assert el.road_cost(road, transport, obstacle) == cards
+
+
+def test_tv_e8_a_gold_road_doubles_the_next_town():
+    assert el.move_gold([{"town": "usselen"}, {"town": "grangor", "gold_road": True}])[0] == 4 + 2 * 5
+    assert el.move_gold([{"town": "elvenhold"}, {"town": "beata"}, {"town": "elvenhold"}, {"town": "beata"}])[0] == 4
+
+
+def test_setup_and_round_one_skips_drawing_and_income():
+    t = Table(begin=False)
+    assert all(p["gold"] == 12 for p in t.state["players"].values())
+    ids = [i["id"] for i in el.setup_items(t.config)]
+    assert "wizards" in ids and "gold_discs" in ids and "base_obstacles" not in ids
+    assert next(i for i in el.setup_items(t.config) if i["id"] == "pool")["params"] == {"n": 48}
+    t.do("begin")
+    assert t.state["step"] == "tiles"
+
+
+def test_tv_e7_the_gold_pile_and_income_from_round_two():
+    t = Table()
+    t.do("gold_card")
+    t.do("gold_card")
+    t.do("take_pile", player="blue")
+    assert t.gold("blue") == 12 + 6 and t.state["gold_pile"] == 0
+    t.refused("take_pile", player="blue")
+
+
+def auction_phase(t):
+    t.to("auction")
+    t.do("reveal", tiles=["dragon", "gold", "unicorn", "tree", "exchange", "giant_pig"])
+
+
+def test_the_tile_auction():
+    t = Table()
+    t.to("auction")
+    t.refused("reveal", "tiles", tiles=["dragon"] * 6)            # only 4 dragons in the pool
+    t.refused("reveal", "tiles", tiles=["dragon"] * 5)            # 2 × 3 players = 6
+    auction_phase(t)
+    a = t.state["auction"]
+    assert a["lot"] == {"tile": "dragon"} and a["bidders"] == ["red", "blue", "green"]
+    t.do("bid", player="red", amount=3)
+    t.do("bid", player="blue", amount=4)
+    t.do("pass_bid", player="green")
+    t.do("pass_bid", player="red")
+    assert t.gold("blue") == 8 and t.state["sold"][-1] == {"tile": "dragon", "winner": "blue", "price": 4}
+    assert t.state["auction"]["lot"] == {"tile": "gold"}
+    for colour in ("red", "blue", "green"):                       # nobody bids: back to the pool
+        t.do("pass_bid", player=colour)
+    assert t.state["sold"][-1]["winner"] is None
+    t.refused("next_phase")
+
+
+def test_a_winner_who_cannot_pay_loses_all_his_gold_and_the_tile_goes_up_again():
+    t = Table()
+    auction_phase(t)
+    t.do("bid", player="red", amount=20)
+    t.do("pass_bid", player="blue")
+    t.do("pass_bid", player="green")
+    assert t.gold("red") == 0 and t.state["sold"][-1]["broke"]
+    assert t.state["auction"]["lot"] == {"tile": "dragon"} and t.state["auction"]["log"] == []
+    t.do("bid", player="red", amount=1)         # he may bid again: with no gold he cannot pay again
+    t.do("bid", player="blue", amount=2)
+    t.do("pass_bid", player="green")
+    t.do("pass_bid", player="red")
+    assert t.gold("blue") == 10
+
+
+def finish_auction(t):
+    while t.state["auction"]:
+        t.do("pass_bid", player=t.state["auction"]["next"])
+
+
+def test_moves_pay_gold_or_two_cards_and_collect_towns():
+    t = Table()
+    auction_phase(t)
+    finish_auction(t)
+    t.to("move")
+    t.refused("move", "player", player="blue", visits=[{"town": "beata"}], take="gold")
+    t.refused("move", "visits", player="red", visits=[{"town": "elvenhold"}], take="gold")
+    t.do("move", player="red", visits=[{"town": "usselen"}, {"town": "grangor", "gold_road": True},
+                                       {"town": "usselen"}], take="gold")
+    assert t.gold("red") == 12 + 4 + 10 + 4 and t.state["players"]["red"]["towns"] == ["usselen", "grangor"]
+    assert t.state["players"]["red"]["at"] == "usselen"
+    t.do("move", player="blue", visits=[{"town": "virst"}], take="cards")
+    assert t.gold("blue") == 12
+    t.refused("move", "wizard_obstacles", player="green", visits=[{"town": "al_baran", "carpet": True}],
+              take="gold", wizard_obstacles=10)
+    t.do("move", player="green", visits=[{"town": "beata"}, {"town": "al_baran", "carpet": True}], take="gold",
+         wizard_obstacles=1)
+    assert t.gold("green") == 12 - 1 - 3 + 2                 # a carpet's town pays nothing
+    t.do("next_phase")
+    t.do("next_phase")                                       # end of round 1: the start player passes left
+    assert (t.state["round"], t.state["step"]) == (2, "draw")
+    assert el.colour_at(t.config, t.state["start"]) == "blue"
+    t.do("next_phase")
+    assert t.gold("red") == 30 + 2                           # income from round 2
+
+
+def test_wizard_moves_need_the_variant():
+    t = Table(dict(TABLE, wizards=False))
+    auction_phase(t)
+    finish_auction(t)
+    t.to("move")
+    t.refused("move", "visits", player="red", visits=[{"town": "beata", "carpet": True}], take="gold")
+
+
+def test_the_game_ends_after_the_round_in_which_someone_has_all_twenty_towns():
+    t = Table()
+    t.state["players"]["blue"]["towns"] = sorted(el.GOLD_DISCS)
+    auction_phase(t)
+    finish_auction(t)
+    t.to("move")
+    for _ in range(3):
+        t.do("pass_move", player=el.colour_at(t.config, t.state["turn"]))
+    t.to("end")
+    t.do("next_phase")
+    assert t.state["phase"] == "final"
+    result = el.GAME.result(t.state, t.config)
+    assert result["winners"] == ["blue"] and result["players"][1]["total"] == 20
+    t.do("finish")
+
+
+def test_base_game_four_rounds_and_the_travel_card_tie_break():
+    t = Table({"start": 1, "variant": "base", "players": TABLE["players"][:2]})
+    assert t.state["step"] == "deal" and t.gold("red") == 0
+    t.refused("gold_card")
+    for _ in range(4):
+        t.to("move")
+        t.do("pass_move", player=el.colour_at(t.config, t.state["turn"]))
+        t.do("pass_move", player=el.colour_at(t.config, t.state["turn"]))
+        t.to("end")
+        t.do("next_phase")
+    assert t.state["phase"] == "final"
+    t.refused("cards", "cards.red", cards={"red": -1, "blue": 3})
+    t.do("cards", cards={"red": 2, "blue": 5})
+    assert el.GAME.result(t.state, t.config)["winners"] == ["blue"]
+
+
+def test_elf_wizards_only_with_elfengold():
+    with pytest.raises(InvalidAction) as caught:
+        el.GAME.new_config(dict(TABLE, variant="base"))
+    assert caught.value.field == "wizards"

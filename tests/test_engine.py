@@ -39,6 +39,20 @@ SCRIPTS = {
         ("transfer", {"giver": "gonzaga", "taker": "d_este", "currency": "gold", "amount": 3}),
         ("adjust", {"player": "gonzaga", "what": "vp", "delta": 1, "reason": "x"}),
     ]),
+    "elfenland": ({"start": 0, "variant": "elfengold", "wizards": True, "players": [
+        {"colour": "red", "name": "A"}, {"colour": "blue", "name": "B"}]}, [
+        ("tick", {"item": "board", "done": True}), ("begin", {}), ("gold_card", {}), ("take_pile", {"player": "blue"}),
+        ("next_phase", {}), ("reveal", {"tiles": ["dragon", "gold", "tree", "unicorn"]}),
+        ("bid", {"player": "red", "amount": 30}), ("pass_bid", {"player": "blue"}),
+        ("pass_bid", {"player": "red"}), ("bid", {"player": "blue", "amount": 2}),
+        ("pass_bid", {"player": "red"}), ("pass_bid", {"player": "blue"}),
+        ("pass_bid", {"player": "red"}), ("pass_bid", {"player": "blue"}),
+        ("pass_bid", {"player": "red"}), ("pass_bid", {"player": "blue"}),
+        ("next_phase", {}), ("next_phase", {}),
+        ("move", {"player": "red", "visits": [{"town": "beata"}, {"town": "virst", "gold_road": True}],
+                  "take": "gold"}), ("town", {"player": "blue", "town": "yttar", "collected": True}),
+        ("adjust", {"player": "blue", "delta": -1, "reason": "x"}),
+    ]),
     "carcassonne": ({"start": 1, "gifts": True, "players": [{"colour": "red", "name": "A"},
                                                            {"colour": "black", "name": "B"}]}, [
         ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "place"}),

@@ -1,6 +1,6 @@
 """The registries: playable games (id → GameDef), and final scoring for `companion score`.
 
-A new game is one module plus one line in each. A game's final scoring may land before its
+A new game is one module plus one line in GAMES. A game's final scoring may land before its
 screens: it is then in SCORERS only, and the home screen does not offer it yet.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from . import carcassonne, elfenland, flanders_1302, princes_of_the_renaissance,
 
 #: Games the app can play (the home screen lists these).
 GAMES: dict[str, GameDef] = {g.id: g for g in (flanders_1302.GAME, village.GAME, princes_of_the_renaissance.GAME,
-                                                carcassonne.GAME)}
+                                                carcassonne.GAME, elfenland.GAME)}
 
 
 class Scorer(NamedTuple):
@@ -23,6 +23,5 @@ class Scorer(NamedTuple):
 
 
 SCORERS: dict[str, Scorer] = {
-    **{g.cli_name: Scorer(g.id, g.score_cli) for g in GAMES.values()},
-    "elfenland": Scorer("elfenland", elfenland.score_cli),
+    g.cli_name: Scorer(g.id, g.score_cli) for g in GAMES.values()
 }

@@ -1,17 +1,45 @@
-"""Elfenland (Alan R. Moon, 1998) and its expansion Elfengold: the final scoring.
+"""Elfenland (Alan R. Moon, 1998) and its expansion Elfengold: setup, rounds, the gold ledger, the
+tile auction, moves and the race for towns, and the final scoring.
 
-Encodes ../shared/rules/FACTS.md §5.1 (base game: after the last round most town pieces wins, a tie
-goes to the most travel cards in hand) and §5.5 (Elfengold: most town pieces, a tie goes to the most
-gold). Rounds, the gold ledger, the tile auction and the screens come with the game's own issue.
-Players still tied share the place.
+Encodes ../shared/rules/FACTS.md §5 (the English Elfenland rules S-RP-E; Elfengold from the Czech
+seed 004 and S-GT, S-LZ, S-SM):
+- components and setup of both games (FACTS §5.1–5.3): `setup_items`;
+- the round: 6 phases in Elfenland (4 rounds), 7 in Elfengold (6 rounds; round 1 skips drawing
+  and income), the start player passing left (FACTS §5.1, §5.4): `PHASES`, `_next_phase`;
+- travel-card costs per road: terrain, transport, obstacles, sea monsters, rafts, caravans
+  (FACTS §5.1 cost table, §5.4.5; TV-E1…E4, TV-E6): `road_cost`;
+- Elfengold's gold: 12 to start, income 2 from round 2, the gold pile at 3 per gold card (TV-E7),
+  the move's town gold with gold roads doubling the next town and Elvenhold paying nothing, or 2
+  cards instead, and the Elf-wizard costs (FACTS §5.4.1–2, §5.4.6, §5.6.3; TV-E8): `move_gold`;
+- the transport-tile auction: 2 × players tiles a round, opened by the start player, a pass final
+  for that tile, the winner pays the bank, a winner who cannot pay loses all his gold and the tile
+  is auctioned again, no bid sends it back to the pool (FACTS §5.4.4): `_reveal`, `_settle`;
+- the town race: 20 town pieces, the game ends after the round in which someone has all 20
+  (FACTS §5.5): `_move`, `_end_round`;
+- the final scoring: most towns; tie → most gold (Elfengold) or most travel cards in hand
+  (base game); players still tied share the place (FACTS §5.1, §5.5; TV-E9): `final_scores`.
+
+Decisions where the sources are silent (FACTS §5.8 lists them as open):
+- the town a move starts from pays nothing and a town reached twice pays twice (S-PK); a flying
+  carpet's town gives its town piece but no gold;
+- a tile auction's lowest bid is 1 gold (nobody bidding sends the tile back, so a bid of 0 would be
+  no bid); a bid is not limited by the bidder's gold: that is what "a winner who cannot pay" is for;
+- the base game ends early the same way as Elfengold: after the round in which a player has all 20
+  town pieces;
+- the Elfengold variants with town cards or randomly placed gold discs are not computed: the move
+  helper uses the printed disc values (FACTS §5.3); correct the ledger if you play them.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..engine import inputs
-from ..engine.model import Msg, N_, P_
+from typing import Mapping
+
+from ..engine import auction, inputs
+from ..engine.flow import need
+from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.ranking import shared_places, tied_groups
+from ..engine.seats import check_seats
 
 ELFENGOLD = "elfengold"
 TOWNS = 20            # town pieces per player (FACTS §5.1)
@@ -22,13 +50,13 @@ TRAVEL_CARDS = 72     # base game (FACTS §5.1)
 def final_scores(elfengold: bool, players: list[dict]) -> dict:
     """Most towns wins; the tie-break is gold (Elfengold) or travel cards in hand (base game)."""
     second = "gold" if elfengold else "cards"
-    explain = [P_("{name}: {n} town", "{name}: {n} towns", p["towns"], name=p["id"]) for p in players]
+    explain = [P_("{name}: {n} town", "{name}: {n} towns", p["towns"], name=p.get("name", p["id"])) for p in players]
     groups = tied_groups(players, key=lambda p: (p["towns"], p[second]))
     place = {p["id"]: n for group, n in zip(groups, shared_places(groups)) for p in group}
     for group in tied_groups(players, key=lambda p: p["towns"]):
         if len(group) < 2:
             continue
-        details = ", ".join(f"{p['id']} {p[second]}" for p in group)
+        details = ", ".join(f"{p.get('name', p['id'])} {p[second]}" for p in group)
         explain.append(Msg(N_("Tie on {n} towns: the most gold wins ({details}).") if elfengold else
                            N_("Tie on {n} towns: the most travel cards in hand wins ({details})."),
                            {"n": group[0]["towns"], "details": details}))
@@ -56,3 +84,440 @@ def score_cli(data: Any) -> dict:
         raise inputs.InputError("players", Msg(N_("more {what} in all than the box's {n}"),
                                                {"what": second, "n": box}))
     return final_scores(elfengold, checked)
+
+
+# ----------------------------------------------------------------------------------------------
+# The session (FACTS §5.1–5.6)
+
+ID = "elfenland"
+COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
+
+#: Elfengold's gold discs, printed value per town (FACTS §5.3); Elvenhold, the capital, has none.
+GOLD_DISCS = {"al_baran": 7, "kihromah": 6, "grangor": 5, "mah_davikia": 5, "jaccaranda": 5, "erg_eren": 5,
+              "strykhaven": 4, "dag_amura": 4, "yttar": 4, "parundia": 4, "usselen": 4, "feodor": 4,
+              "virst": 3, "ixara": 3, "wylhien": 3, "throtmanni": 3, "tichih": 3, "rivinia": 3,
+              "beata": 2, "lapphalia": 2}
+CAPITAL = "elvenhold"
+TOWN_LIST = (CAPITAL, *sorted(GOLD_DISCS))
+
+ROUNDS = {"base": 4, "elfengold": 6}
+PHASES = {"base": ("deal", "draw_one", "draw_three", "plan", "move", "end"),
+          "elfengold": ("draw", "income", "tiles", "auction", "plan", "move", "end")}
+FIRST_ROUND_SKIPS = ("draw", "income")    # Elfengold round 1 (FACTS §5.4)
+START_GOLD = 12
+INCOME = 2
+GOLD_CARDS = 7
+GOLD_PER_CARD = 3
+CARDS_INSTEAD = 2                         # cards drawn instead of the move's gold
+WIZARD_OBSTACLE = 1                       # gold per obstacle card replaced by a wizard
+WIZARD_CARPET = 3                         # gold for a flying carpet
+MIN_BID = 1
+
+#: Elfengold's face-down pool (FACTS §5.3): 48 tiles.
+POOL = {"dragon": 4, "magic_cloud": 4, "unicorn": 5, "elfcycle": 8, "troll_wagon": 8, "giant_pig": 9, "gold": 2,
+        "double_transport": 2, "exchange": 2, "tree": 2, "sea_monster": 2}
+TRANSPORTS = ("giant_pig", "elfcycle", "magic_cloud", "unicorn", "troll_wagon", "dragon")
+TERRAINS = ("plains", "woods", "desert", "mountains")
+WATERS = ("downstream", "upstream", "lake")
+
+#: Travel cards per road (FACTS §5.1): transport → cards per terrain, None where it cannot go.
+COST = {"giant_pig": (1, 1, None, None), "elfcycle": (1, 1, None, 2), "magic_cloud": (2, 2, None, 1),
+        "unicorn": (None, 1, 2, 1), "troll_wagon": (1, 2, 2, 2), "dragon": (1, 2, 1, 1)}
+RAFTS = {"downstream": 1, "upstream": 2, "lake": 2}
+CARAVAN = 3
+
+
+def road_cost(road: str, transport: str | None, obstacle: bool = False) -> int | None:
+    """Travel cards for one road (FACTS §5.1; TV-E1…E4, E6): the transport's cost on that terrain, or
+    rafts on water (no counter needed); a caravan (transport None) pays any 3 cards, never on water;
+    an obstacle (a tree on land, a sea monster on water) adds one card. None: not possible."""
+    if road in WATERS:
+        return RAFTS[road] + obstacle
+    if transport is None:
+        return CARAVAN + obstacle
+    cost = COST[transport][TERRAINS.index(road)]
+    return None if cost is None else cost + obstacle
+
+
+def move_gold(visits: list[Mapping]) -> tuple[int, list[tuple[str, int]]]:
+    """Gold for a move (FACTS §5.4.6; TV-E8): each town reached pays its disc, each visit again; a road
+    with a gold tile doubles the town it leads to; Elvenhold and a flying carpet's town pay nothing."""
+    lines = []
+    for visit in visits:
+        value = 0 if visit.get("carpet") else GOLD_DISCS.get(visit["town"], 0)
+        lines.append((visit["town"], value * (2 if visit.get("gold_road") else 1)))
+    return sum(v for _, v in lines), lines
+
+
+def text(key: str) -> Ref:
+    return Ref(f"{ID}.{key}")
+
+
+def _variant(config: Mapping) -> str:
+    return config["variant"]
+
+
+def new_config(raw: Mapping) -> dict:
+    """Players clockwise with boot colours, the start player (the oldest), Elfengold or the base game,
+    and Elfengold's Elf-wizard variant."""
+    players, start = check_seats(raw, COLOURS, 2, 6)
+    variant = raw.get("variant", "elfengold")
+    if variant not in ROUNDS:
+        raise InvalidAction(Msg(N_("Choose Elfengold or the base game.")), field="variant")
+    wizards = raw.get("wizards", False)
+    if not isinstance(wizards, bool) or (wizards and variant != "elfengold"):
+        raise InvalidAction(Msg(N_("The Elf wizards are an Elfengold variant.")), field="wizards")
+    return {"game": ID, "variant": variant, "players": players, "start": start, "wizards": wizards}
+
+
+def setup_items(config: Mapping) -> list[dict]:
+    n = len(config["players"])
+    start = {"name": config["players"][config["start"]]["name"]}
+    if _variant(config) == "base":
+        items = [{"id": "board"}, {"id": "base_towns", "params": {"pieces": TOWNS}}, {"id": "base_counters"},
+                 {"id": "base_cards"}, {"id": "base_obstacles", "params": {"n": n}}, {"id": "base_rounds"},
+                 {"id": "start_player", "params": start}]
+    else:
+        items = [{"id": "board"}, {"id": "base_towns", "params": {"pieces": TOWNS}}, {"id": "gold_discs"},
+                 {"id": "pool", "params": {"n": sum(POOL.values())}}, {"id": "rounds"},
+                 {"id": "cards", "params": {"n": n * 5}}]
+        if config["wizards"]:
+            items.append({"id": "wizards"})
+        items += [{"id": "gold", "params": {"gold": START_GOLD}}, {"id": "start_player", "params": start}]
+    for item in items:
+        item.setdefault("params", {})
+    return items
+
+
+def steps(config: Mapping) -> tuple:
+    return tuple(Step(p) for p in PHASES[_variant(config)])
+
+
+def initial_state(config: Mapping) -> dict:
+    gold = START_GOLD if _variant(config) == "elfengold" else 0
+    return {"phase": "setup", "round": 1, "start": config["start"], "turn": config["start"],
+            "step": _first_phase(config, 1),
+            "players": {p["colour"]: {"gold": gold, "towns": [], "at": CAPITAL, "moved": False, "cards": 0}
+                        for p in config["players"]},
+            "gold_pile": 0, "row": [], "next_tile": 0, "auction": None, "sold": [], "last_move": None}
+
+
+def _first_phase(config: Mapping, round_: int) -> str:
+    phases = PHASES[_variant(config)]
+    return next(p for p in phases if not (round_ == 1 and p in FIRST_ROUND_SKIPS))
+
+
+def rounds(config: Mapping) -> int:
+    return ROUNDS[_variant(config)]
+
+
+def colour_at(config: Mapping, seat: int) -> str:
+    return config["players"][seat % len(config["players"])]["colour"]
+
+
+
+def _in_step(state: Mapping, *steps_: str) -> None:
+    need(state, "play")
+    if state["step"] not in steps_:
+        raise InvalidAction(Msg(N_("That belongs to another phase of the round.")))
+
+
+def _player(state: Mapping, value) -> str:
+    if value not in state["players"]:
+        raise InvalidAction(Msg(N_("Choose a player.")), field="player")
+    return value
+
+
+def _elfengold(config: Mapping) -> None:
+    if _variant(config) != "elfengold":
+        raise InvalidAction(Msg(N_("That is an Elfengold rule.")))
+
+
+def _begin(state: dict, args: Mapping, config: Mapping) -> None:
+    need(state, "setup")
+    state["phase"] = "play"
+
+
+def _next_phase(state: dict, args: Mapping, config: Mapping) -> None:
+    """On to the next phase of the round; income is booked on entering it (from round 2)."""
+    need(state, "play")
+    current = state["step"]
+    if state["auction"] or (current == "auction" and state["next_tile"] < len(state["row"])):
+        raise InvalidAction(Msg(N_("Auction every tile of the row first.")))
+    if current == "move" and not all(p["moved"] for p in state["players"].values()):
+        raise InvalidAction(Msg(N_("Every player moves or passes first.")))
+    phases = PHASES[_variant(config)]
+    if current == "end":
+        _end_round(state, config)
+        return
+    state["step"] = phases[phases.index(current) + 1]
+    if state["step"] == "income":
+        for p in state["players"].values():
+            p["gold"] += INCOME
+    if state["step"] == "move":
+        state["turn"] = state["start"]
+        for p in state["players"].values():
+            p["moved"] = False
+
+
+def _end_round(state: dict, config: Mapping) -> None:
+    """The start player passes left; after the last round, or when someone has all 20 towns, the
+    final scoring follows."""
+    if state["round"] == rounds(config) or any(len(p["towns"]) == TOWNS for p in state["players"].values()):
+        state["phase"] = "final"
+        return
+    state["round"] += 1
+    state["start"] = (state["start"] + 1) % len(config["players"])
+    state.update(step=_first_phase(config, state["round"]), turn=state["start"], row=[], next_tile=0, sold=[],
+                 last_move=None)
+
+
+def _gold_card(state: dict, args: Mapping, config: Mapping) -> None:
+    """A gold card revealed (refilling the display, or drawn blind) goes onto the gold pile."""
+    _elfengold(config)
+    need(state, "play")
+    if state["gold_pile"] >= GOLD_CARDS:
+        raise InvalidAction(Msg(N_("There are only {n} gold cards."), {"n": GOLD_CARDS}))
+    state["gold_pile"] += 1
+
+
+def _take_pile(state: dict, args: Mapping, config: Mapping) -> None:
+    """Taking the gold pile: 3 gold per gold card in it; the cards go to the discard pile (TV-E7)."""
+    _elfengold(config)
+    need(state, "play")
+    family = _player(state, args.get("player"))
+    if not state["gold_pile"]:
+        raise InvalidAction(Msg(N_("The gold pile is empty.")))
+    state["players"][family]["gold"] += GOLD_PER_CARD * state["gold_pile"]
+    state["gold_pile"] = 0
+
+
+def _reveal(state: dict, args: Mapping, config: Mapping) -> None:
+    """The start player turns up 2 × players tiles from the pool; the first auction opens."""
+    _elfengold(config)
+    _in_step(state, "auction")
+    if state["row"]:
+        raise InvalidAction(Msg(N_("The row is already out.")))
+    tiles = args.get("tiles")
+    n = 2 * len(config["players"])
+    if not isinstance(tiles, list) or len(tiles) != n or any(t not in POOL for t in tiles):
+        raise InvalidAction(Msg(N_("Enter the {n} tiles turned up."), {"n": n}), field="tiles")
+    for kind in POOL:
+        if tiles.count(kind) > POOL[kind]:
+            raise InvalidAction(Msg(N_("The pool holds only {n} of that tile."), {"n": POOL[kind]}), field="tiles")
+    state["row"] = list(tiles)
+    _open(state, config)
+
+
+def _open(state: dict, config: Mapping) -> None:
+    """Auction the next tile of the row, opened by the start player."""
+    order = [colour_at(config, state["start"] + i) for i in range(len(config["players"]))]
+    state["auction"] = auction.start({"tile": state["row"][state["next_tile"]]}, "gold", MIN_BID, order)
+
+
+def _bid(state: dict, args: Mapping, config: Mapping) -> None:
+    current = auction.running(state["auction"])
+    auction.bid(current, _player(state, args.get("player")), args.get("amount"))
+    _after_bid(state, config)
+
+
+def _pass_bid(state: dict, args: Mapping, config: Mapping) -> None:
+    current = auction.running(state["auction"])
+    auction.pass_(current, _player(state, args.get("player")))
+    _after_bid(state, config)
+
+
+def _after_bid(state: dict, config: Mapping) -> None:
+    current = state["auction"]
+    if auction.finished(current):
+        _settle(state, config, current)
+
+
+def _settle(state: dict, config: Mapping, done: dict) -> None:
+    """The winner pays the bank; one who cannot pay gives all his gold and the tile goes up again;
+    a tile nobody bid for goes back to the pool."""
+    tile, winner = done["lot"]["tile"], auction.winner(done)
+    if winner and state["players"][winner]["gold"] < done["high"]:
+        state["sold"].append({"tile": tile, "winner": winner, "price": done["high"], "broke": True,
+                              "lost": state["players"][winner]["gold"]})
+        state["players"][winner]["gold"] = 0
+        _open(state, config)
+        return
+    if winner:
+        state["players"][winner]["gold"] -= done["high"]
+    state["sold"].append({"tile": tile, "winner": winner, "price": done["high"] if winner else 0})
+    state["next_tile"] += 1
+    state["auction"] = None
+    if state["next_tile"] < len(state["row"]):
+        _open(state, config)
+
+
+def _check_visits(state: Mapping, config: Mapping, family: str, raw) -> list[dict]:
+    if not isinstance(raw, list) or not raw:
+        raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
+    visits, here = [], state["players"][family]["at"]
+    for i, visit in enumerate(raw):
+        if not isinstance(visit, Mapping) or visit.get("town") not in TOWN_LIST:
+            raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
+        if visit["town"] == here:
+            raise InvalidAction(Msg(N_("A road leads to another town.")), field="visits")
+        carpet, gold_road = bool(visit.get("carpet")), bool(visit.get("gold_road"))
+        if carpet and not config["wizards"]:
+            raise InvalidAction(Msg(N_("The flying carpet is an Elf-wizard card.")), field="visits")
+        if carpet and gold_road:
+            raise InvalidAction(Msg(N_("A flying carpet uses no road.")), field="visits")
+        if gold_road and _variant(config) != "elfengold":
+            raise InvalidAction(Msg(N_("That is an Elfengold rule.")), field="visits")
+        visits.append({"town": visit["town"], "carpet": carpet, "gold_road": gold_road})
+        here = visit["town"]
+    return visits
+
+
+def _move(state: dict, args: Mapping, config: Mapping) -> None:
+    """The player on turn moves: the towns reached in order (new town pieces collected), then the
+    gold of the move or 2 cards instead (Elfengold), paying any Elf-wizard costs first."""
+    _in_step(state, "move")
+    family = _player(state, args.get("player"))
+    if family != colour_at(config, state["turn"]) or state["players"][family]["moved"]:
+        raise InvalidAction(Msg(N_("It is another player's move.")), field="player")
+    visits = _check_visits(state, config, family, args.get("visits"))
+    p = state["players"][family]
+    earned, cost = 0, 0
+    if _variant(config) == "elfengold":
+        take = args.get("take")
+        if take not in ("gold", "cards"):
+            raise InvalidAction(Msg(N_("Gold or 2 cards?")), field="take")
+        obstacles = args.get("wizard_obstacles", 0)
+        if isinstance(obstacles, bool) or not isinstance(obstacles, int) or obstacles < 0 or                 (obstacles and not config["wizards"]) or obstacles > len(visits):
+            raise InvalidAction(Msg(N_("Enter how many obstacles a wizard card paid for.")), field="wizard_obstacles")
+        cost = WIZARD_OBSTACLE * obstacles + WIZARD_CARPET * sum(v["carpet"] for v in visits)
+        if cost > p["gold"]:
+            raise InvalidAction(Msg(N_("The wizard costs {n} gold; this player has {have}."),
+                                    {"n": cost, "have": p["gold"]}), field="wizard_obstacles")
+        earned = move_gold(visits)[0] if take == "gold" else 0
+        p["gold"] += earned - cost
+    new = [v["town"] for v in visits if v["town"] != CAPITAL and v["town"] not in p["towns"]]
+    p["towns"] += list(dict.fromkeys(new))
+    p["at"], p["moved"] = visits[-1]["town"], True
+    state["last_move"] = {"player": family, "visits": visits, "earned": earned, "cost": cost,
+                          "take": args.get("take"), "new": list(dict.fromkeys(new))}
+    _next_mover(state, config)
+
+
+def _pass_move(state: dict, args: Mapping, config: Mapping) -> None:
+    """The player on turn does not move (in Elfengold he draws 2 cards)."""
+    _in_step(state, "move")
+    family = _player(state, args.get("player"))
+    if family != colour_at(config, state["turn"]) or state["players"][family]["moved"]:
+        raise InvalidAction(Msg(N_("It is another player's move.")), field="player")
+    state["players"][family]["moved"] = True
+    state["last_move"] = {"player": family, "visits": [], "earned": 0, "cost": 0, "take": "cards", "new": []}
+    _next_mover(state, config)
+
+
+def _next_mover(state: dict, config: Mapping) -> None:
+    for i in range(1, len(config["players"]) + 1):
+        seat = (state["turn"] + i) % len(config["players"])
+        if not state["players"][colour_at(config, seat)]["moved"]:
+            state["turn"] = seat
+            return
+
+
+def _town(state: dict, args: Mapping, config: Mapping) -> None:
+    """A correction: a town piece collected or given back."""
+    need(state, "play", "final")
+    family = _player(state, args.get("player"))
+    town, collected = args.get("town"), args.get("collected")
+    if town not in GOLD_DISCS or not isinstance(collected, bool):
+        raise InvalidAction(Msg(N_("Choose a town.")), field="town")
+    towns = state["players"][family]["towns"]
+    if collected and town not in towns:
+        towns.append(town)
+    elif not collected and town in towns:
+        towns.remove(town)
+
+
+def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
+    """A gold correction with a reason (a miscount at the table)."""
+    _elfengold(config)
+    need(state, "play", "final")
+    family = _player(state, args.get("player"))
+    delta = args.get("delta")
+    if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+        raise InvalidAction(Msg(N_("Enter a whole number other than 0.")), field="delta")
+    reason = args.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
+    if not 0 <= state["players"][family]["gold"] + delta <= GOLD_IN_BOX:
+        raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": GOLD_IN_BOX}), field="delta")
+    state["players"][family]["gold"] += delta
+    state["corrections"].append({"track": family, "points": delta, "reason": reason.strip()[:200]})
+
+
+def _cards(state: dict, args: Mapping, config: Mapping) -> None:
+    """The base game's tie-break: travel cards in each hand at the end."""
+    need(state, "final")
+    cards = args.get("cards")
+    if not isinstance(cards, Mapping) or set(cards) != set(state["players"]):
+        raise InvalidAction(Msg(N_("Count every player's travel cards.")), field="cards")
+    for family, n in cards.items():
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= TRAVEL_CARDS:
+            raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}."),
+                                    {"low": 0, "high": TRAVEL_CARDS}), field=f"cards.{family}")
+    if sum(cards.values()) > TRAVEL_CARDS:
+        raise InvalidAction(Msg(N_("more {what} in all than the box's {n}"), {"what": "cards", "n": TRAVEL_CARDS}),
+                            field="cards")
+    for family, n in cards.items():
+        state["players"][family]["cards"] = n
+
+
+def _finish(state: dict, args: Mapping, config: Mapping) -> None:
+    need(state, "final")
+    state["phase"] = "over"
+
+
+REDUCERS = {"begin": _begin, "next_phase": _next_phase, "gold_card": _gold_card, "take_pile": _take_pile,
+            "reveal": _reveal, "bid": _bid, "pass_bid": _pass_bid, "move": _move, "pass_move": _pass_move,
+            "town": _town, "adjust": _adjust, "cards": _cards, "finish": _finish}
+
+
+def result(state: Mapping, config: Mapping) -> dict:
+    """The final scoring of the session: the same `final_scores` as `companion score`."""
+    return final_scores(_variant(config) == "elfengold",
+                        [{"id": p["colour"], "name": p["name"], "towns": len(state["players"][p["colour"]]["towns"]),
+                          "gold": state["players"][p["colour"]]["gold"],
+                          "cards": state["players"][p["colour"]]["cards"]} for p in config["players"]])
+
+
+def describe(action: Mapping, config: Mapping) -> Msg:
+    """What an action did, for the game log and the undo button."""
+    kind, args = action.get("type"), action.get("args", {})
+    names = {p["colour"]: p["name"] for p in config["players"]}
+    who = names.get(args.get("player"), "")
+    simple = {"begin": N_("Setup finished, round 1 begins"), "next_phase": N_("Next phase"),
+              "gold_card": N_("A gold card onto the gold pile"), "reveal": N_("Tiles turned up for the auction"),
+              "cards": N_("Travel cards counted"), "finish": N_("Final scoring done"),
+              "tick": N_("Setup: ticked an item")}
+    if kind == "take_pile":
+        return Msg(N_("{name} takes the gold pile"), {"name": who})
+    if kind == "bid":
+        return Msg(N_("{name} bids {amount}"), {"name": who, "amount": args.get("amount")})
+    if kind == "pass_bid":
+        return Msg(N_("{name} passes"), {"name": who})
+    if kind == "move":
+        return Msg(N_("{name} moves"), {"name": who})
+    if kind == "pass_move":
+        return Msg(N_("{name} does not move"), {"name": who})
+    if kind == "town":
+        return Msg(N_("Town piece corrected for {name}: {town}"), {"name": who, "town": text(f"town.{args.get('town')}")})
+    if kind == "adjust":
+        return Msg(N_("Gold correction for {name}: {delta:+d} ({reason})"),
+                   {"name": who, "delta": args.get("delta", 0), "reason": args.get("reason", "")})
+    return Msg(simple.get(kind, N_("Unknown action")))
+
+
+GAME = GameDef(
+    id=ID, cli_name="elfenland", min_players=2, max_players=6,
+    new_config=new_config, setup_items=setup_items, initial_state=initial_state,
+    reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
+)
