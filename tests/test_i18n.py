@@ -131,6 +131,10 @@ CONFIGS = {"flanders_1302": [
     for options, families in (([], ("baglioni", "gonzaga", "d_este")),
                               (["milan_seven", "first_left"], ("baglioni", "gonzaga", "d_este", "malatesta",
                                                                "bentivogli", "montefeltro")))
+], "elfenland": [
+    {"start": 0, "variant": variant, "wizards": wizards, "players": [{"colour": c, "name": c} for c in colours]}
+    for variant, wizards, colours in (("elfengold", True, ("red", "blue")), ("elfengold", False, ("red", "blue", "black")),
+                                      ("base", False, ("red", "blue", "green", "yellow", "purple", "black")))
 ], "village": [
     {"start": 0, "lap": 8, "players": [{"colour": c, "name": c} for c in colours]}
     for colours in (("red", "blue"), ("red", "blue", "ivory"), ("red", "blue", "ivory", "yellow"))

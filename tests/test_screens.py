@@ -221,3 +221,51 @@ def test_every_princes_screen_builds_through_a_whole_game():
     assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
     result = vm.game.result(vm.state, vm.session["config"])
     assert result["winners"] and sum(p["breakdown"]["war"] for p in result["players"]) == 1
+
+
+ELFENGOLD = {"start": 0, "variant": "elfengold", "wizards": True,
+             "players": [{"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"},
+                         {"colour": "green", "name": "Cyril"}]}
+
+
+def elfengold_round(first_round, mover_order, tiles=("dragon", "gold", "tree", "unicorn", "exchange", "giant_pig")):
+    """One Elfengold round: the phases, an auction of every tile (first one sold), everyone moves."""
+    steps = [] if first_round else [("gold_card", {}), ("take_pile", {"player": mover_order[0]}), ("next_phase", {}),
+                                    ("next_phase", {})]
+    steps += [("next_phase", {}), ("reveal", {"tiles": list(tiles)}), ("bid", {"player": mover_order[0], "amount": 1}),
+              *[("pass_bid", {"player": p}) for p in mover_order[1:]]]
+    for _ in tiles[1:]:
+        steps += [("pass_bid", {"player": p}) for p in mover_order]
+    steps += [("next_phase", {}), ("next_phase", {})]
+    steps += [("move", {"player": mover_order[0], "visits": [{"town": "beata"}, {"town": "virst", "gold_road": True}],
+                        "take": "gold"}),
+              ("move", {"player": mover_order[1], "visits": [{"town": "al_baran", "carpet": True}], "take": "cards",
+                        "wizard_obstacles": 1}),
+              ("pass_move", {"player": mover_order[2]}), ("next_phase", {}), ("next_phase", {})]
+    return steps
+
+
+def test_every_elfenland_screen_builds_through_a_whole_game():
+    order = ["red", "blue", "green"]
+    actions = [("tick", {"item": "board", "done": True}), ("begin", {})]
+    for r in range(6):
+        actions += elfengold_round(r == 0, order[r % 3:] + order[:r % 3])
+    actions.append(("finish", {}))
+    vm, routes = walk(ELFENGOLD, actions, game="elfenland")
+    assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+    result = vm.game.result(vm.state, vm.session["config"])
+    assert result["winners"]
+
+
+def test_elfenland_base_game_screens_and_the_card_count():
+    base = dict(ELFENGOLD, variant="base", wizards=False, players=ELFENGOLD["players"][:2])
+    actions = [("begin", {})]
+    for r in range(4):
+        movers = ["red", "blue"] if r % 2 == 0 else ["blue", "red"]
+        actions += [("next_phase", {})] * 4 + [
+            ("move", {"player": movers[0], "visits": [{"town": "beata" if r < 2 else "virst"}]}),
+            ("pass_move", {"player": movers[1]}),
+            ("next_phase", {}), ("next_phase", {})]
+    actions += [("cards", {"cards": {"red": 1, "blue": 3}}), ("finish", {})]
+    vm, routes = walk(base, actions, game="elfenland")
+    assert vm.route == "result" and vm.game.result(vm.state, vm.session["config"])["winners"] == ["blue"]  # 2 towns each: cards

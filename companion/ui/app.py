@@ -14,14 +14,14 @@ import flet as ft
 
 from ..i18n import LANGUAGES
 from ..store import Store
-from . import carcassonne, flanders_1302, princes_of_the_renaissance, village
+from . import carcassonne, elfenland, flanders_1302, princes_of_the_renaissance, village
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
                       tid, title, who)
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
 GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_renaissance": princes_of_the_renaissance,
-           "carcassonne": carcassonne}
+           "carcassonne": carcassonne, "elfenland": elfenland}
 
 
 class Shell:

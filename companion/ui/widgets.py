@@ -12,7 +12,7 @@ TARGET = 52  # px: every tappable thing is at least this tall
 ERROR = ft.Colors.RED_200
 ACCENT = ft.Colors.AMBER_300
 GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "green": ft.Colors.GREEN_500,
-                 "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500}
+                 "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300}
 
 
 def tid(identifier: str, control: ft.Control) -> ft.Control:
