@@ -3,6 +3,7 @@ headless Chromium at phone size (390×844). Flutter draws on a canvas, so the te
 accessibility tree and find controls by role, label or `flt-semantics-identifier`."""
 from __future__ import annotations
 
+import io
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import Page, expect
@@ -133,6 +135,7 @@ class App:
         for attempt in range(5):
             try:
                 target.scroll_into_view_if_needed(timeout=10_000)
+                self._steady(target)
                 self._watch()
                 target.click(timeout=10_000)
                 break
@@ -141,6 +144,33 @@ class App:
                     raise
                 self.page.wait_for_timeout(300)
         self.settle()
+
+    def _steady(self, target) -> None:
+        """Wait until the control stops moving: Flutter follows a scroll a frame or two late, and a
+        click during that lands on whatever was there before."""
+        last = None
+        for _ in range(20):
+            box = target.bounding_box()
+            if box is not None and box == last:
+                return
+            last = box
+            self.page.wait_for_timeout(100)
+
+    def _wheel_into_view(self, target) -> None:
+        """Scroll with the mouse wheel until the control is well inside the screen. While a text field
+        has the focus, Flutter does not follow a scroll of its accessibility tree (what
+        scroll_into_view does), so the click would land on whatever the canvas still shows there."""
+        self.page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
+        for _ in range(15):
+            box = target.bounding_box()
+            if box is None:
+                target.scroll_into_view_if_needed()
+                continue
+            if box["y"] >= 10 and box["y"] + box["height"] <= PHONE["height"] - 10:
+                self._steady(target)
+                return
+            self.page.mouse.wheel(0, box["y"] - PHONE["height"] / 3)
+            self.page.wait_for_timeout(300)
 
     def _watch(self) -> None:
         self.page.evaluate("""() => {
@@ -184,8 +214,7 @@ class App:
         loses text); a click that lands mid-scroll is tried again."""
         box = self.page.get_by_label(label)
         for attempt in range(4):
-            box.scroll_into_view_if_needed()
-            self.page.wait_for_timeout(200)
+            self._wheel_into_view(box)
             box.click()
             try:
                 expect(box).to_be_focused(timeout=2000)
@@ -207,10 +236,12 @@ class App:
         self.lang, self._t = lang, translations(lang)
 
     def shot(self, name: str) -> None:
+        """Save a screenshot in test-artifacts/ and make sure Flutter drew no error box in it."""
         out = ROOT / "test-artifacts"
         out.mkdir(exist_ok=True)
         self.page.wait_for_timeout(1000)
-        self.page.screenshot(path=str(out / f"{name}.png"))
+        png = self.page.screenshot(path=str(out / f"{name}.png"))
+        assert not error_box(png), f"{name}: Flutter drew an error box (a control that failed to lay out)"
 
 
 @pytest.fixture
@@ -227,9 +258,10 @@ def layout(page) -> dict:
     and tappable nodes smaller than 48 px. A leaf text is clipped when its box is too low for the
     lines the text needs at the box's width (about 18 px a line at our sizes).
     """
+    broken = _error_box_anywhere(page)
     page.mouse.wheel(0, -10000)  # Flutter clips boxes at the scroll edges: measure from the top
     page.wait_for_timeout(1000)
-    return page.evaluate("""() => {
+    return {"error_box": broken, **page.evaluate("""() => {
         const vw = window.innerWidth, out = [], small = [];
         for (const el of document.querySelectorAll('flt-semantics')) {
             const r = el.getBoundingClientRect();
@@ -249,10 +281,39 @@ def layout(page) -> dict:
                             Math.round(r.width), Math.round(r.height)]);
         }
         return {out, small};
-    }""")
+    }""")}
+
+
+def _error_box_anywhere(page) -> bool:
+    """Scroll through the whole screen a viewport at a time looking for an error box."""
+    page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
+    page.mouse.wheel(0, -10000)
+    page.wait_for_timeout(500)
+    previous = None
+    for _ in range(12):
+        png = page.screenshot()
+        if error_box(png):
+            return True
+        if png == previous:
+            return False
+        previous = png
+        page.mouse.wheel(0, PHONE["height"] * 0.8)
+        page.wait_for_timeout(400)
+    return False
+
+
+def error_box(png: bytes) -> bool:
+    """Whether the screen shows Flutter's release-mode error widget: a flat light-grey block where a
+    control failed to lay out (the accessibility tree can still look fine). The app's own greys are
+    text only, far from 4 % of the screen."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    data = image.tobytes()
+    flat = sum(1 for i in range(0, len(data), 3)
+               if 165 <= data[i] <= 205 and abs(data[i] - data[i + 1]) < 6 and abs(data[i + 1] - data[i + 2]) < 6)
+    return flat > 0.04 * image.width * image.height
 
 
 def assert_fits_a_phone(screens: dict) -> None:
     """No sideways scrolling and no small targets on any of the measured screens."""
     for name, found in screens.items():
-        assert found["out"] == [] and found["small"] == [], (name, found)
+        assert found["out"] == [] and found["small"] == [] and not found["error_box"], (name, found)
