@@ -29,6 +29,8 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8550)
     parser.add_argument("--data-dir", default=None,
                         help="where the database lives (default: $COMPANION_DATA_DIR or the user data directory)")
+    parser.add_argument("--lan", action="store_true",
+                        help="table mode: serve the local network; phones join with the printed link or QR code")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "score":
         return score(args.game, args.file)
-    return serve(args.host, args.port, args.data_dir)
+    return serve(args.host, args.port, args.data_dir, args.lan)
 
 
 def _fail(message: str) -> int:
@@ -99,7 +101,7 @@ def default_data_dir() -> str:
     return platformdirs.user_data_dir("companion", appauthor=False)
 
 
-def serve(host: str, port: int, data_dir: str | None) -> int:
+def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:
     from .ui.app import run
 
-    return run(host=host, port=port, data_dir=data_dir or default_data_dir())
+    return run(host=host, port=port, data_dir=data_dir or default_data_dir(), lan=lan)

@@ -248,11 +248,16 @@ class Store:
                 raise Stale(sid)
             log.insert({**action, "at": time.time()})
 
-    def undo(self, sid: str) -> dict | None:
-        """Remove the last action of the log and return it (None when the log is empty)."""
+    def undo(self, sid: str, expect: int | None = None) -> dict | None:
+        """Remove the last action of the log and return it (None when the log is empty).
+
+        `expect` is the log length the undo was based on: Stale if another screen recorded since.
+        """
         with self._lock:
             log = self._session_db(sid).table("log")
             docs = log.all()
+            if expect is not None and len(docs) != expect:
+                raise Stale(sid)
             if not docs:
                 return None
             last = docs[-1]

@@ -12,6 +12,7 @@ import unicodedata
 
 import flet as ft
 
+from .. import table
 from ..i18n import LANGUAGES
 from ..store import Store
 from . import carcassonne, elfenland, flanders_1302, princes_of_the_renaissance, village
@@ -27,11 +28,20 @@ GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_r
 class Shell:
     """Draws one tab: a top bar and the screen for `vm.route`; redraws when the view-model changes."""
 
-    def __init__(self, page: ft.Page, vm: ViewModel):
+    def __init__(self, page: ft.Page, vm: ViewModel, join: str | None = None, qr: bytes | None = None):
         self.page, self.vm = page, vm
+        self.join, self.qr = join, qr  # table mode: the join link and its QR code
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         vm.subscribe(self.render)
+
+    def on_broadcast(self, message) -> None:
+        """Another phone saved something: show the game's new state (or the new list of games)."""
+        kind, sid = message
+        if kind == "game" and self.vm.session and self.vm.session["id"] == sid:
+            self.vm.refresh()
+        elif kind == "catalogue" and not self.vm.session and self.vm.route == "home":
+            self.render()
 
     @property
     def ui(self):
@@ -209,6 +219,14 @@ class Shell:
         ]
         for notice in vm.notices():
             controls.append(card([text(notice, color=ft.Colors.ORANGE_200)], "notice"))
+        if self.join:
+            controls.append(card([
+                heading(_("Table mode")),
+                text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
+                     SMALL),
+                ft.Row([ft.Image(src=self.qr, width=220, height=220)], alignment=ft.MainAxisAlignment.CENTER),
+                tid("join-link", ft.Text(self.join, size=SMALL, selectable=True)),
+            ], "table"))
         controls.append(self.problem())
         active = vm.in_progress()
         if active:
@@ -412,7 +430,10 @@ async def keep_awake(wakelock: ft.Wakelock) -> None:
         logging.getLogger(__name__).info("no wake lock: %s", error)
 
 
-def make_main(store: Store):
+def make_main(store: Store, join: str | None = None):
+    """The entry point of each browser tab; `join` is the table's join link in table mode."""
+    qr = table.qr_png(join) if join else None
+
     def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
         page.bgcolor = ft.Colors.BLACK
@@ -420,23 +441,44 @@ def make_main(store: Store):
         page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
         page.padding = ft.Padding.only(left=12, right=12, top=8, bottom=24)
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
-        shell = Shell(page, ViewModel(store))
+        vm = ViewModel(store)
+        shell = Shell(page, vm, join, qr)
         wakelock = ft.Wakelock()
         page.data = (shell, wakelock)  # keep the listener and the service alive
         page.run_task(keep_awake, wakelock)
+        page.pubsub.subscribe(shell.on_broadcast)
+        vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
+        page.on_close = lambda e: page.pubsub.unsubscribe_all()
         page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
         shell.follow_url(page.route or "/")
 
     return main
 
 
-def run(host: str, port: int, data_dir: str) -> int:
-    """Serve the web app offline (no CDN) and print its address."""
-    os.environ.setdefault("FLET_FORCE_WEB_SERVER", "true")
+def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
+    """Serve the web app offline (no CDN) and print its address; with `lan`, as a table on the local
+    network that phones join with the printed link (or its QR code)."""
+    import uvicorn
+    import flet_web.fastapi as flet_fastapi
+
     logging.basicConfig(level=os.environ.get("COMPANION_LOG_LEVEL", "WARNING").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     store = Store(data_dir)
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
-    ft.run(make_main(store), view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)
+    join = None
+    if lan:
+        token = store.setting("table_token") or table.new_token()
+        store.set_setting("table_token", token)  # the same join link after a restart: phones stay joined
+        address = table.lan_address()
+        join = table.join_url(address, port, token)
+        host = "0.0.0.0"
+        print(f"companion: table mode on http://{address}:{port} (data: {data_dir})", flush=True)
+        print(f"Join: {join}", flush=True)
+        print(table.qr_terminal(join), flush=True)
+    else:
+        shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
+    app = flet_fastapi.FastAPI()
+    app.mount("/", flet_fastapi.app(make_main(store, join), no_cdn=True))
+    uvicorn.run(table.TableGate(app, token) if lan else app, host=host, port=port,
+                log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")
     return 0

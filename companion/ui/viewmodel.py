@@ -37,6 +37,8 @@ class ViewModel:
         self.problem: Problem | None = None
         self.notice: str | None = None
         self._listeners: list[Callable[[], None]] = []
+        #: Told after every save ("game" or "catalogue", session id): table mode tells the other phones.
+        self.on_saved: Callable[[str, str], None] = lambda kind, sid: None
 
     # -- observing -------------------------------------------------------------------------------
 
@@ -92,6 +94,7 @@ class ViewModel:
         except InvalidAction as error:
             return self._refuse(error)
         sid = self.store.create_session(game_id, config)
+        self.on_saved("catalogue", sid)
         return self.open(sid)
 
     def open(self, sid: str) -> bool:
@@ -121,23 +124,49 @@ class ViewModel:
         try:
             self.store.record(self.session["id"], action, expect=len(self.session["log"]))
         except Stale:
-            self.open(self.session["id"])
-            self.problem = Problem(self.t(N_("The game was changed on another screen: this is its current state. "
-                                             "Please enter that again.")))
-            self._changed()
-            return False
+            return self._stale()
         self.session["log"].append(action)
         self._settle(new_state)
+        self.on_saved("game", self.session["id"])
         return True
 
     def undo(self) -> bool:
         """Take back the last action (again and again, also after a restart)."""
         if not self.session or not self.session["log"]:
             return False
-        self.store.undo(self.session["id"])
+        try:
+            self.store.undo(self.session["id"], expect=len(self.session["log"]))
+        except Stale:
+            return self._stale()
         self.session["log"].pop()
         self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
+        self.on_saved("game", self.session["id"])
         return True
+
+    def _stale(self) -> bool:
+        """Another phone recorded first: show the game as it now is, and say so."""
+        self.open(self.session["id"])
+        self.problem = Problem(self.t(N_("The game was changed on another screen: this is its current state. "
+                                         "Please enter that again.")))
+        self._changed()
+        return False
+
+    def refresh(self) -> None:
+        """Catch up with what another phone saved (the screen stays where it is)."""
+        if not self.session:
+            return
+        try:
+            session = self.store.load(self.session["id"])
+            state = flow.replay(self.game, session["config"], session["log"])
+        except (SessionLost, KeyError, InvalidAction):
+            return
+        if _actions(session["log"]) == _actions(self.session["log"]):
+            return
+        finished = state.get("phase") == "over"
+        self.session, self.state = session, state
+        if self.route not in ("rules", "log", "scores") or finished:
+            self.route = _route_for(state)
+        self._changed()
 
     def undo_label(self) -> str | None:
         """"Undo: <what the last action did>", or None when there is nothing to undo."""
@@ -178,6 +207,11 @@ class ViewModel:
                                                     or self.problem.field.startswith(field + ".")):
             return self.problem.text
         return None
+
+
+def _actions(log: list) -> list:
+    """The log without the time each action was saved."""
+    return [{"type": a.get("type"), "args": a.get("args", {})} for a in log]
 
 
 def _route_for(state: dict) -> str:

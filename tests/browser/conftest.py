@@ -45,17 +45,18 @@ def free_port() -> int:
 class Server:
     """`companion serve` in a subprocess of its own, on a free loopback port and a temp data dir."""
 
-    def __init__(self, data_dir: Path, port: int | None = None):
-        self.data_dir, self.port = data_dir, port or free_port()
+    def __init__(self, data_dir: Path, port: int | None = None, lan: bool = False):
+        self.data_dir, self.port, self.lan = data_dir, port or free_port(), lan
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.join: str | None = None     # table mode: the printed join link
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
     def start(self, timeout: float = 60) -> "Server":
-        env = {**os.environ, "FLET_FORCE_WEB_SERVER": "true"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)],
-            cwd=ROOT, env=env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        command = [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data-dir",
+                   str(self.data_dir), *(["--lan"] if self.lan else [])]
+        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -63,6 +64,9 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url, timeout=1) as response:
                     if response.status == 200:
+                        if self.lan:
+                            self.join = [line.removeprefix("Join: ") for line in self.log.read_text().splitlines()
+                                         if line.startswith("Join: ")][-1]
                         return self
             except OSError:
                 time.sleep(0.1)

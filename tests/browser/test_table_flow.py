@@ -1,0 +1,136 @@
+"""Table mode (`companion serve --lan`): several phones (browser contexts) on one live game, the
+join link's token, simultaneous taps, a phone that drops off and comes back."""
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE, App, Server
+
+
+@pytest.fixture
+def table(tmp_path):
+    srv = Server(tmp_path / "data", lan=True).start()
+    if "://127." in srv.join:
+        srv.stop()
+        pytest.skip("this machine has no network address besides loopback")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def phones(browser, table):
+    """Phones that joined the table with its link (each its own browser context, like a device)."""
+    contexts = []
+
+    def join(lang="en"):
+        context = browser.new_context(viewport=PHONE)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        phone = App(page, "cs")                 # a new screen starts in the server's language
+        phone.open(table.join)
+        phone.language(lang)
+        return phone
+
+    yield join
+    for context in contexts:
+        context.close()
+
+
+def carcassonne(host):
+    """The first phone starts a 2-player Carcassonne game and begins it."""
+    host.tap("new-carcassonne")
+    host.tap("count-2")
+    for i, name in enumerate(["Anna", "Bořek"]):
+        host.fill(host.t("Player {n}: name", n=i + 1), name)
+    host.tap("create")
+    host.tap("begin")
+    expect(host.id("turn-head")).to_contain_text("Anna")
+
+
+def resume(phone):
+    phone.tap(next(e for e in [phone.page.locator('[flt-semantics-identifier^="resume-"]').first.get_attribute(
+        "flt-semantics-identifier")]))
+    expect(phone.id("turn-head")).to_be_visible()
+
+
+def log_length(table) -> int:
+    (session,) = (table.data_dir / "sessions").glob("*.json")
+    return len(json.loads(session.read_text())["log"])
+
+
+def test_a_tap_on_one_phone_shows_on_the_other_without_a_reload(phones, table):
+    anna, borek = phones(), phones("cs")
+    expect(anna.id("table")).to_be_visible()             # the join link and its QR code on every screen
+    carcassonne(anna)
+    resume(borek)
+    for expected in ("1 / 7", "2 / 7"):                # how fast: `bench/bench.py table` measures it
+        anna.tap("meeple-red-plus")
+        expect(borek.id("meeples-red")).to_have_text(expected, timeout=5000)
+    borek.tap("next-turn")                                 # and back the other way
+    expect(anna.id("turn-head")).to_contain_text("Bořek", timeout=5000)
+
+
+def test_four_phones_follow_the_same_game(phones, table):
+    host = phones()
+    carcassonne(host)
+    others = [phones() for _ in range(3)]
+    for phone in others:
+        resume(phone)
+    others[1].tap("meeple-green-plus")
+    for phone in (host, others[0], others[2]):
+        expect(phone.id("meeples-green")).to_have_text("1 / 7", timeout=5000)
+
+
+def test_simultaneous_taps_lose_and_duplicate_nothing(phones, table):
+    anna, borek = phones(), phones()
+    carcassonne(anna)
+    resume(borek)
+    before = log_length(table)
+    for phone in (anna, borek):
+        phone.id("meeple-red-plus").scroll_into_view_if_needed()
+    anna.id("meeple-red-plus").click(no_wait_after=True)
+    borek.id("meeple-red-plus").click(no_wait_after=True)
+    time.sleep(2)
+    recorded = log_length(table) - before
+    assert recorded in (1, 2)
+    expect(anna.id("meeples-red")).to_have_text(f"{recorded} / 7", timeout=5000)
+    expect(borek.id("meeples-red")).to_have_text(f"{recorded} / 7", timeout=5000)
+    if recorded == 1:                                      # the later tap was based on the old state: it says so
+        assert [p for p in (anna, borek) if p.id("problem").count()], "the refused tap is explained"
+
+
+def test_without_the_join_link_a_phone_sees_nothing(browser, phones, table):
+    host = phones()
+    carcassonne(host)
+    address = table.join.rsplit("/join/", 1)[0]
+    stranger = browser.new_context(viewport=PHONE).new_page()
+    response = stranger.goto(address + "/")
+    assert response.status == 403
+    page = stranger.content()
+    assert "This table is closed" in page and "Tento stůl je zavřený" in page
+    assert "Anna" not in page and "Carcassonne" not in page
+    assert stranger.goto(address + "/join/" + "x" * 32).status == 403
+    for path in ("/main.dart.js", "/ws"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(address + path, timeout=5)
+        assert refused.value.code == 403
+    stranger.context.close()
+
+
+def test_a_phone_that_drops_off_catches_up(phones, table):
+    anna, borek = phones(), phones()
+    carcassonne(anna)
+    resume(borek)
+    borek.page.context.set_offline(True)
+    anna.tap("meeple-red-plus")
+    anna.tap("next-turn")
+    borek.page.context.set_offline(False)
+    expect(borek.id("meeples-red")).to_have_text("1 / 7", timeout=15_000)
+    expect(borek.id("turn-head")).to_contain_text("Bořek")
