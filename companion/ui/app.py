@@ -31,6 +31,7 @@ class Shell:
     def __init__(self, page: ft.Page, vm: ViewModel, join: str | None = None, qr: bytes | None = None):
         self.page, self.vm = page, vm
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
+        self.me: str | None = None     # table mode: the player this phone belongs to
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         vm.subscribe(self.render)
@@ -40,6 +41,8 @@ class Shell:
         kind, sid = message
         if kind == "game" and self.vm.session and self.vm.session["id"] == sid:
             self.vm.refresh()
+        elif kind == "sealed" and self.vm.session and self.vm.session["id"] == sid:
+            self.render()
         elif kind == "catalogue" and not self.vm.session and self.vm.route == "home":
             self.render()
 
@@ -84,7 +87,7 @@ class Shell:
         if route.startswith("new:"):
             return self.new_game(route[4:])
         return {
-            "home": self.home, "setup": self.setup, "round": lambda: self.ui.round_screen(self),
+            "home": self.home, "setup": self.setup, "round": lambda: self.your_turn() + self.ui.round_screen(self),
             "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
             "log": self.log, "scores": self.score_screen,
         }.get(route, self.home)()
@@ -129,11 +132,33 @@ class Shell:
         self.draft = {}
         self.vm.home()
 
+    def your_turn(self) -> list[ft.Control]:
+        """Table mode: the phone of the player on turn says so at the top."""
+        _ = self.vm.t
+        on_turn = getattr(self.ui, "on_turn", None)
+        if not self.me or not on_turn or on_turn(self) != self.me:
+            return []
+        return [card([ft.Text(_("Your turn, {name}!").format(name=self.player_name(self.me)), size=22,
+                              weight=ft.FontWeight.BOLD, color=ACCENT)], "your-turn", highlight=True)]
+
+    def whose_phone(self) -> list[ft.Control]:
+        """Table mode: which player this phone belongs to (for his turns and his sealed entries)."""
+        _ = self.vm.t
+
+        def pick(colour: str) -> None:
+            self.me = None if colour == "-" else colour
+            self.render()
+
+        players = self.vm.session["config"]["players"]
+        return [text(_("This phone belongs to:"), SMALL),
+                choice_chips("me", [*[(p["colour"], p["name"]) for p in players], ("-", _("nobody"))],
+                             self.me or "-", pick)]
+
     def game_bar(self) -> list[ft.Control]:
         """Undo (saying what it undoes), history and the problem of the last entry."""
         _ = self.vm.t
         label = self.vm.undo_label()
-        controls = []
+        controls = self.whose_phone() if self.join else []
         if label:
             controls.append(button(label, lambda e: self.vm.undo(), "undo", primary=False, icon=ft.Icons.UNDO))
         controls.append(ft.Row([

@@ -239,3 +239,9 @@ def final_screen(shell) -> list[ft.Control]:
                      button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
                             icon=ft.Icons.EMOJI_EVENTS)]
     return controls + shell.game_bar()
+
+
+def on_turn(shell) -> str | None:
+    """The player whose turn it is (table mode highlights it on his phone)."""
+    state = shell.vm.state
+    return shell.vm.session["config"]["players"][state["turn"]]["colour"] if state["phase"] == "play" else None

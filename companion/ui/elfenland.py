@@ -398,3 +398,11 @@ def final_screen(shell) -> list[ft.Control]:
                  button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
                  *shell.game_bar()]
     return controls
+
+
+def on_turn(shell) -> str | None:
+    """The player moving now (table mode highlights it on his phone)."""
+    state = shell.vm.state
+    if state["phase"] != "play" or state["step"] != "move" or all(p["moved"] for p in state["players"].values()):
+        return None
+    return rules.colour_at(shell.vm.session["config"], state["turn"])

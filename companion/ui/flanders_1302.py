@@ -155,6 +155,7 @@ def turn_order_helper(shell) -> list[ft.Control]:
             lines.append(text(vm.msg(line), SMALL))
         return [card(lines, "turn-order"), _influence_line(shell)]
     draft = shell.draft.setdefault("cards", {p["colour"]: 1 for p in config["players"]})
+    sealed = _sealed_cards(shell) if shell.join else []
     rows = [heading(_("Turn order helper")), text(_("How many cards did each player reveal?"), SMALL)]
     for p in config["players"]:
         held = state["influence"][p["colour"]]
@@ -163,7 +164,37 @@ def turn_order_helper(shell) -> list[ft.Control]:
                  shell.problem(f"cards.{p['colour']}")]
     rows += [_influence_line(shell), button(_("Work out the order"), lambda e: shell.send("turn_order", "cards",
                                                                                      cards=dict(draft)), "order")]
-    return [card(rows, "turn-order-helper")]
+    return sealed + [card(rows, "turn-order-helper")]
+
+
+def _sealed_cards(shell) -> list[ft.Control]:
+    """Table mode: each player enters the cards he plays on his own phone, sealed; when everyone's
+    are in, they are revealed together and the order is worked out."""
+    _, vm = shell.vm.t, shell.vm
+    ngettext = vm.t.n
+    players = vm.session["config"]["players"]
+    kind = f"turn_order:{vm.state['round']}"
+    done = vm.sealed(kind)
+    names = ", ".join(p["name"] for p in players if p["colour"] in done) or "–"
+    rows = [heading(_("Sealed on each phone")),
+            tid("sealed", text(ngettext("{n} of {all} player has sealed: {names}",
+                                        "{n} of {all} players have sealed: {names}", len(done)).format(
+                n=len(done), all=len(players), names=names), SMALL))]
+    me = shell.me
+    if me in vm.state["influence"] and me not in done:
+        mine = shell.draft.setdefault("sealed", {"cards": 1})
+        rows += [Stepper("seal-cards", _("My cards this round"), mine["cards"], 1, vm.state["influence"][me] + 1,
+                         lambda v: mine.update(cards=v)).control,
+                 button(_("Seal my cards"), lambda e: _seal(shell, kind, me, mine["cards"]), "seal",
+                        icon=ft.Icons.LOCK)]
+    elif not me:
+        rows.append(text(_("Choose whose phone this is (at the bottom) to seal your cards here."), SMALL))
+    return [card(rows, "sealed-cards")]
+
+
+def _seal(shell, kind: str, me: str, cards: int) -> None:
+    shell.draft.pop("sealed", None)
+    shell.vm.seal(kind, me, cards, lambda entries: shell.vm.dispatch("turn_order", cards=entries))
 
 
 def gold_influence_helper(shell) -> list[ft.Control]:

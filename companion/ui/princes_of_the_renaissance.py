@@ -739,3 +739,9 @@ def final_screen(shell) -> list[ft.Control]:
     return [title(_("Final scoring")), _cities(shell), card(rows, "review"), shell.problem(),
             button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
             *shell.game_bar()]
+
+
+def on_turn(shell) -> str | None:
+    """The player whose turn it is (table mode highlights it on his phone)."""
+    state = shell.vm.state
+    return rules.active_family(state, shell.vm.session["config"]) if state["phase"] == "play" else None

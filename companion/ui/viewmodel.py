@@ -6,6 +6,7 @@ The screen never shows a state that is not on disk.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -14,6 +15,12 @@ from ..engine.model import InvalidAction, Msg, N_
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from ..store import SessionLost, Stale, Store
+
+
+#: Sealed entries (a secret choice each player makes on his own phone), per game and kind, until all
+#: are in: kept in the server's memory, shared by every screen, never shown before the reveal.
+_SEALED: dict[tuple[str, str], dict[str, Any]] = {}
+_SEALED_LOCK = threading.Lock()
 
 
 @dataclass
@@ -142,6 +149,29 @@ class ViewModel:
         self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
         self.on_saved("game", self.session["id"])
         return True
+
+    def sealed(self, kind: str) -> list[str]:
+        """Who has sealed an entry of `kind` in this game (never the values)."""
+        with _SEALED_LOCK:
+            return sorted(_SEALED.get((self.session["id"], kind), {}))
+
+    def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict], bool]) -> bool:
+        """Seal `player`'s entry; when every player's is in, `reveal(entries)` records them together
+        (one action). False when the reveal was refused: the entries are cleared to be entered again."""
+        key = (self.session["id"], kind)
+        players = {p["colour"] for p in self.session["config"]["players"]}
+        with _SEALED_LOCK:
+            box = _SEALED.setdefault(key, {})
+            box[player] = value
+            complete = set(box) == players
+            entries = dict(box) if complete else None
+            if complete:
+                del _SEALED[key]
+        if not complete:
+            self.on_saved("sealed", self.session["id"])
+            self._changed()
+            return True
+        return reveal(entries)
 
     def _stale(self) -> bool:
         """Another phone recorded first: show the game as it now is, and say so."""

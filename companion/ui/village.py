@@ -374,3 +374,10 @@ def final_screen(shell) -> list[ft.Control]:
         "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
                                     for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS))
     return controls + shell.game_bar()
+
+
+def on_turn(shell) -> str | None:
+    """The player whose turn it is (table mode highlights it on his phone)."""
+    state = shell.vm.state
+    return (shell.vm.session["config"]["players"][state["turn"]]["colour"]
+            if state["phase"] in ("play", "final_actions") else None)

@@ -54,10 +54,11 @@ def carcassonne(host):
     expect(host.id("turn-head")).to_contain_text("Anna")
 
 
-def resume(phone):
-    phone.tap(next(e for e in [phone.page.locator('[flt-semantics-identifier^="resume-"]').first.get_attribute(
-        "flt-semantics-identifier")]))
-    expect(phone.id("turn-head")).to_be_visible()
+def resume(phone, head="turn-head"):
+    """Another phone opens the game in progress from its home screen."""
+    phone.tap(phone.page.locator('[flt-semantics-identifier^="resume-"]').first.get_attribute(
+        "flt-semantics-identifier"))
+    expect(phone.id(head)).to_be_visible()
 
 
 def log_length(table) -> int:
@@ -134,3 +135,41 @@ def test_a_phone_that_drops_off_catches_up(phones, table):
     borek.page.context.set_offline(False)
     expect(borek.id("meeples-red")).to_have_text("1 / 7", timeout=15_000)
     expect(borek.id("turn-head")).to_contain_text("Bořek")
+
+
+def test_each_player_seals_his_cards_on_his_own_phone_and_they_are_revealed_together(phones, table):
+    anna = phones()
+    anna.tap("new-flanders_1302")
+    anna.tap("count-2")
+    for i, name in enumerate(["Anna", "Bořek"]):               # blue, yellow
+        anna.fill(anna.t("Player {n}: name", n=i + 1), name)
+    anna.tap("create")
+    anna.tap("begin")
+    borek = phones()
+    resume(borek, "round-head")
+    anna.tap("me-blue")
+    borek.tap("me-yellow")
+    for phone in (anna, borek):
+        phone.tap("step-reveal")
+    anna.tap("seal-cards-plus")                                  # Anna plays 2 cards, sealed
+    anna.tap("seal")
+    borek.says("sealed", "Anna")                                 # Bořek sees that Anna has sealed, not what
+    expect(borek.id("turn-order")).to_have_count(0)
+    borek.tap("seal")                                            # Bořek plays 1: both are revealed at once
+    for phone in (anna, borek):
+        expect(phone.id("turn-order")).to_be_visible(timeout=5000)
+        content = phone.id("turn-order").text_content()
+        assert content.index("Anna") < content.index("Bořek")   # 2 cards before 1
+
+
+def test_the_phone_of_the_player_on_turn_says_so(phones, table):
+    anna = phones()
+    carcassonne(anna)
+    borek = phones()
+    resume(borek)
+    anna.tap("me-red")
+    borek.tap("me-green")
+    expect(anna.id("your-turn")).to_be_visible()
+    expect(borek.id("your-turn")).to_have_count(0)
+    anna.tap("next-turn")
+    expect(borek.id("your-turn")).to_be_visible(timeout=5000)
