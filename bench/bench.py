@@ -6,6 +6,10 @@
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5.
 - score:  whole-process time of `companion score flanders-1302` on the public example (target <= 0.3 s).
 - web:    server start to the first interactive screen in headless Chromium (Playwright).
+- table:  table mode under load: 6 phones (Chromium pages that joined with the link) on one game,
+  each tapping 10 times a second for 60 s; taps sent, recorded and refused as stale, whether every
+  phone ends on the server's state, and the time from an action being saved to each other phone
+  showing it (median, 95th percentile).
 """
 from __future__ import annotations
 
@@ -101,8 +105,112 @@ def bench_web(runs: int = 3) -> None:
           f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
 
 
+PHONE_JS = """([colour, rate, seconds]) => {
+    window.__seen = []; window.__sent = 0;
+    const last = {};
+    const scan = () => {
+        for (const el of document.querySelectorAll('[flt-semantics-identifier^="meeples-"]')) {
+            const id = el.getAttribute('flt-semantics-identifier'), text = el.textContent.trim();
+            if (last[id] !== text) { last[id] = text; window.__seen.push([Date.now(), id, text]); }
+        }
+    };
+    new MutationObserver(scan).observe(document.querySelector('flt-semantics-host') || document.body,
+        {subtree: true, childList: true, characterData: true, attributes: true});
+    scan();
+    let plus = true;
+    const end = Date.now() + seconds * 1000;
+    const timer = setInterval(() => {
+        if (Date.now() > end) { clearInterval(timer); return; }
+        const id = `meeple-${colour}-${plus ? 'plus' : 'minus'}`;
+        const node = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+        if (node) { (node.querySelector('[role="button"]') || node).click(); window.__sent++; plus = !plus; }
+    }, 1000 / rate);
+}"""
+
+
+def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from companion.engine import flow
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
+
+    colours = ("red", "green", "blue", "yellow", "black")
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    server = Server(folder / "data", lan=True).start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+                *CHROMIUM_ARGS, "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                "--disable-backgrounding-occluded-windows"])  # six phones, not one phone and five hidden tabs
+            apps = []
+            for _ in range(phones):
+                page = browser.new_context(viewport=PHONE).new_page()
+                page.set_default_timeout(60_000)
+                app = App(page, "cs")
+                app.open(server.join)
+                app.language("en")
+                apps.append(app)
+            host = apps[0]
+            host.tap("new-carcassonne")
+            host.tap("count-5")
+            for i in range(5):
+                host.fill(host.t("Player {n}: name", n=i + 1), f"P{i + 1}")
+            host.tap("create")
+            host.tap("begin")
+            for app in apps[1:]:
+                app.tap(app.page.locator('[flt-semantics-identifier^="resume-"]').first.get_attribute(
+                    "flt-semantics-identifier"))
+            for app in apps:
+                app.id("meeples").scroll_into_view_if_needed()
+                app.page.wait_for_timeout(500)
+            for i, app in enumerate(apps):
+                app.page.evaluate(PHONE_JS, [colours[i % len(colours)], rate, seconds])
+            time.sleep(seconds + 8)
+            seen = [app.page.evaluate("window.__seen") for app in apps]
+            sent = sum(app.page.evaluate("window.__sent") for app in apps)
+            browser.close()
+        (path,) = (folder / "data" / "sessions").glob("*.json")
+        session = Store(str(folder / "data")).load(path.stem)
+        log = session["log"]
+        game = GAMES["carcassonne"]
+        state = flow.initial(game, session["config"])
+        delays, missed, recorded = [], 0, 0
+        for action in log:
+            state = flow.apply(game, session["config"], state, action)
+            if action["type"] != "meeple":
+                continue
+            recorded += 1
+            colour, at = action["args"]["player"], action["at"] * 1000
+            shown = f"{state['meeples'][colour]} / 7"
+            actors = {i for i in range(phones) if colours[i % len(colours)] == colour}
+            for i, events in enumerate(seen):
+                if i in actors:
+                    continue
+                times = [t for t, ident, text in events if ident == f"meeples-{colour}" and text == shown and t >= at]
+                if times:
+                    delays.append(min(times) - at)
+                else:
+                    missed += 1
+        final = {c: f"{state['meeples'][c]} / 7" for c in colours}
+        agree = sum(all(next((text for t, ident, text in reversed(events) if ident == f"meeples-{c}"), None) == final[c]
+                        for c in colours) for events in seen)
+        delays.sort()
+        p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
+        print(f"table mode: {phones} phones x {rate} taps/s x {seconds} s on one game: {sent} taps sent, "
+              f"{recorded} recorded, {sent - recorded} refused (stale or not allowed, each with a message); "
+              f"{agree} of {phones} phones end on the server's state; action saved -> shown on another phone: "
+              f"median {statistics.median(delays):.0f} ms, 95th percentile {p95:.0f} ms over {len(delays)} "
+              f"updates ({missed} intermediate states never drawn: a later one came first)")
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 if __name__ == "__main__":
     os.chdir(ROOT)
     chosen = sys.argv[1:] or ["record", "score", "web"]
     for name in chosen:
-        {"record": bench_record, "score": bench_score, "web": bench_web}[name]()
+        if name.startswith("table"):  # table, or table:SECONDS for a short run
+            bench_table(seconds=int(name.partition(":")[2] or 60))
+        else:
+            {"record": bench_record, "score": bench_score, "web": bench_web}[name]()
