@@ -32,6 +32,8 @@ class Shell:
         self.page, self.vm = page, vm
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
         self.me: str | None = None     # table mode: the player this phone belongs to
+        self.prefs = None              # table mode: the phone's own storage (remembers `me` per game)
+        self._me_for: str | None = None
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         vm.subscribe(self.render)
@@ -52,6 +54,7 @@ class Shell:
 
     def render(self) -> None:
         _ = self.vm.t
+        self.recall_me()
         self.page.title = _("Table companion")
         self.page.controls.clear()
         self.page.add(self.top_bar(), *self.screen())
@@ -132,6 +135,22 @@ class Shell:
         self.draft = {}
         self.vm.home()
 
+    def recall_me(self) -> None:
+        """Table mode: on opening a game, ask the phone whom it belonged to in that game last time."""
+        sid = self.vm.session["id"] if self.vm.session else None
+        if not self.prefs or sid == self._me_for:
+            return
+        self._me_for, self.me = sid, None
+        if sid:
+            self.page.run_task(self._recall_me, sid)
+
+    async def _recall_me(self, sid: str) -> None:
+        value = await self.prefs.get(f"companion.me.{sid}")
+        players = {p["colour"] for p in self.vm.session["config"]["players"]} if self.vm.session else set()
+        if value in players and self.vm.session and self.vm.session["id"] == sid:
+            self.me = value
+            self.render()
+
     def your_turn(self) -> list[ft.Control]:
         """Table mode: the phone of the player on turn says so at the top."""
         _ = self.vm.t
@@ -147,6 +166,8 @@ class Shell:
 
         def pick(colour: str) -> None:
             self.me = None if colour == "-" else colour
+            if self.prefs:
+                self.page.run_task(self.prefs.set, f"companion.me.{self.vm.session['id']}", self.me or "")
             self.render()
 
         players = self.vm.session["config"]["players"]
@@ -468,6 +489,8 @@ def make_main(store: Store, join: str | None = None):
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         vm = ViewModel(store)
         shell = Shell(page, vm, join, qr)
+        if join:
+            shell.prefs = ft.SharedPreferences()
         wakelock = ft.Wakelock()
         page.data = (shell, wakelock)  # keep the listener and the service alive
         page.run_task(keep_awake, wakelock)

@@ -187,10 +187,16 @@ class ViewModel:
             return
         try:
             session = self.store.load(self.session["id"])
-            state = flow.replay(self.game, session["config"], session["log"])
+            new, old = _actions(session["log"]), _actions(self.session["log"])
+            if new == old:
+                return
+            if new[:len(old)] == old:  # the usual case: only apply what was added
+                state = self.state
+                for action in new[len(old):]:
+                    state = flow.apply(self.game, session["config"], state, action)
+            else:                      # an undo elsewhere: replay
+                state = flow.replay(self.game, session["config"], session["log"])
         except (SessionLost, KeyError, InvalidAction):
-            return
-        if _actions(session["log"]) == _actions(self.session["log"]):
             return
         finished = state.get("phase") == "over"
         self.session, self.state = session, state

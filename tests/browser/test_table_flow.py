@@ -173,3 +173,6 @@ def test_the_phone_of_the_player_on_turn_says_so(phones, table):
     expect(borek.id("your-turn")).to_have_count(0)
     anna.tap("next-turn")
     expect(borek.id("your-turn")).to_be_visible(timeout=5000)
+    borek.page.reload()                                    # the phone remembers whose it is
+    borek.open(borek.page.url)
+    expect(borek.id("your-turn")).to_be_visible(timeout=10_000)
