@@ -13,15 +13,18 @@ def check_seats(raw: Mapping, colours: Sequence[str], low: int, high: int) -> tu
 
     Raises InvalidAction naming the field (`players`, `players.1.name`, `start`, ...).
     """
-    players = list(raw.get("players") or [])
-    if not low <= len(players) <= high:
+    players = raw.get("players") or []
+    if not isinstance(players, list) or not low <= len(players) <= high:
         raise InvalidAction(Msg(N_("This game needs {low} to {high} players."), {"low": low, "high": high})
                             if low != high else Msg(N_("This game is for exactly {n} players."), {"n": low}),
                             field="players")
     seen: set[str] = set()
     clean = []
     for i, player in enumerate(players):
-        colour, name = player.get("colour"), (player.get("name") or "").strip()
+        if not isinstance(player, Mapping):
+            raise InvalidAction(Msg(N_("Enter a name.")), field=f"players.{i}.name")
+        colour, name = player.get("colour"), player.get("name") or ""
+        name = name.strip() if isinstance(name, str) else ""
         if colour not in colours:
             raise InvalidAction(Msg(N_("Choose a colour.")), field=f"players.{i}.colour")
         if colour in seen:
