@@ -21,6 +21,12 @@ def _parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="final scoring from JSON (scoring-contract.md)")
     score.add_argument("game", metavar="GAME")
     score.add_argument("file", metavar="FILE", nargs="?", default="-")
+    export = sub.add_parser("export", help="every stored game as CSV or JSON on standard output")
+    export.add_argument("--format", choices=("csv", "json"), default="json")
+    export.add_argument("--data-dir", default=None)
+    load = sub.add_parser("import", help="take back games from a JSON export (nothing changes if it is refused)")
+    load.add_argument("file", metavar="FILE")
+    load.add_argument("--data-dir", default=None)
     return parser
 
 
@@ -40,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "score":
         return score(args.game, args.file)
+    if args.command == "export":
+        return export(args.format, args.data_dir)
+    if args.command == "import":
+        return import_(args.file, args.data_dir)
     return serve(args.host, args.port, args.data_dir, args.lan)
 
 
@@ -99,6 +109,36 @@ def default_data_dir() -> str:
     import platformdirs
 
     return platformdirs.user_data_dir("companion", appauthor=False)
+
+
+def export(kind: str, data_dir: str | None) -> int:
+    """Every stored game to standard output (see companion/exchange.py for the formats)."""
+    from . import exchange
+    from .store import Store
+
+    store = Store(data_dir or default_data_dir())
+    sys.stdout.write(exchange.export_csv(store) if kind == "csv" else exchange.export_json(store) + "\n")
+    return 0
+
+
+def import_(path: str, data_dir: str | None) -> int:
+    """Games from a JSON export; exit 2 with one message (and nothing changed) if it is refused."""
+    from . import exchange
+    from .store import Store
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(exchange.MAX_BYTES + 1)
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return _fail(f"FILE: cannot read {path}: {getattr(error, 'strerror', None) or error}")
+    store = Store(data_dir or default_data_dir())
+    try:
+        imported, skipped = exchange.import_json(store, text)
+    except exchange.ImportRefused as error:
+        return _fail(f"refused, nothing was changed: {error}")
+    print(f"imported {imported} game(s), {skipped} already stored")
+    return 0
 
 
 def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:

@@ -1,0 +1,156 @@
+"""Export and import of the stored games (`companion export`, `companion import`).
+
+JSON export: `{"format": {"name": "companion", "version": 1}, "games": [...]}`, each game with its
+id, game, creation time, status, configuration, whole action log and, when finished, its final
+result (places, totals, breakdown, winners). CSV export: one row per player per game.
+
+An import is checked completely before anything is written: the format, every game's
+configuration (the game's own new-game check) and every log (replayed by the engine). A file that
+fails any check changes nothing. Games already stored (the same game, configuration and log) are
+skipped, so importing the same export twice does not duplicate them.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from typing import Any
+
+from .engine import flow
+from .engine.model import InvalidAction
+from .games import GAMES
+from .store import SessionLost, Store
+
+FORMAT = {"name": "companion", "version": 1}
+MAX_BYTES = 50_000_000            # a file larger than this is not an export of ours
+MAX_GAMES = 100_000
+MAX_ACTIONS = 20_000              # per game
+CSV_FIELDS = ("game_id", "game", "created", "status", "colour", "name", "total", "place", "winner")
+
+
+class ImportRefused(Exception):
+    """The file is not an export this program can take back; nothing was changed."""
+
+
+def _games(store: Store) -> list[dict]:
+    out = []
+    for entry in sorted(store.sessions(), key=lambda e: (e["created"], e["id"])):
+        try:
+            session = store.load(entry["id"])
+            game = GAMES[session["game"]]
+            state = flow.replay(game, session["config"], session["log"])
+        except (SessionLost, KeyError, InvalidAction):
+            continue
+        item = {"id": entry["id"], "game": session["game"], "created": entry["created"], "status": entry["status"],
+                "config": session["config"],
+                "log": [{"type": a["type"], "args": a.get("args", {}), **({"at": a["at"]} if "at" in a else {})}
+                        for a in session["log"]]}
+        if state.get("phase") == "over":
+            result = game.result(state, session["config"])
+            item["result"] = {"players": result["players"], "winners": result["winners"]}
+        out.append(item)
+    return out
+
+
+def export_json(store: Store) -> str:
+    return json.dumps({"format": FORMAT, "games": _games(store)}, ensure_ascii=False, indent=1)
+
+
+def export_csv(store: Store) -> str:
+    """One row per player per game (total, place and winner only for finished games)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for item in _games(store):
+        rows = {r["id"]: r for r in item.get("result", {}).get("players", [])}
+        winners = item.get("result", {}).get("winners", [])
+        for player in item["config"]["players"]:
+            row = rows.get(player["colour"], {})
+            writer.writerow({"game_id": item["id"], "game": GAMES[item["game"]].cli_name, "created": item["created"],
+                             "status": item["status"], "colour": player["colour"], "name": player["name"],
+                             "total": row.get("total", ""), "place": row.get("place", ""),
+                             "winner": ("yes" if player["colour"] in winners else "no") if row else ""})
+    return buffer.getvalue()
+
+
+def _fingerprint(game: str, config: Any, log: list) -> str:
+    body = json.dumps([game, config, [{"type": a["type"], "args": a.get("args", {})} for a in log]],
+                      sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _refuse(where: str, why: str) -> ImportRefused:
+    return ImportRefused(f"{where}: {why}" if where else why)
+
+
+def _checked_game(raw: Any, where: str) -> dict:
+    if not isinstance(raw, dict):
+        raise _refuse(where, "must be an object")
+    for key in ("game", "config", "log", "status", "created"):
+        if key not in raw:
+            raise _refuse(where, f"{key} is missing")
+    if raw["game"] not in GAMES:
+        raise _refuse(f"{where}.game", f"unknown game {str(raw['game'])[:40]!r}")
+    if raw["status"] not in ("active", "finished"):
+        raise _refuse(f"{where}.status", "must be active or finished")
+    if isinstance(raw["created"], bool) or not isinstance(raw["created"], (int, float)) or raw["created"] < 0:
+        raise _refuse(f"{where}.created", "must be a time in seconds")
+    log = raw["log"]
+    if not isinstance(log, list) or len(log) > MAX_ACTIONS:
+        raise _refuse(f"{where}.log", f"must be a list of at most {MAX_ACTIONS} actions")
+    game = GAMES[raw["game"]]
+    try:
+        config = game.new_config(raw["config"]) if isinstance(raw["config"], dict) else None
+        if config is None:
+            raise _refuse(f"{where}.config", "must be an object")
+        actions = []
+        for i, action in enumerate(log):
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise _refuse(f"{where}.log[{i}]", "must be an action object")
+            actions.append({"type": action["type"], "args": action.get("args", {})})
+        state = flow.replay(game, config, actions)
+    except InvalidAction as error:
+        raise _refuse(f"{where}", f"the game cannot be replayed ({error.msg.english()})") from None
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as error:  # data no screen could send
+        raise _refuse(f"{where}", f"the game cannot be replayed ({type(error).__name__})") from None
+    status = "finished" if state.get("phase") == "over" else "active"
+    return {"game": raw["game"], "config": config, "log": actions, "status": status, "created": raw["created"]}
+
+
+def import_json(store: Store, text: str) -> tuple[int, int]:
+    """Check the whole file, then store the games not stored yet. Returns (imported, skipped)."""
+    if len(text.encode("utf-8", "replace")) > MAX_BYTES:
+        raise ImportRefused(f"the file is larger than {MAX_BYTES // 1_000_000} MB")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ImportRefused("the file is nested too deeply") from None
+    except ValueError as error:
+        raise ImportRefused(f"not valid JSON (truncated?): {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused('not a companion export: "format" must be {"name": "companion", "version": 1}')
+    games = data.get("games")
+    if not isinstance(games, list) or len(games) > MAX_GAMES:
+        raise _refuse("games", f"must be a list of at most {MAX_GAMES} games")
+    try:
+        checked = [_checked_game(raw, f"games[{i}]") for i, raw in enumerate(games)]
+    except RecursionError:
+        raise ImportRefused("the file is nested too deeply") from None
+    known = set()
+    for entry in store.sessions():
+        try:
+            session = store.load(entry["id"])
+        except SessionLost:
+            continue
+        known.add(_fingerprint(session["game"], session["config"], session["log"]))
+    new, seen = [], set()
+    for item in checked:
+        mark = _fingerprint(item["game"], item["config"], item["log"])
+        if mark not in known and mark not in seen:
+            seen.add(mark)
+            new.append(item)
+    if new:
+        store.import_sessions(new)
+    return len(new), len(checked) - len(new)
+
