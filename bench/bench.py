@@ -153,8 +153,7 @@ def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
             host = apps[0]
             host.tap("new-carcassonne")
             host.tap("count-5")
-            for i in range(5):
-                host.fill(host.t("Player {n}: name", n=i + 1), f"P{i + 1}")
+            host.names(*(f"P{i + 1}" for i in range(5)))
             host.tap("create")
             host.tap("begin")
             for app in apps[1:]:

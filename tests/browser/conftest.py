@@ -230,6 +230,11 @@ class App:
                 if attempt == 3:
                     raise
 
+    def names(self, *names: str) -> None:
+        """Type the players' names into the new-game form, first to last."""
+        for i, name in enumerate(names):
+            self.fill(self.t("Player {n}: name", n=i + 1), name)
+
     def step(self, identifier: str, times: int) -> None:
         for _ in range(times):
             self.tap(identifier)

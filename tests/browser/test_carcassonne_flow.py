@@ -13,8 +13,7 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.open(server.url)
     app.language(lang)
     app.tap("new-carcassonne")
-    for i, name in enumerate(["Anna", "Bořek", "Cyril"]):    # red, green, blue
-        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.names("Anna", "Bořek", "Cyril")    # red, green, blue
     app.tap("create")
     app.tap("tick-tiles")
     app.tap("begin")
@@ -63,8 +62,7 @@ def test_carcassonne_screens_fit_a_phone(app, server):
     app.open(server.url)
     app.language("cs")
     app.tap("new-carcassonne")
-    for i, name in enumerate(["Anna", "Bořek"]):
-        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.names("Anna", "Bořek")
     app.tap("count-2")
     app.tap("create")
     app.tap("begin")

@@ -15,8 +15,7 @@ def start(app, server, lang):
     app.language(lang)
     app.tap("new-elfenland")
     app.tap("wizards")
-    for i, name in enumerate(["Anna", "Bořek", "Cyril"]):      # red, blue, green
-        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.names("Anna", "Bořek", "Cyril")      # red, blue, green
     app.tap("create")
     app.tap("tick-board")
     app.tap("begin")

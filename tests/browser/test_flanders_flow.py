@@ -12,8 +12,7 @@ PLAYERS = ["Anna", "Bořek", "Cyril"]  # blue, yellow, green (the form's default
 
 def new_three_player_game(app) -> None:
     app.tap("new-flanders_1302")
-    for i, name in enumerate(PLAYERS):
-        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.names(*PLAYERS)
     app.tap("empty-utrecht")
     app.tap("create")
     expect(app.id("setup-progress")).to_be_visible()

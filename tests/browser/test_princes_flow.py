@@ -13,8 +13,7 @@ def start(app, server, lang, names=("Anna", "Bořek", "Cyril")):
     app.open(server.url)
     app.language(lang)
     app.tap("new-princes_of_the_renaissance")
-    for i, name in enumerate(names):
-        app.fill(app.t("Player {n}: name", n=i + 1), name)
+    app.names(*names)
     app.tap("colour-1-d_este")                 # Anna Baglioni, Bořek d'Este, Cyril Malatesta
     app.tap("create")
     app.tap("tick-board")

@@ -47,8 +47,7 @@ def carcassonne(host):
     """The first phone starts a 2-player Carcassonne game and begins it."""
     host.tap("new-carcassonne")
     host.tap("count-2")
-    for i, name in enumerate(["Anna", "Bořek"]):
-        host.fill(host.t("Player {n}: name", n=i + 1), name)
+    host.names("Anna", "Bořek")
     host.tap("create")
     host.tap("begin")
     expect(host.id("turn-head")).to_contain_text("Anna")
@@ -141,8 +140,7 @@ def test_each_player_seals_his_cards_on_his_own_phone_and_they_are_revealed_toge
     anna = phones()
     anna.tap("new-flanders_1302")
     anna.tap("count-2")
-    for i, name in enumerate(["Anna", "Bořek"]):               # blue, yellow
-        anna.fill(anna.t("Player {n}: name", n=i + 1), name)
+    anna.names("Anna", "Bořek")               # blue, yellow
     anna.tap("create")
     anna.tap("begin")
     borek = phones()

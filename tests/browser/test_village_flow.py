@@ -13,8 +13,7 @@ def test_a_two_player_village_game(app, server, lang):
     app.open(server.url)
     app.language(lang)
     app.tap("new-village")
-    app.fill(app.t("Player {n}: name", n=1), "Anna")   # red
-    app.fill(app.t("Player {n}: name", n=2), "Bořek")  # yellow
+    app.names("Anna", "Bořek")                          # red, yellow
     app.tap("create")
     expect(app.id("setup-progress")).to_be_visible()
     app.tap("tick-board")
@@ -73,8 +72,7 @@ def test_village_screens_fit_a_phone(app, server):
     app.open(server.url)
     app.language("cs")
     app.tap("new-village")
-    app.fill(app.t("Player {n}: name", n=1), "Anna")
-    app.fill(app.t("Player {n}: name", n=2), "Bořek")
+    app.names("Anna", "Bořek")
     app.tap("create")
     app.tap("begin")
     screens = {"round": layout(app.page)}
