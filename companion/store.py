@@ -24,6 +24,7 @@ from typing import Any, Iterable
 
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage, Storage
+from tinydb.table import Table
 
 from . import texts as text_data
 from .engine.model import Msg, N_
@@ -32,13 +33,29 @@ INDEX, TEXTS, SESSIONS = "companion.json", "texts.json", "sessions"
 
 
 class AtomicJSONStorage(Storage):
-    """TinyDB storage that replaces the whole file atomically on every write."""
+    """TinyDB storage that replaces the whole file atomically on every write.
+
+    It remembers what it last wrote (parsed back from the written text, so exactly what the file
+    holds) while the file is the one it wrote (same inode, size and time: another process, such as
+    `companion import`, replaces it with a new one). The phones of a table read the game they
+    follow after every tap; parsing it from disk each time would only cost time."""
 
     def __init__(self, path: str | Path, **_kwargs: Any):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._written: dict | None = None
+        self._stamp: tuple | None = None
+
+    def _file_stamp(self) -> tuple | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_size, st.st_mtime_ns
 
     def read(self) -> dict | None:
+        if self._written is not None and self._file_stamp() == self._stamp:
+            return self._written
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -51,12 +68,15 @@ class AtomicJSONStorage(Storage):
         return data
 
     def write(self, data: dict) -> None:
+        self._written = None  # TinyDB changed it in place: until the file holds it, read the file
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)
+        self._written, self._stamp = json.loads(text), self._file_stamp()
         try:
             fd = os.open(self.path.parent, os.O_RDONLY)
         except OSError:
@@ -68,6 +88,23 @@ class AtomicJSONStorage(Storage):
 
     def close(self) -> None:
         pass
+
+
+class FileTable(Table):
+    """A TinyDB table that takes the next document id from the file, not from its own count: another
+    process (`companion import` while the server runs) may have added documents since."""
+
+    def insert(self, document):
+        self._next_id = None
+        return super().insert(document)
+
+    def insert_multiple(self, documents):
+        self._next_id = None
+        return super().insert_multiple(documents)
+
+
+class FileDB(TinyDB):
+    table_class = FileTable
 
 
 class Stale(Exception):
@@ -109,7 +146,7 @@ class Store:
                 self._memory[name] = TinyDB(storage=MemoryStorage)
             return self._memory[name], False
         path = self.dir / name
-        db = TinyDB(path, storage=AtomicJSONStorage)
+        db = FileDB(path, storage=AtomicJSONStorage)
         try:
             db.tables()
             return db, False
@@ -119,7 +156,7 @@ class Store:
         os.replace(path, aside)
         self.notices.append(Msg(N_("A damaged data file could not be read. It was moved aside as {file} and "
                                    "a fresh one was started; nothing else was touched."), {"file": str(aside)}))
-        return TinyDB(path, storage=AtomicJSONStorage), True
+        return FileDB(path, storage=AtomicJSONStorage), True
 
     def _rebuild_index(self) -> None:
         """Recreate the catalogue from the session files, so no game in progress is lost."""
@@ -263,6 +300,25 @@ class Store:
             last = docs[-1]
             log.remove(doc_ids=[last.doc_id])
             return dict(last)
+
+    def sealed(self, sid: str, kind: str) -> dict[str, Any]:
+        """The sealed entries of `kind` waiting in a session (player → value)."""
+        with self._lock:
+            doc = self._session_db(sid).table("sealed").get(Query().kind == kind)
+            return dict(doc["entries"]) if doc else {}
+
+    def seal(self, sid: str, kind: str, player: str, value: Any, everyone: set[str]) -> dict[str, Any] | None:
+        """Keep `player`'s sealed entry (written like an action: a restart loses nothing). When
+        `everyone`'s is in, all are taken out at once and returned (to exactly one caller)."""
+        with self._lock:
+            table = self._session_db(sid).table("sealed")
+            doc = table.get(Query().kind == kind)
+            entries = {**(doc["entries"] if doc else {}), player: value}
+            if set(entries) >= everyone:
+                table.remove(Query().kind == kind)
+                return entries
+            table.upsert({"kind": kind, "entries": entries}, Query().kind == kind)
+            return None
 
     def set_status(self, sid: str, status: str) -> None:
         """active → finished (and back on undo); written to the catalogue only when it changes."""

@@ -143,3 +143,13 @@ def test_import_many_sessions_in_one_go(store):
     assert [a["type"] for a in store.load(ids[1])["log"]] == ["begin", "goto_step"]
     store.record(ids[1], {"type": "finish", "args": {}}, expect=2)
     assert len(store.load(ids[1])["log"]) == 3
+
+
+def test_a_file_replaced_by_another_process_is_read_again(tmp_path):
+    server = Store(tmp_path)
+    first = server.create_session("carcassonne", {"players": [{"colour": "red", "name": "Anna"}]})
+    other = Store(tmp_path)  # e.g. `companion import` while the server runs
+    second = other.create_session("village", {"players": [{"colour": "blue", "name": "Bořek"}]})
+    assert {s["id"] for s in server.sessions()} == {first, second}
+    third = server.create_session("elfenland", {"players": [{"colour": "red", "name": "Cyril"}]})
+    assert {s["id"] for s in Store(tmp_path).sessions()} == {first, second, third}
