@@ -2,6 +2,10 @@
 browser: a fast net under the browser tests (a screen that raises would freeze the tab)."""
 from __future__ import annotations
 
+import collections
+import dataclasses
+
+import flet as ft
 import pytest
 
 from companion.games import GAMES
@@ -23,7 +27,21 @@ class Page:
         self.controls.extend(controls)
 
     def update(self):
-        pass
+        """Test ids are keys too (widgets.tid): two on one screen would confuse the redraw."""
+        seen = collections.Counter(identifiers(self.controls))
+        assert not [i for i, n in seen.items() if n > 1], seen
+
+
+def identifiers(controls):
+    for control in controls:
+        if isinstance(control, ft.Semantics) and control.identifier:
+            yield control.identifier
+        for field in dataclasses.fields(control):
+            value = getattr(control, field.name, None)
+            if isinstance(value, ft.BaseControl):
+                yield from identifiers([value])
+            elif isinstance(value, list):
+                yield from identifiers([v for v in value if isinstance(v, ft.BaseControl)])
 
 
 STANDARD = {"variant": "standard", "start": 0, "empty_city": "ypres", "players": [

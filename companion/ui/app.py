@@ -56,8 +56,12 @@ class Shell:
         _ = self.vm.t
         self.recall_me()
         self.page.title = _("Table companion")
-        self.page.controls.clear()
-        self.page.add(self.top_bar(), *self.screen())
+        controls = [self.top_bar(), *self.screen()]
+        for i, control in enumerate(controls):
+            # The same key for the same place on the same screen: Flet then sends only what changed
+            # (a new count, a new line), not the whole screen, and each phone redraws only that.
+            control.key = control.key or f"{self.vm.route}/{i}"
+        self.page.controls[:] = controls
         self.page.update()
         self.sync_url()
 
@@ -492,7 +496,8 @@ def make_main(store: Store, join: str | None = None):
         if join:
             shell.prefs = ft.SharedPreferences()
         wakelock = ft.Wakelock()
-        page.data = (shell, wakelock)  # keep the listener and the service alive
+        shell.wakelock = wakelock  # keep the service alive
+        page.data = shell          # ... and the listener; widgets redraw the tab through it
         page.run_task(keep_awake, wakelock)
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))

@@ -16,8 +16,11 @@ GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "gr
 
 
 def tid(identifier: str, control: ft.Control) -> ft.Control:
-    """A stable id for tests: appears in the page as [flt-semantics-identifier=...]."""
-    return ft.Semantics(identifier=identifier, content=control)
+    """A stable id for tests: appears in the page as [flt-semantics-identifier=...].
+
+    It is also the control's key (ids are unique on a screen; tests/test_screens.py checks): a redraw
+    that puts another id in the same place makes a new node, as browsers do not rename one."""
+    return ft.Semantics(identifier=identifier, content=control, key=identifier)
 
 
 def text(value: str, size: int = TEXT, **kwargs) -> ft.Text:
@@ -69,31 +72,30 @@ def who(name: str, colour: str, size: int = TEXT) -> ft.Control:
 
 
 class Stepper:
-    """A number entered with big − and + buttons; the value lives here until the form is sent."""
+    """A number entered with big − and + buttons. `on_change` keeps the value in the screen's draft:
+    a tap redraws the screen from the draft (Flet sends only the new number)."""
 
-    def __init__(self, ident: str, label: str | ft.Control, value: int, low: int = 0, high: int = 99,
-                 on_change: Callable[[int], None] | None = None):
+    def __init__(self, ident: str, label: str | ft.Control, value: int, low: int, high: int,
+                 on_change: Callable[[int], None]):
         self.value, self.low, self.high, self._on_change = value, low, high, on_change
         self.number = ft.Text(str(value), size=22, weight=ft.FontWeight.BOLD, width=44,
                               text_align=ft.TextAlign.CENTER)
-        minus = tid(f"{ident}-minus", ft.IconButton(ft.Icons.REMOVE, on_click=lambda e: self.add(-1),
+        minus = tid(f"{ident}-minus", ft.IconButton(ft.Icons.REMOVE, on_click=lambda e: self.add(-1, e.page),
                                                     icon_size=26, width=TARGET, height=TARGET,
                                                     tooltip="−"))
-        plus = tid(f"{ident}-plus", ft.IconButton(ft.Icons.ADD, on_click=lambda e: self.add(1),
+        plus = tid(f"{ident}-plus", ft.IconButton(ft.Icons.ADD, on_click=lambda e: self.add(1, e.page),
                                                   icon_size=26, width=TARGET, height=TARGET, tooltip="+"))
         label_control = ft.Text(label, size=TEXT) if isinstance(label, str) else label
         self.control = ft.Row(
             [ft.Container(label_control, expand=True), minus, tid(f"{ident}-value", self.number), plus],
             vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=2)
 
-    def add(self, delta: int) -> None:
+    def add(self, delta: int, page: ft.Page) -> None:
         new = min(self.high, max(self.low, self.value + delta))
         if new != self.value:
             self.value = new
-            self.number.value = str(new)
-            self.number.update()
-            if self._on_change:
-                self._on_change(new)
+            self._on_change(new)
+            page.data.render()  # page.data is the tab's Shell
 
 
 def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], selected: str | None,
