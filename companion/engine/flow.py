@@ -40,6 +40,15 @@ def apply(game: GameDef, config: Mapping, state: Mapping, action: Mapping) -> di
     return new
 
 
+#: Entries every game has that do not depend on what others did meanwhile (see GameDef.independent).
+INDEPENDENT = frozenset({"tick", "correct"})
+
+
+def independent(game: GameDef, action: Mapping) -> bool:
+    """Whether `action` may be applied on a newer state than the one it was entered on."""
+    return action.get("type") in INDEPENDENT | game.independent
+
+
 def replay(game: GameDef, config: Mapping, log: list) -> dict:
     """The state after every action of `log`, in order."""
     state = initial(game, config)

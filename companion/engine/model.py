@@ -88,7 +88,10 @@ class GameDef:
     - `describe(action, config)` says what an action did (for the log and for "Undo: ...");
     - `score_cli(data)` checks a `companion score` input and returns the contract's output;
     - `steps(config)` is the round's step table (it drives the round guide);
-    - `result(state, config)` is the final scoring of a finished session (same code as `score_cli`).
+    - `result(state, config)` is the final scoring of a finished session (same code as `score_cli`);
+    - `independent` names the action types that are one player's ledger entry, not a step of the
+      game (a meeple out, a gold correction): on a shared table such an entry still counts when
+      another phone recorded something first, if it is allowed on the game as it now is.
     """
 
     id: str
@@ -103,3 +106,4 @@ class GameDef:
     score_cli: Callable[[Any], dict]
     steps: Callable[[Mapping], tuple]
     result: Callable[[Mapping, Mapping], dict]
+    independent: frozenset = frozenset()

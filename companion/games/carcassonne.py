@@ -541,4 +541,5 @@ GAME = GameDef(
     id=ID, cli_name="carcassonne", min_players=2, max_players=5,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
+    independent=frozenset({"meeple"}),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 import unicodedata
 
@@ -36,16 +37,36 @@ class Shell:
         self._me_for: str | None = None
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
+        self._inbox: set = set()       # table mode: news from other phones not handled yet
+        self._inbox_lock = threading.Lock()
+        self._draining = False
         vm.subscribe(self.render)
 
     def on_broadcast(self, message) -> None:
-        """Another phone saved something: show the game's new state (or the new list of games)."""
-        kind, sid = message
-        if kind == "game" and self.vm.session and self.vm.session["id"] == sid:
+        """Another phone saved something: show the game's new state (or the new list of games).
+
+        Flet hands each message to a worker thread. Messages that arrive while this tab is still
+        catching up are merged: ten saves elsewhere cost one catch-up here, not ten redraws."""
+        with self._inbox_lock:
+            self._inbox.add(tuple(message))
+            if self._draining:
+                return
+            self._draining = True
+        while True:
+            with self._inbox_lock:
+                if not self._inbox:
+                    self._draining = False
+                    return
+                news, self._inbox = self._inbox, set()
+            with self.vm.lock:
+                self._catch_up(news)
+
+    def _catch_up(self, news: set) -> None:
+        sid = self.vm.session["id"] if self.vm.session else None
+        if ("game", sid) in news:
             self.vm.refresh()
-        elif kind == "sealed" and self.vm.session and self.vm.session["id"] == sid:
-            self.render()
-        elif kind == "catalogue" and not self.vm.session and self.vm.route == "home":
+        elif ("sealed", sid) in news or (not sid and self.vm.route == "home"
+                                          and any(kind == "catalogue" for kind, _ in news)):
             self.render()
 
     @property

@@ -6,6 +6,7 @@ The screen never shows a state that is not on disk.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -17,10 +18,13 @@ from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from ..store import SessionLost, Stale, Store
 
 
-#: Sealed entries (a secret choice each player makes on his own phone), per game and kind, until all
-#: are in: kept in the server's memory, shared by every screen, never shown before the reveal.
-_SEALED: dict[tuple[str, str], dict[str, Any]] = {}
-_SEALED_LOCK = threading.Lock()
+def _locked(method):
+    """One change at a time per screen: a tap and news from another phone never interleave."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with self.lock:
+            return method(self, *args, **kwargs)
+    return wrapper
 
 
 @dataclass
@@ -44,6 +48,7 @@ class ViewModel:
         self.problem: Problem | None = None
         self.notice: str | None = None
         self._listeners: list[Callable[[], None]] = []
+        self.lock = threading.RLock()
         #: Told after every save ("game" or "catalogue", session id): table mode tells the other phones.
         self.on_saved: Callable[[str, str], None] = lambda kind, sid: None
 
@@ -62,6 +67,7 @@ class ViewModel:
     def lang(self) -> str:
         return self.t.lang
 
+    @_locked
     def set_language(self, lang: str) -> None:
         """Switch every text at once (UI strings and rule text) and remember the choice."""
         if lang in LANGUAGES:
@@ -69,11 +75,13 @@ class ViewModel:
             self.store.set_setting("language", lang)
             self._changed()
 
+    @_locked
     def go(self, route: str) -> None:
         self.route = route
         self.problem = None
         self._changed()
 
+    @_locked
     def home(self) -> None:
         self.session, self.state = None, None
         self.go("home")
@@ -93,6 +101,7 @@ class ViewModel:
 
     # -- sessions --------------------------------------------------------------------------------
 
+    @_locked
     def new_game(self, game_id: str, form: dict[str, Any]) -> bool:
         """Start a session from the new-game form; on a bad entry say which field and change nothing."""
         game = GAMES[game_id]
@@ -104,6 +113,7 @@ class ViewModel:
         self.on_saved("catalogue", sid)
         return self.open(sid)
 
+    @_locked
     def open(self, sid: str) -> bool:
         """Resume a session exactly where its log left it."""
         try:
@@ -121,6 +131,7 @@ class ViewModel:
         self._changed()
         return True
 
+    @_locked
     def dispatch(self, kind: str, **args: Any) -> bool:
         """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
         action = {"type": kind, "args": args}
@@ -128,15 +139,27 @@ class ViewModel:
             new_state = flow.apply(self.game, self.session["config"], self.state, action)
         except InvalidAction as error:
             return self._refuse(error)
-        try:
-            self.store.record(self.session["id"], action, expect=len(self.session["log"]))
-        except Stale:
+        for _attempt in range(5):
+            try:
+                self.store.record(self.session["id"], action, expect=len(self.session["log"]))
+                break
+            except Stale:
+                # Another phone recorded first. A player's own ledger entry still counts on the game
+                # as it now is; anything else (a turn, a bid) was meant for a state that is gone.
+                if not flow.independent(self.game, action) or not self._load_current():
+                    return self._stale()
+                try:
+                    new_state = flow.apply(self.game, self.session["config"], self.state, action)
+                except InvalidAction as error:
+                    return self._refuse(error)
+        else:
             return self._stale()
         self.session["log"].append(action)
         self._settle(new_state)
         self.on_saved("game", self.session["id"])
         return True
 
+    @_locked
     def undo(self) -> bool:
         """Take back the last action (again and again, also after a restart)."""
         if not self.session or not self.session["log"]:
@@ -152,22 +175,15 @@ class ViewModel:
 
     def sealed(self, kind: str) -> list[str]:
         """Who has sealed an entry of `kind` in this game (never the values)."""
-        with _SEALED_LOCK:
-            return sorted(_SEALED.get((self.session["id"], kind), {}))
+        return sorted(self.store.sealed(self.session["id"], kind))
 
+    @_locked
     def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict], bool]) -> bool:
         """Seal `player`'s entry; when every player's is in, `reveal(entries)` records them together
         (one action). False when the reveal was refused: the entries are cleared to be entered again."""
-        key = (self.session["id"], kind)
         players = {p["colour"] for p in self.session["config"]["players"]}
-        with _SEALED_LOCK:
-            box = _SEALED.setdefault(key, {})
-            box[player] = value
-            complete = set(box) == players
-            entries = dict(box) if complete else None
-            if complete:
-                del _SEALED[key]
-        if not complete:
+        entries = self.store.seal(self.session["id"], kind, player, value, players)
+        if entries is None:
             self.on_saved("sealed", self.session["id"])
             self._changed()
             return True
@@ -181,15 +197,23 @@ class ViewModel:
         self._changed()
         return False
 
+    @_locked
     def refresh(self) -> None:
         """Catch up with what another phone saved (the screen stays where it is)."""
-        if not self.session:
+        if not self.session or not self._load_current():
             return
+        if self.route not in ("rules", "log", "scores") or self.state.get("phase") == "over":
+            self.route = _route_for(self.state)
+        self._changed()
+
+    def _load_current(self) -> bool:
+        """Take the stored session as it now is (without redrawing); False when nothing is newer
+        or it cannot be read."""
         try:
             session = self.store.load(self.session["id"])
             new, old = _actions(session["log"]), _actions(self.session["log"])
             if new == old:
-                return
+                return False
             if new[:len(old)] == old:  # the usual case: only apply what was added
                 state = self.state
                 for action in new[len(old):]:
@@ -197,12 +221,9 @@ class ViewModel:
             else:                      # an undo elsewhere: replay
                 state = flow.replay(self.game, session["config"], session["log"])
         except (SessionLost, KeyError, InvalidAction):
-            return
-        finished = state.get("phase") == "over"
+            return False
         self.session, self.state = session, state
-        if self.route not in ("rules", "log", "scores") or finished:
-            self.route = _route_for(state)
-        self._changed()
+        return True
 
     def undo_label(self) -> str | None:
         """"Undo: <what the last action did>", or None when there is nothing to undo."""

@@ -1,0 +1,88 @@
+"""Two screens on one stored game (table mode without the browser): what counts when both act at once."""
+from __future__ import annotations
+
+import threading
+
+from companion.store import Store
+from companion.ui.app import Shell
+from companion.ui.viewmodel import ViewModel
+from tests.test_screens import CARCASSONNE, Page
+
+
+def two_phones(tmp_path):
+    store = Store(tmp_path)
+    store.set_setting("language", "en")
+    first, second = ViewModel(store), ViewModel(store)
+    assert first.new_game("carcassonne", CARCASSONNE)
+    assert first.dispatch("begin") and first.dispatch("goto_step", step="meeple")
+    assert second.open(first.session["id"])
+    return store, first, second
+
+
+def test_a_ledger_entry_on_a_stale_screen_still_counts_on_the_current_game(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    assert first.dispatch("meeple", player="red", delta=1)
+    assert second.dispatch("meeple", player="blue", delta=1), second.problem  # second had not seen red's
+    assert second.state["meeples"] == {"red": 1, "blue": 1, "green": 0}     # ... and now shows both
+    log = store.load(first.session["id"])["log"]
+    assert [a["args"].get("player") for a in log[-2:]] == ["red", "blue"]
+
+
+def test_a_step_of_the_game_on_a_stale_screen_is_refused_and_the_current_state_shown(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    assert first.dispatch("next_turn")
+    assert not second.dispatch("next_turn")  # two "next player" taps must not both count
+    assert "another screen" in second.problem.text
+    assert second.state["turn"] == first.state["turn"]
+    assert len(store.load(first.session["id"])["log"]) == len(first.session["log"])
+
+
+def test_a_ledger_entry_not_allowed_on_the_current_game_is_refused_with_its_reason(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    assert first.dispatch("meeple", player="red", delta=1)
+    second.refresh()                                          # news of red's meeple
+    assert second.dispatch("meeple", player="red", delta=-1)  # ... and it came back
+    assert first.dispatch("meeple", player="green", delta=1)
+    before = len(store.load(first.session["id"])["log"])
+    assert not first.dispatch("meeple", player="red", delta=-1)  # first still shows red's meeple out
+    assert "None of this player's meeples" in first.problem.text
+    assert first.state["meeples"] == {"red": 0, "blue": 0, "green": 1}
+    assert len(store.load(first.session["id"])["log"]) == before
+
+
+def test_news_from_other_phones_arriving_together_is_merged_into_one_catch_up(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    shell = Shell(Page(), second)
+    draws = []
+    second.subscribe(lambda: draws.append(len(second.session["log"])))
+    gate = threading.Event()
+    real_refresh = second.refresh
+
+    def slow_refresh():
+        gate.wait(5)
+        real_refresh()
+    second.refresh = slow_refresh
+    sid = first.session["id"]
+    worker = threading.Thread(target=shell.on_broadcast, args=(("game", sid),))
+    worker.start()
+    for delta in (1, 1, 1):
+        assert first.dispatch("meeple", player="green", delta=delta)
+        shell.on_broadcast(("game", sid))  # arrives while the first catch-up is still running
+    gate.set()
+    worker.join(5)
+    assert second.state["meeples"]["green"] == 3
+    assert len(draws) <= 2 and draws[-1] == len(first.session["log"])
+
+
+def test_sealed_entries_wait_on_disk_through_a_restart_and_are_revealed_once(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    revealed = []
+    assert first.seal("bid", "red", 3, revealed.append)
+    assert second.seal("bid", "blue", 5, revealed.append)
+    assert second.sealed("bid") == ["blue", "red"] and not revealed
+    after_restart = ViewModel(Store(tmp_path))  # the server was restarted: nothing sealed is lost
+    assert after_restart.open(first.session["id"])
+    assert after_restart.sealed("bid") == ["blue", "red"]
+    after_restart.seal("bid", "green", 1, revealed.append)
+    assert revealed == [{"red": 3, "blue": 5, "green": 1}]
+    assert first.sealed("bid") == [] and after_restart.sealed("bid") == []
