@@ -209,7 +209,8 @@ if __name__ == "__main__":
     os.chdir(ROOT)
     chosen = sys.argv[1:] or ["record", "score", "web"]
     for name in chosen:
-        if name.startswith("table"):  # table, or table:SECONDS for a short run
-            bench_table(seconds=int(name.partition(":")[2] or 60))
+        if name.startswith("table"):  # table, table:SECONDS, or table:SECONDS:TAPS_PER_SECOND
+            seconds, _, rate = name.partition(":")[2].partition(":")
+            bench_table(seconds=int(seconds or 60), rate=int(rate or 10))
         else:
             {"record": bench_record, "score": bench_score, "web": bench_web}[name]()
