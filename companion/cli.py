@@ -1,4 +1,4 @@
-"""The `companion` command: `serve` (the default) and `score`.
+"""The `companion` command: `serve` (the default), `score`, `export`, `import`, `backup` and `restore`.
 
 `score` is a pure function of its input: it imports neither Flet nor TinyDB and never opens
 the app's database (scoring-contract.md). Heavy imports happen only inside `serve`.
@@ -27,6 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     load = sub.add_parser("import", help="take back games from a JSON export (nothing changes if it is refused)")
     load.add_argument("file", metavar="FILE")
     load.add_argument("--data-dir", default=None)
+    keep = sub.add_parser("backup", help="the whole data folder as one zip file (FILE - is standard output)")
+    keep.add_argument("file", metavar="FILE")
+    keep.add_argument("--data-dir", default=None)
+    back = sub.add_parser("restore", help="replace the games and settings with a backup's (the previous data is "
+                                          "moved aside; nothing changes if the backup is refused)")
+    back.add_argument("file", metavar="FILE")
+    back.add_argument("--data-dir", default=None)
     return parser
 
 
@@ -50,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         return export(args.format, args.data_dir)
     if args.command == "import":
         return import_(args.file, args.data_dir)
+    if args.command == "backup":
+        return backup(args.file, args.data_dir)
+    if args.command == "restore":
+        return restore(args.file, args.data_dir)
     return serve(args.host, args.port, args.data_dir, args.lan)
 
 
@@ -138,6 +149,50 @@ def import_(path: str, data_dir: str | None) -> int:
     except exchange.ImportRefused as error:
         return _fail(f"refused, nothing was changed: {error}")
     print(f"imported {imported} game(s), {skipped} already stored")
+    return 0
+
+
+def backup(path: str, data_dir: str | None) -> int:
+    """The data folder as a zip file (see companion/backup.py); exit 2 with one message if it cannot be read."""
+    from . import backup as archive
+
+    folder = data_dir or default_data_dir()
+    try:
+        blob = archive.backup(folder)
+    except archive.BackupRefused as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"cannot read the data folder {folder}: {error.strerror or error}")
+    try:
+        if path == "-":
+            sys.stdout.buffer.write(blob)
+            sys.stdout.flush()
+        else:
+            with open(path, "wb") as handle:
+                handle.write(blob)
+    except OSError as error:
+        return _fail(f"FILE: cannot write {path}: {error.strerror or error}")
+    return 0
+
+
+def restore(path: str, data_dir: str | None) -> int:
+    """A backup back into the data folder; exit 2 with one message (and nothing changed) if it is refused."""
+    from . import backup as archive
+
+    try:
+        with open(path, "rb") as handle:
+            blob = handle.read(archive.MAX_BYTES + 1)
+    except OSError as error:
+        return _fail(f"FILE: cannot read {path}: {error.strerror or error}")
+    folder = data_dir or default_data_dir()
+    try:
+        games, aside = archive.restore(folder, blob)
+    except archive.BackupRefused as error:
+        return _fail(f"refused, nothing was changed: {error}")
+    except OSError as error:
+        return _fail(f"restoring into {folder} failed: {error.strerror or error} "
+                     "(any data already moved aside is in its before-restore-* folder)")
+    print(f"restored {games} game(s)" + (f"; the previous data is in {aside}" if aside else ""))
     return 0
 
 

@@ -1,0 +1,203 @@
+"""`companion backup` and `companion restore`: the round trip, the previous data kept aside, and
+hostile archives refused with the data folder unchanged."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from companion import backup as archive
+from companion.store import Store
+from tests.conftest import ROOT
+
+CONFIG = {"game": "carcassonne", "variant": "standard", "start": 0, "gifts": False,
+          "players": [{"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"}]}
+SID = "0123456789ab"
+
+
+def filled(folder, names=("Anna", "Bořek")) -> Store:
+    """Two games (one with a few actions) and a setting."""
+    store = Store(folder)
+    config = dict(CONFIG, players=[dict(p, name=n) for p, n in zip(CONFIG["players"], names)])
+    first = store.create_session("carcassonne", config)
+    store.record(first, {"type": "begin", "args": {}})
+    store.record(first, {"type": "meeple", "args": {"player": "red", "delta": 1}})
+    store.create_session("carcassonne", dict(config, start=1))
+    store.set_setting("language", "en")
+    return store
+
+
+def games(store: Store) -> list:
+    return [(entry, store.load(entry["id"])) for entry in store.sessions()]
+
+
+def snapshot(folder) -> dict:
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def members(blob: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(blob)) as zipped:
+        return {name: zipped.read(name) for name in zipped.namelist()}
+
+
+def zipped(*files: tuple[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=compression) as out:
+        for name, raw in files:
+            out.writestr(name, raw)
+    return buffer.getvalue()
+
+
+def test_round_trip_into_an_empty_folder(tmp_path):
+    source = filled(tmp_path / "a")
+    blob = archive.backup(tmp_path / "a")
+    inside = members(blob)
+    manifest = json.loads(inside.pop("backup.json"))
+    assert manifest["format"] == {"name": "companion-backup", "version": 1} and manifest["created"] > 0
+    assert sorted(manifest["files"]) == sorted(inside) and len(inside) == 3 and "texts.json" not in inside
+    assert archive.restore(tmp_path / "b", blob) == (2, None)
+    target = Store(tmp_path / "b")
+    assert games(target) == games(source) and len(games(target)[-1][1]["log"]) == 2
+    assert target.setting("language") == "en"
+
+
+def test_only_readable_game_files_are_backed_up(tmp_path):
+    filled(tmp_path)
+    sessions = tmp_path / "sessions"
+    (sessions / f"{SID}.json").write_text("[1]")
+    (sessions / f"{SID}.json.corrupt-20240101-000000").write_text("{}")
+    (sessions / f".{SID}.json.1.2.tmp").write_text("{}")
+    names = set(members(archive.backup(tmp_path)))
+    assert len(names) == 4 and not any(SID in name for name in names)
+
+
+def test_an_empty_folder_backs_up_and_restores(tmp_path):
+    Store(tmp_path / "a")
+    assert archive.restore(tmp_path / "b", archive.backup(tmp_path / "a")) == (0, None)
+    assert Store(tmp_path / "b").sessions() == []
+
+
+def test_restore_over_existing_data_moves_it_aside(tmp_path):
+    source = filled(tmp_path / "a")
+    target = filled(tmp_path / "b", names=("Cyril", "Dana"))
+    before_games, before = games(target), snapshot(tmp_path / "b")
+    restored, aside = archive.restore(tmp_path / "b", archive.backup(tmp_path / "a"))
+    assert restored == 2 and aside.parent == tmp_path / "b" and aside.name.startswith("before-restore-")
+    assert games(Store(tmp_path / "b")) == games(source)
+    kept = snapshot(aside)
+    assert kept == {path: raw for path, raw in before.items() if path.name != "texts.json"}
+    assert games(Store(aside)) == before_games
+    _, again = archive.restore(tmp_path / "b", archive.backup(tmp_path / "a"))
+    assert again != aside and again.name.startswith(aside.name)  # two restores in the same second
+
+
+def rebuilt(blob: bytes, change) -> bytes:
+    """The backup with `change` applied to its files (a dict of name → bytes)."""
+    files = members(blob)
+    change(files)
+    return zipped(*files.items())
+
+
+def with_manifest(files: dict, manifest) -> None:
+    files["backup.json"] = json.dumps(manifest).encode()
+
+
+def listed(files: dict, name: str, raw: bytes) -> None:
+    """Add a file and list it in the manifest, so only the file itself is wrong."""
+    files[name] = raw
+    manifest = json.loads(files["backup.json"])
+    with_manifest(files, dict(manifest, files=[*manifest["files"], name]))
+
+
+HOSTILE = {
+    "not a zip": (lambda blob: b"PK not really a zip", "not a readable zip"),
+    "truncated": (lambda blob: blob[: len(blob) // 2], "not a readable zip"),
+    "corrupted": (lambda blob: zipped(*members(blob).items(), compression=zipfile.ZIP_STORED).replace(b"Anna", b"Anny"),
+                  "Bad CRC-32"),
+    "parent path": (lambda blob: rebuilt(blob, lambda f: listed(f, "../evil.json", b"{}")), "'../evil.json'"),
+    "absolute path": (lambda blob: rebuilt(blob, lambda f: listed(f, "/etc/evil.json", b"{}")), "'/etc/evil.json'"),
+    "unknown file": (lambda blob: rebuilt(blob, lambda f: listed(f, "notes.txt", b"hi")), "'notes.txt'"),
+    "game id": (lambda blob: rebuilt(blob, lambda f: listed(f, "sessions/XYZ.json", b"{}")), "'sessions/XYZ.json'"),
+    "twice": (lambda blob: zipped(*members(blob).items(), ("companion.json", b"{}")), "twice"),
+    "not JSON": (lambda blob: rebuilt(blob, lambda f: listed(f, f"sessions/{SID}.json", b'{"meta": ')),
+                 f"sessions/{SID}.json is not valid JSON"),
+    "not an object": (lambda blob: rebuilt(blob, lambda f: listed(f, f"sessions/{SID}.json", b"[1]")),
+                      "not a TinyDB document"),
+    "not tables": (lambda blob: rebuilt(blob, lambda f: f.update({"companion.json": b'{"sessions": [1]}'})),
+                   "companion.json is not a TinyDB document"),
+    "nested": (lambda blob: rebuilt(blob, lambda f: listed(f, f"sessions/{SID}.json", b"[" * 100_000)),
+               "nested too deeply"),
+    "no manifest": (lambda blob: rebuilt(blob, lambda f: f.pop("backup.json")), "backup.json is missing"),
+    "foreign manifest": (lambda blob: rebuilt(blob, lambda f: with_manifest(f, {"format": {"name": "other"}})),
+                         "not a companion backup"),
+    "manifest not an object": (lambda blob: rebuilt(blob, lambda f: with_manifest(f, [])), "not a companion backup"),
+    "unlisted file": (lambda blob: rebuilt(blob, lambda f: f.update({f"sessions/{SID}.json": b"{}"})),
+                      "does not list exactly"),
+    "no catalogue": (lambda blob: rebuilt(blob, lambda f: f.pop("companion.json")), "companion.json"),
+}
+
+
+@pytest.mark.parametrize("mangle, message", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_archives_are_refused_and_change_nothing(tmp_path, mangle, message):
+    filled(tmp_path / "a")
+    filled(tmp_path / "b", names=("Cyril", "Dana"))
+    before = snapshot(tmp_path / "b")
+    with pytest.raises(archive.BackupRefused) as refused:
+        archive.restore(tmp_path / "b", mangle(archive.backup(tmp_path / "a")))
+    assert message in str(refused.value)
+    assert snapshot(tmp_path / "b") == before
+
+
+@pytest.mark.parametrize("limit, message", [("MAX_BYTES", "larger than"), ("MAX_UNPACKED", "when unpacked")])
+def test_an_oversized_archive_is_refused(tmp_path, monkeypatch, limit, message):
+    filled(tmp_path)
+    blob, before = archive.backup(tmp_path), snapshot(tmp_path)
+    monkeypatch.setattr(archive, limit, 500)
+    with pytest.raises(archive.BackupRefused, match=message):
+        archive.restore(tmp_path, blob)
+    assert snapshot(tmp_path) == before
+
+
+def test_a_damaged_catalogue_is_not_backed_up(tmp_path):
+    filled(tmp_path)
+    (tmp_path / "companion.json").write_text('{"sessions": ')
+    with pytest.raises(archive.BackupRefused, match="start the app once"):
+        archive.backup(tmp_path)
+
+
+def companion(*args):
+    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, capture_output=True, timeout=60)
+
+
+def refused(done: subprocess.CompletedProcess, start: str) -> bool:
+    err = done.stderr.decode()
+    return done.returncode == 2 and err.startswith(start) and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_the_commands(tmp_path):
+    source = filled(tmp_path / "a")
+    saved = tmp_path / "games.zip"
+    assert companion("backup", str(saved), "--data-dir", str(tmp_path / "a")).returncode == 0
+    piped = companion("backup", "-", "--data-dir", str(tmp_path / "a"))
+    assert piped.returncode == 0 and set(members(piped.stdout)) == set(members(saved.read_bytes()))
+    done = companion("restore", str(saved), "--data-dir", str(tmp_path / "b"))
+    assert done.returncode == 0 and done.stdout.decode() == "restored 2 game(s)\n"
+    done = companion("restore", str(saved), "--data-dir", str(tmp_path / "b"))
+    aside = str(tmp_path / "b" / "before-restore-")
+    assert done.returncode == 0 and f"the previous data is in {aside}" in done.stdout.decode()
+    assert games(Store(tmp_path / "b")) == games(source)
+    before = snapshot(tmp_path / "b")
+    (tmp_path / "bad.zip").write_bytes(saved.read_bytes()[:100])
+    assert refused(companion("restore", str(tmp_path / "bad.zip"), "--data-dir", str(tmp_path / "b")),
+                   "error: refused, nothing was changed: not a readable zip")
+    assert refused(companion("restore", str(tmp_path / "missing.zip"), "--data-dir", str(tmp_path / "b")),
+                   "error: FILE: cannot read")
+    assert snapshot(tmp_path / "b") == before
+    assert refused(companion("backup", "-", "--data-dir", str(tmp_path / "nowhere")),
+                   "error: cannot read the data folder")
+    assert refused(companion("backup", str(tmp_path / "no" / "x.zip"), "--data-dir", str(tmp_path / "a")),
+                   "error: FILE: cannot write")
