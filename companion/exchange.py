@@ -17,6 +17,7 @@ import io
 import json
 from typing import Any
 
+from . import history
 from .engine import flow
 from .engine.model import InvalidAction
 from .games import GAMES
@@ -114,8 +115,9 @@ def _checked_game(raw: Any, where: str) -> dict:
         raise _refuse(f"{where}", f"the game cannot be replayed ({error.msg.english()})") from None
     except (TypeError, AttributeError, KeyError, ValueError, IndexError) as error:  # data no screen could send
         raise _refuse(f"{where}", f"the game cannot be replayed ({type(error).__name__})") from None
-    status = "finished" if state.get("phase") == "over" else "active"
-    return {"game": raw["game"], "config": config, "log": actions, "status": status, "created": raw["created"]}
+    finished = state.get("phase") == "over"
+    return {"game": raw["game"], "config": config, "log": actions, "status": "finished" if finished else "active",
+            "created": raw["created"], **({"result": history.summary(game, config, state)} if finished else {})}
 
 
 def import_json(store: Store, text: str) -> tuple[int, int]:

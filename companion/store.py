@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage, Storage
@@ -252,9 +252,22 @@ class Store:
                                   "log": {str(i + 1): action for i, action in enumerate(session["log"])}})
                 if self._memory is None:
                     db.close()
-                entries.append(dict(_entry(sid, meta), status=session.get("status", "active")))
+                entries.append(dict(_entry(sid, meta), status=session.get("status", "active"),
+                                    **({"result": session["result"]} if session.get("result") else {})))
             self._index.table("sessions").insert_multiple(entries)
         return [e["id"] for e in entries]
+
+    def replace_files(self, change: Callable[[], Any]) -> Any:
+        """Run `change`, which replaces the data folder's files (a restore), with the store locked;
+        then read every file afresh. Returns what `change` returned."""
+        with self._lock:
+            try:
+                return change()
+            finally:
+                for db in self._sessions.values():
+                    db.close()
+                self._sessions.clear()
+                self._index = self._open(INDEX)[0]
 
     def sessions(self, status: str | None = None) -> list[dict]:
         """Catalogue entries, newest first (optionally only those with `status`)."""
@@ -320,13 +333,20 @@ class Store:
             table.upsert({"kind": kind, "entries": entries}, Query().kind == kind)
             return None
 
-    def set_status(self, sid: str, status: str) -> None:
-        """active → finished (and back on undo); written to the catalogue only when it changes."""
+    def set_status(self, sid: str, status: str, result: dict | None = None) -> None:
+        """active → finished (with the summary the history keeps) and back on undo; written to the
+        catalogue only when it changes, never on an ordinary tap."""
         with self._lock:
             table = self._index.table("sessions")
             doc = table.get(Query().id == sid)
             if doc is not None and doc["status"] != status:
-                table.update({"status": status}, doc_ids=[doc.doc_id])
+                table.update({"status": status, "result": result}, doc_ids=[doc.doc_id])
+
+    def set_results(self, results: dict[str, dict]) -> None:
+        """Summaries of finished games archived before the history existed, in one write."""
+        with self._lock:
+            self._index.table("sessions").update(lambda doc: doc.update(result=results[doc["id"]]),
+                                                 Query().id.one_of(list(results)))
 
     def delete(self, sid: str) -> None:
         with self._lock:

@@ -176,20 +176,23 @@ CARCASSONNE = {"start": 0, "gifts": True, "players": [{"colour": "red", "name": 
                                                       {"colour": "green", "name": "Cyril"}]}
 
 
+CARCASSONNE_GAME = [
+    ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "gift"}),
+    ("gift_draw", {}), ("gift_open", {"card": "road_sweeper"}),
+    ("meeple", {"player": "red", "delta": 1}), ("meeple", {"player": "blue", "delta": 1}),
+    ("road_sweeper", {"tiles": 2, "meeples": {"red": 1}}),
+    ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"blue": 1}}),
+    ("next_turn", {}), ("gift_draw", {}), ("gift_open", {"card": "cash_out"}),
+    ("meeple", {"player": "blue", "delta": 1}), ("cash_out", {"meeples": 2}), ("next_turn", {}),
+    ("gift_draw", {}), ("gift_open", {"card": "synod"}), ("end_game", {}),
+    ("tally_feature", {"type": "road", "tiles": 2, "meeples": {"green": 1}}), ("tally_next", {}),
+    ("tally_next", {}), ("tally_next", {}), ("tally_feature", {"type": "field", "cities": 1, "meeples": {"red": 1}}),
+    ("tally_next", {}), ("finish", {}),
+]
+
+
 def test_every_carcassonne_screen_builds_through_a_whole_game():
-    vm, routes = walk(CARCASSONNE, [
-        ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "gift"}),
-        ("gift_draw", {}), ("gift_open", {"card": "road_sweeper"}),
-        ("meeple", {"player": "red", "delta": 1}), ("meeple", {"player": "blue", "delta": 1}),
-        ("road_sweeper", {"tiles": 2, "meeples": {"red": 1}}),
-        ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"blue": 1}}),
-        ("next_turn", {}), ("gift_draw", {}), ("gift_open", {"card": "cash_out"}),
-        ("meeple", {"player": "blue", "delta": 1}), ("cash_out", {"meeples": 2}), ("next_turn", {}),
-        ("gift_draw", {}), ("gift_open", {"card": "synod"}), ("end_game", {}),
-        ("tally_feature", {"type": "road", "tiles": 2, "meeples": {"green": 1}}), ("tally_next", {}),
-        ("tally_next", {}), ("tally_next", {}), ("tally_feature", {"type": "field", "cities": 1, "meeples": {"red": 1}}),
-        ("tally_next", {}), ("finish", {}),
-    ], game="carcassonne")
+    vm, routes = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
     assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
     # Anna 2 (sweeper) + 3 (field) = 5; Bořek 8 (city) + 4 (cash out) = 12; Cyril 2 (road; his gift is opened)
     result = vm.game.result(vm.state, vm.session["config"])

@@ -49,6 +49,11 @@ def independent(game: GameDef, action: Mapping) -> bool:
     return action.get("type") in INDEPENDENT | game.independent
 
 
+def score_track(state: Mapping, config: Mapping) -> dict[str, int]:
+    """The running score of a game that keeps one on its score track (`state["scores"]`)."""
+    return {p["colour"]: state["scores"][p["colour"]] for p in config["players"]}
+
+
 def replay(game: GameDef, config: Mapping, log: list) -> dict:
     """The state after every action of `log`, in order."""
     state = initial(game, config)

@@ -91,7 +91,8 @@ class GameDef:
     - `result(state, config)` is the final scoring of a finished session (same code as `score_cli`);
     - `independent` names the action types that are one player's ledger entry, not a step of the
       game (a meeple out, a gold correction): on a shared table such an entry still counts when
-      another phone recorded something first, if it is allowed on the game as it now is.
+      another phone recorded something first, if it is allowed on the game as it now is;
+    - `progress(state, config)` is each player's running score (None: the game scores at the end).
     """
 
     id: str
@@ -107,3 +108,4 @@ class GameDef:
     steps: Callable[[Mapping], tuple]
     result: Callable[[Mapping, Mapping], dict]
     independent: frozenset = frozenset()
+    progress: Callable[[Mapping, Mapping], dict] | None = None

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.flow import need
+from ..engine.flow import need, score_track
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, tied_groups
@@ -541,5 +541,5 @@ GAME = GameDef(
     id=ID, cli_name="carcassonne", min_players=2, max_players=5,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"meeple"}),
+    independent=frozenset({"meeple"}), progress=score_track,
 )

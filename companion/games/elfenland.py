@@ -520,5 +520,6 @@ GAME = GameDef(
     id=ID, cli_name="elfenland", min_players=2, max_players=6,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"adjust"}),
+    independent=frozenset({"adjust"}), progress=lambda state, config: {
+        p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]},
 )

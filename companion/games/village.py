@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.flow import need
+from ..engine.flow import need, score_track
 from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import shared_places, tied_groups
@@ -698,4 +698,5 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS, result=result,
+    progress=score_track,
 )

@@ -16,7 +16,7 @@ import flet as ft
 from .. import table
 from ..i18n import LANGUAGES
 from ..store import Store
-from . import carcassonne, elfenland, flanders_1302, princes_of_the_renaissance, village
+from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, village
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
                       tid, title, who)
@@ -89,7 +89,9 @@ class Shell:
     # -- the address bar: /game/<id> while a game is open, so a reload or reconnect reopens it --------
 
     def url(self) -> str:
-        return f"/game/{self.vm.session['id']}" if self.vm.session else "/"
+        if self.vm.session:
+            return f"/{'history' if self.vm.route == 'archive' else 'game'}/{self.vm.session['id']}"
+        return f"/{self.vm.route}" if self.vm.route in ("history", "stats") else "/"
 
     def sync_url(self) -> None:
         if self.page.route != self.url():
@@ -102,8 +104,18 @@ class Shell:
         """Open the game named in the address (start-up, reconnect, the browser's back button)."""
         if route.startswith("/game/"):
             sid = route.removeprefix("/game/").strip("/")
-            if not self.vm.session or self.vm.session["id"] != sid:
+            if not self.vm.session or self.vm.session["id"] != sid or self.vm.route == "archive":
                 self.vm.open(sid)
+                return
+        elif route.startswith("/history/"):
+            sid = route.removeprefix("/history/").strip("/")
+            if not self.vm.session or self.vm.session["id"] != sid or self.vm.route != "archive":
+                self.vm.view(sid)
+                return
+        elif route.strip("/") in ("history", "stats"):
+            if self.vm.session or self.vm.route != route.strip("/"):
+                self.vm.home()
+                self.vm.go(route.strip("/"))
                 return
         elif self.vm.session:
             self.vm.home()
@@ -117,7 +129,8 @@ class Shell:
         return {
             "home": self.home, "setup": self.setup, "round": lambda: self.your_turn() + self.ui.round_screen(self),
             "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
-            "log": self.log, "scores": self.score_screen,
+            "log": self.log, "scores": self.score_screen, "history": lambda: history.history_screen(self),
+            "stats": lambda: history.stats_screen(self), "archive": lambda: history.archive_screen(self),
         }.get(route, self.home)()
 
     # -- navigation ------------------------------------------------------------------------------
@@ -138,7 +151,7 @@ class Shell:
             ft.Container(ft.Text(self.bar_title(), size=18, weight=ft.FontWeight.BOLD, no_wrap=True,
                                  overflow=ft.TextOverflow.ELLIPSIS), expand=True),
         ]
-        if self.vm.session:
+        if self.vm.session and self.vm.route != "archive":  # a finished game from the history is read-only
             items += [
                 tid("nav-scores", ft.IconButton(ft.Icons.LEADERBOARD, tooltip=_("Scores"), width=TARGET,
                                                 height=TARGET, on_click=lambda e: self.go("scores"))),
@@ -281,7 +294,6 @@ class Shell:
 
     def home(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
-        ngettext = vm.t.n
         controls: list[ft.Control] = [
             title(_("Table companion")),
             text(_("Set up, play and score board games together: the rules at hand, every score explained.")),
@@ -318,15 +330,11 @@ class Shell:
                 text(vm.t.text(f"{game.id}.game.tagline"), SMALL),
                 button(_("New game"), lambda e, g=game.id: self.go(f"new:{g}"), f"new-{game.id}", icon=ft.Icons.ADD),
             ], f"game-{game.id}"))
-        finished = vm.store.sessions(status="finished")[:5]
-        if finished:
-            controls.append(heading(ngettext("Finished game", "Last {n} finished games", len(finished))
-                                    .format(n=len(finished))))
-            for entry in finished:
-                controls.append(button(
-                    "{game}: {players}".format(game=vm.t.text(f"{entry['game']}.game.title"),
-                                               players=", ".join(p["name"] for p in entry["players"])),
-                    lambda e, sid=entry["id"]: vm.open(sid), f"finished-{entry['id']}", primary=False))
+        controls += [heading(_("Looking back")),
+                     button(_("Finished games"), lambda e: self.go("history"), "nav-history", primary=False,
+                            icon=ft.Icons.HISTORY),
+                     button(_("Players and statistics"), lambda e: self.go("stats"), "nav-stats", primary=False,
+                            icon=ft.Icons.INSIGHTS)]
         return controls
 
     def new_game(self, game_id: str) -> list[ft.Control]:
@@ -463,14 +471,25 @@ class Shell:
 
     def result(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
-        ngettext = vm.t.n
         result = vm.game.result(vm.state, vm.session["config"])
+        controls: list[ft.Control] = [title(_("Final scoring")), *self.result_cards(result)]
+        controls.append(heading(_("Why these scores?")))
+        for line in result["explain"]:
+            controls.append(text(vm.msg(line), SMALL))
+        controls += [button(_("Back to the home screen"), lambda e: self.home_clicked(), "done", primary=False),
+                     *self.game_bar()]
+        return controls
+
+    def result_cards(self, result: dict) -> list[ft.Control]:
+        """Who won, then each player's total and its breakdown, best first."""
+        _, vm = self.vm.t, self.vm
+        ngettext = vm.t.n
         names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}
         winners = [names.get(w, w) for w in result["winners"]]
         headline = (_("{name} wins!").format(name=winners[0]) if len(winners) == 1
                     else _("Shared victory: {names}").format(names=", ".join(winners)))
-        controls: list[ft.Control] = [title(_("Final scoring")), card([
-            ft.Text(headline, size=26, weight=ft.FontWeight.BOLD, color=ACCENT)], "winner", highlight=True)]
+        controls: list[ft.Control] = [card([ft.Text(headline, size=26, weight=ft.FontWeight.BOLD, color=ACCENT)],
+                                           "winner", highlight=True)]
         for row in sorted(result["players"], key=lambda r: r["place"]):
             lines = [ft.Row([ft.Text(f"{row['place']}.", size=22, weight=ft.FontWeight.BOLD),
                              ft.Container(self.track_label(row["id"]), expand=True),
@@ -480,11 +499,6 @@ class Shell:
                 lines.append(ft.Row([ft.Container(text(self.ui.category(self, category), SMALL), expand=True),
                                      text(str(points), SMALL)]))
             controls.append(card(lines, f"result-{row['id']}"))
-        controls.append(heading(_("Why these scores?")))
-        for line in result["explain"]:
-            controls.append(text(vm.msg(line), SMALL))
-        controls += [button(_("Back to the home screen"), lambda e: self.home_clicked(), "done", primary=False),
-                     *self.game_bar()]
         return controls
 
 
@@ -529,6 +543,25 @@ def make_main(store: Store, join: str | None = None):
     return main
 
 
+def add_downloads(app, store: Store, data_dir: str) -> None:
+    """/download/games.csv, games.json and backup.zip: what `companion export` and `companion backup`
+    write, for the history screen's buttons (in table mode behind the same gate as the app)."""
+    from fastapi import Response
+
+    from .. import backup, exchange
+
+    def attachment(body, media: str, name: str) -> Response:
+        stamp = time.strftime("%Y%m%d-%H%M")
+        return Response(body, media_type=media,
+                        headers={"Content-Disposition": f'attachment; filename="companion-{stamp}-{name}"'})
+
+    app.add_api_route("/download/games.csv", lambda: attachment(exchange.export_csv(store), "text/csv", "games.csv"))
+    app.add_api_route("/download/games.json", lambda: attachment(exchange.export_json(store), "application/json",
+                                                                 "games.json"))
+    app.add_api_route("/download/backup.zip", lambda: attachment(backup.backup(data_dir), "application/zip",
+                                                                 "backup.zip"))
+
+
 def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
     """Serve the web app offline (no CDN) and print its address; with `lan`, as a table on the local
     network that phones join with the printed link (or its QR code)."""
@@ -552,6 +585,7 @@ def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
     app = flet_fastapi.FastAPI()
+    add_downloads(app, store, data_dir)
     app.mount("/", flet_fastapi.app(make_main(store, join), no_cdn=True))
     uvicorn.run(table.TableGate(app, token) if lan else app, host=host, port=port,
                 log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")

@@ -332,7 +332,7 @@ def _event_helper(shell) -> list[ft.Control]:
 
 
 def _war_helper(shell) -> list[ft.Control]:
-    _, vm = shell.vm.t, shell.vm
+    _ = shell.vm.t
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
     return [text(_("Attacking city:"), SMALL),

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .. import backup, exchange, history
 from ..engine import flow
 from ..engine.model import InvalidAction, Msg, N_
 from ..games import GAMES
@@ -78,7 +79,7 @@ class ViewModel:
     @_locked
     def go(self, route: str) -> None:
         self.route = route
-        self.problem = None
+        self.problem, self.notice = None, None
         self._changed()
 
     @_locked
@@ -114,8 +115,8 @@ class ViewModel:
         return self.open(sid)
 
     @_locked
-    def open(self, sid: str) -> bool:
-        """Resume a session exactly where its log left it."""
+    def open(self, sid: str, route: str | None = None) -> bool:
+        """Resume a session exactly where its log left it (or show it on `route`)."""
         try:
             session = self.store.load(sid)
             game = GAMES[session["game"]]
@@ -127,7 +128,7 @@ class ViewModel:
             return False
         self.session, self.state = session, state
         self.problem = None
-        self.route = _route_for(state)
+        self.route = route or _route_for(state)
         self._changed()
         return True
 
@@ -172,6 +173,76 @@ class ViewModel:
         self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
         self.on_saved("game", self.session["id"])
         return True
+
+    # -- history and statistics ------------------------------------------------------------------
+
+    def finished(self) -> list[dict]:
+        """Finished games, newest first, each with its summary (games finished before the history
+        existed get theirs now, all in one write)."""
+        entries = self.store.sessions(status="finished")
+        missing = {}
+        for entry in entries:
+            if not entry.get("result"):
+                try:
+                    session = self.store.load(entry["id"])
+                    game = GAMES[session["game"]]
+                    state = flow.replay(game, session["config"], session["log"])
+                    missing[entry["id"]] = history.summary(game, session["config"], state)
+                except (SessionLost, KeyError, InvalidAction):
+                    continue
+                entry["result"] = missing[entry["id"]]
+        if missing:
+            self.store.set_results(missing)
+        return [e for e in entries if e.get("result")]
+
+    def import_games(self, blob: bytes) -> bool:
+        """Take back games from a JSON export (`companion import`); a refused file changes nothing."""
+        try:
+            imported, skipped = exchange.import_json(self.store, blob.decode("utf-8"))
+        except (UnicodeDecodeError, exchange.ImportRefused) as error:
+            return self._refuse_file(error)
+        ngettext = self.t.n
+        self.notice = "; ".join([ngettext("{n} game imported", "{n} games imported", imported).format(n=imported),
+                                 ngettext("{n} was there already", "{n} were there already", skipped).format(n=skipped)])
+        self.on_saved("catalogue", "")
+        self._changed()
+        return True
+
+    def restore_backup(self, blob: bytes) -> bool:
+        """Replace every game and setting with a backup's (`companion restore`); the data before is
+        moved aside in the data folder, and a refused archive changes nothing."""
+        if self.store.dir is None:
+            return False
+        try:
+            games, aside = self.store.replace_files(lambda: backup.restore(self.store.dir, blob))
+        except (backup.BackupRefused, OSError) as error:
+            return self._refuse_file(error)
+        self.session, self.state = None, None
+        ngettext = self.t.n
+        self.notice = ngettext("{n} game restored", "{n} games restored", games).format(n=games) + (
+            "; " + self.t(N_("the data before is kept in {folder}")).format(folder=aside) if aside else "")
+        self.on_saved("catalogue", "")
+        self._changed()
+        return True
+
+    def _refuse_file(self, error: Exception) -> bool:
+        reason = self.t(N_("it is not a text file")) if isinstance(error, UnicodeDecodeError) else str(error)
+        self.notice = None
+        self.problem = Problem(self.t(N_("The file was refused and nothing was changed: {reason}")).format(
+            reason=reason))
+        self._changed()
+        return False
+
+    def statistics(self) -> dict:
+        return history.statistics(self.finished())
+
+    @_locked
+    def view(self, sid: str) -> bool:
+        """Open a game from the history, read-only: its final breakdown, charts and whole log."""
+        return self.open(sid, "archive")
+
+    def progression(self) -> dict[str, list[int]] | None:
+        return history.progression(self.game, self.session["config"], self.session["log"])
 
     def sealed(self, kind: str) -> list[str]:
         """Who has sealed an entry of `kind` in this game (never the values)."""
@@ -241,7 +312,8 @@ class ViewModel:
     def _settle(self, state: dict) -> None:
         finished = state.get("phase") == "over"
         if finished != (self.state.get("phase") == "over"):  # the catalogue is written only then
-            self.store.set_status(self.session["id"], "finished" if finished else "active")
+            self.store.set_status(self.session["id"], "finished" if finished else "active",
+                                  history.summary(self.game, self.session["config"], state) if finished else None)
         self.state = state
         self.problem = None
         if self.route not in ("rules", "log"):
