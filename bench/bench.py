@@ -1,6 +1,6 @@
 """Benchmarks for the figures the foundation promises (README, "Benchmarks").
 
-    python bench/bench.py [record] [score] [web]
+    python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
 
 - record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5.
@@ -10,6 +10,9 @@
   each tapping 10 times a second for 60 s; taps sent, recorded and refused as stale, whether every
   phone ends on the server's state, and the time from an action being saved to each other phone
   showing it (median, 95th percentile).
+- history: with 10,000 finished games stored (each with its archived summary): the server's work to
+  open the history list and the statistics screen, the same two screens tapped open in Chromium
+  (tap → first entry shown), and one tap in a game in progress.
 """
 from __future__ import annotations
 
@@ -54,6 +57,91 @@ def record(finished: int, taps: int = 300) -> float:
             assert vm.dispatch("goto_step", step=steps[i % len(steps)])
             times.append(time.perf_counter() - start)
         return statistics.median(times)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def finished_games(n: int) -> list[dict]:
+    """`n` finished Carcassonne games (a real log and its summary), with names from a pool of eight."""
+    from companion import history
+    from companion.engine import flow
+    from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME
+
+    game, pool = GAMES["carcassonne"], ["Anna", "Bořek", "Cyril", "Dana", "Emil", "Filip", "Gita", "Hana"]
+    log = [{"type": kind, "args": args} for kind, args in CARCASSONNE_GAME]
+    out = []
+    for i in range(8):
+        names = [pool[(i + k) % 8] for k in range(3)]
+        config = game.new_config(dict(CARCASSONNE, players=[dict(p, name=name) for p, name in
+                                                            zip(CARCASSONNE["players"], names)]))
+        state = flow.replay(game, config, log)
+        out.append({"game": game.id, "config": config, "log": log, "status": "finished",
+                    "result": history.summary(game, config, state)})
+    return [dict(out[i % 8], created=time.time() - i * 3600) for i in range(n)]
+
+
+class _Page:
+    """Just enough of ft.Page to build screens in-process."""
+    controls, title, route = [], "", "/"
+
+    def navigate(self, route):
+        self.route = route
+
+    def update(self):
+        pass
+
+
+def bench_history(n: int = 10_000, runs: int = 5) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from companion.ui.app import Shell
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
+
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    try:
+        Store(folder / "data").import_sessions(finished_games(n))
+        vm = ViewModel(Store(folder / "data"))
+        Shell(_Page(), vm)
+        server_side = {}
+        for route in ("history", "stats"):
+            times = []
+            for _ in range(runs):
+                vm.home()
+                start = time.perf_counter()
+                vm.go(route)
+                times.append(time.perf_counter() - start)
+            server_side[route] = statistics.median(times)
+        assert vm.new_game("carcassonne", finished_games(1)[0]["config"] | {"start": 0}) and vm.dispatch("begin")
+        taps = []
+        for i in range(200):
+            start = time.perf_counter()
+            assert vm.dispatch("meeple", player="red", delta=1 if i % 2 == 0 else -1)
+            taps.append(time.perf_counter() - start)
+        server = Server(folder / "data").start()
+        browser_side = {"history": [], "stats": []}
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_context(viewport=PHONE).new_page()
+                page.set_default_timeout(60_000)
+                app = App(page, "en")
+                app.open(server.url)
+                for _ in range(runs):
+                    for route, shown in (("history", '[flt-semantics-identifier^="past-"]'),
+                                         ("stats", '[flt-semantics-identifier="player-0"]')):
+                        app.tap("nav-home")
+                        start = time.perf_counter()
+                        app.id(f"nav-{route}").locator('[role="button"]').first.click()
+                        page.locator(shown).first.wait_for()
+                        browser_side[route].append(time.perf_counter() - start)
+                browser.close()
+        finally:
+            server.stop()
+        print(f"history with {n:,} finished games: server work to open the list {server_side['history'] * 1000:.0f} ms, "
+              f"the statistics {server_side['stats'] * 1000:.0f} ms (median of {runs}); tapped open in Chromium "
+              f"(tap -> first entry shown): list {statistics.median(browser_side['history']):.2f} s, statistics "
+              f"{statistics.median(browser_side['stats']):.2f} s; one tap in a game in progress: median "
+              f"{statistics.median(taps) * 1000:.2f} ms")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -213,4 +301,4 @@ if __name__ == "__main__":
             seconds, _, rate = name.partition(":")[2].partition(":")
             bench_table(seconds=int(seconds or 60), rate=int(rate or 10))
         else:
-            {"record": bench_record, "score": bench_score, "web": bench_web}[name]()
+            {"record": bench_record, "score": bench_score, "web": bench_web, "history": bench_history}[name]()
