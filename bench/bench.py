@@ -252,14 +252,24 @@ def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
                 app.page.wait_for_timeout(500)
             for i, app in enumerate(apps):
                 app.page.evaluate(PHONE_JS, [colours[i % len(colours)], rate, seconds])
-            time.sleep(seconds + 8)
-            seen = [app.page.evaluate("window.__seen") for app in apps]
+            time.sleep(seconds + 1)
+            (path,) = (folder / "data" / "sessions").glob("*.json")
+            game = GAMES["carcassonne"]
+            ended, agree = time.monotonic(), 0
+            while time.monotonic() - ended < 120:  # until every phone shows the server's state
+                session = Store(str(folder / "data")).load(path.stem)  # taps still queued may land meanwhile
+                final = flow.replay(game, session["config"], session["log"])["meeples"]
+                final = {c: f"{final[c]} / 7" for c in colours}
+                seen = [app.page.evaluate("window.__seen") for app in apps]
+                agree = sum(all(next((text for t, ident, text in reversed(events) if ident == f"meeples-{c}"),
+                                     None) == final[c] for c in colours) for events in seen)
+                if agree == phones:
+                    break
+                time.sleep(1)
+            settled = time.monotonic() - ended
             sent = sum(app.page.evaluate("window.__sent") for app in apps)
             browser.close()
-        (path,) = (folder / "data" / "sessions").glob("*.json")
-        session = Store(str(folder / "data")).load(path.stem)
         log = session["log"]
-        game = GAMES["carcassonne"]
         state = flow.initial(game, session["config"])
         delays, missed, recorded = [], 0, 0
         for action in log:
@@ -278,14 +288,12 @@ def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
                     delays.append(min(times) - at)
                 else:
                     missed += 1
-        final = {c: f"{state['meeples'][c]} / 7" for c in colours}
-        agree = sum(all(next((text for t, ident, text in reversed(events) if ident == f"meeples-{c}"), None) == final[c]
-                        for c in colours) for events in seen)
         delays.sort()
         p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
         print(f"table mode: {phones} phones x {rate} taps/s x {seconds} s on one game: {sent} taps sent, "
               f"{recorded} recorded, {sent - recorded} refused (stale or not allowed, each with a message); "
-              f"{agree} of {phones} phones end on the server's state; action saved -> shown on another phone: "
+              f"{agree} of {phones} phones show the server's state {settled:.0f} s after the last tap; "
+              f"action saved -> shown on another phone: "
               f"median {statistics.median(delays):.0f} ms, 95th percentile {p95:.0f} ms over {len(delays)} "
               f"updates ({missed} intermediate states never drawn: a later one came first)")
     finally:
