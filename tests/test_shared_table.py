@@ -86,3 +86,16 @@ def test_sealed_entries_wait_on_disk_through_a_restart_and_are_revealed_once(tmp
     after_restart.seal("bid", "green", 1, revealed.append)
     assert revealed == [{"red": 3, "blue": 5, "green": 1}]
     assert first.sealed("bid") == [] and after_restart.sealed("bid") == []
+
+
+def test_a_game_restored_away_on_another_phone_sends_this_one_home_with_a_message(tmp_path):
+    from companion import backup
+
+    store, first, second = two_phones(tmp_path)
+    empty = tmp_path / "empty"
+    Store(empty)
+    blob = backup.backup(empty)
+    assert first.restore_backup(blob)
+    assert not second.dispatch("next_turn")
+    assert second.route == "home" and second.session is None
+    assert second.problem.text == "This game could not be opened."

@@ -123,7 +123,7 @@ class ViewModel:
             state = flow.replay(game, session["config"], session["log"])
         except (SessionLost, KeyError, InvalidAction):
             self.problem = Problem(self.t(N_("This game could not be opened.")))
-            self.route = "home"
+            self.session, self.state, self.route = None, None, "home"
             self._changed()
             return False
         self.session, self.state = session, state
@@ -144,6 +144,8 @@ class ViewModel:
             try:
                 self.store.record(self.session["id"], action, expect=len(self.session["log"]))
                 break
+            except SessionLost:  # gone meanwhile (a restore on another phone): say so, go home
+                return self._stale()
             except Stale:
                 # Another phone recorded first. A player's own ledger entry still counts on the game
                 # as it now is; anything else (a turn, a bid) was meant for a state that is gone.
@@ -167,7 +169,7 @@ class ViewModel:
             return False
         try:
             self.store.undo(self.session["id"], expect=len(self.session["log"]))
-        except Stale:
+        except (Stale, SessionLost):
             return self._stale()
         self.session["log"].pop()
         self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
@@ -262,7 +264,8 @@ class ViewModel:
 
     def _stale(self) -> bool:
         """Another phone recorded first: show the game as it now is, and say so."""
-        self.open(self.session["id"])
+        if not self.open(self.session["id"]):
+            return False  # it is gone: the home screen says it could not be opened
         self.problem = Problem(self.t(N_("The game was changed on another screen: this is its current state. "
                                          "Please enter that again.")))
         self._changed()
