@@ -1,7 +1,7 @@
 """Two screens on one stored game (table mode without the browser): what counts when both act at once."""
 from __future__ import annotations
 
-import threading
+import asyncio
 
 from companion.store import Store
 from companion.ui.app import Shell
@@ -55,21 +55,17 @@ def test_news_from_other_phones_arriving_together_is_merged_into_one_catch_up(tm
     shell = Shell(Page(), second)
     draws = []
     second.subscribe(lambda: draws.append(len(second.session["log"])))
-    gate = threading.Event()
-    real_refresh = second.refresh
-
-    def slow_refresh():
-        gate.wait(5)
-        real_refresh()
-    second.refresh = slow_refresh
     sid = first.session["id"]
-    worker = threading.Thread(target=shell.on_broadcast, args=(("game", sid),))
-    worker.start()
-    for delta in (1, 1, 1):
-        assert first.dispatch("meeple", player="green", delta=delta)
-        shell.on_broadcast(("game", sid))  # arrives while the first catch-up is still running
-    gate.set()
-    worker.join(5)
+
+    async def busy_table():
+        first_news = asyncio.create_task(shell.on_broadcast(("game", sid)))
+        await asyncio.sleep(0)        # the first catch-up is under way ...
+        for _ in range(3):            # ... when three more saves arrive
+            assert first.dispatch("meeple", player="green", delta=1)
+            await shell.on_broadcast(("game", sid))
+        await first_news
+
+    asyncio.run(busy_table())
     assert second.state["meeples"]["green"] == 3
     assert len(draws) <= 2 and draws[-1] == len(first.session["log"])
 

@@ -5,9 +5,9 @@ each game's own helpers live in `ui/<game id>.py`, registered in GAME_UI.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-import threading
 import time
 import unicodedata
 
@@ -20,6 +20,9 @@ from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_ren
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
                       tid, title, who)
+
+#: Seconds a tab waits after catching up before it shows more news from other phones.
+NEWS_PAUSE = 0.1
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
 GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_renaissance": princes_of_the_renaissance,
@@ -38,30 +41,32 @@ class Shell:
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         self._inbox: set = set()       # table mode: news from other phones not handled yet
-        self._inbox_lock = threading.Lock()
         self._draining = False
         vm.subscribe(self.render)
 
-    def on_broadcast(self, message) -> None:
+    async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games).
 
-        Flet hands each message to a worker thread. Messages that arrive while this tab is still
-        catching up are merged: ten saves elsewhere cost one catch-up here, not ten redraws."""
-        with self._inbox_lock:
-            self._inbox.add(tuple(message))
-            if self._draining:
-                return
-            self._draining = True
-        while True:
-            with self._inbox_lock:
-                if not self._inbox:
-                    self._draining = False
-                    return
+        Runs on the server's event loop. The first news is shown at once; news arriving while this
+        tab catches up, or within NEWS_PAUSE after, is merged into the next catch-up: a busy table
+        costs each phone a few redraws a second, not one per tap."""
+        self._inbox.add(tuple(message))
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            while self._inbox:
                 news, self._inbox = self._inbox, set()
-            with self.vm.lock:
-                self._catch_up(news)
+                await asyncio.to_thread(self._catch_up, news)
+                await asyncio.sleep(NEWS_PAUSE)
+        finally:
+            self._draining = False
 
     def _catch_up(self, news: set) -> None:
+        with self.vm.lock:
+            self._show_news(news)
+
+    def _show_news(self, news: set) -> None:
         sid = self.vm.session["id"] if self.vm.session else None
         if ("game", sid) in news:
             self.vm.refresh()
