@@ -477,7 +477,8 @@ class Shell:
     def result(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
         result = vm.game.result(vm.state, vm.session["config"])
-        controls: list[ft.Control] = [title(_("Final scoring")), *self.result_cards(result)]
+        controls: list[ft.Control] = [title(_("Final scoring")), *self.result_cards(result),
+                                      history.category_chart(self, result), history.progress_chart(self)]
         controls.append(heading(_("Why these scores?")))
         for line in result["explain"]:
             controls.append(text(vm.msg(line), SMALL))
