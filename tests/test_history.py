@@ -1,10 +1,12 @@
 """History, players and statistics: the summary archived when a game ends, what is computed from it."""
 from __future__ import annotations
 
-from companion import exchange, history
+from companion import backup, exchange, history
 from companion.games import GAMES
 from companion.store import Store
-from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, identifiers, walk
+from companion.ui.app import Shell
+from companion.ui.viewmodel import ViewModel
+from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, identifiers, walk
 
 
 def entry(game, *rows, winners=None):
@@ -67,7 +69,7 @@ def test_an_imported_finished_game_comes_with_its_summary(tmp_path):
 
 def test_history_statistics_and_a_read_only_past_game_build_in_both_languages():
     vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
-    shell = vm._listeners[0].__self__
+    shell = Shell(Page(), vm)
     sid = vm.session["id"]
     for lang in ("cs", "en"):
         vm.set_language(lang)
@@ -85,9 +87,6 @@ def test_history_statistics_and_a_read_only_past_game_build_in_both_languages():
 
 
 def test_import_and_restore_from_the_screen_and_refused_files_change_nothing(tmp_path):
-    from companion import backup
-    from companion.ui.viewmodel import ViewModel
-
     source, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
     export = exchange.export_json(source.store).encode()
     store = Store(tmp_path / "data")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 
+from companion import backup
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
@@ -85,8 +86,6 @@ def test_sealed_entries_wait_on_disk_through_a_restart_and_are_revealed_once(tmp
 
 
 def test_a_game_restored_away_on_another_phone_sends_this_one_home_with_a_message(tmp_path):
-    from companion import backup
-
     store, first, second = two_phones(tmp_path)
     empty = tmp_path / "empty"
     Store(empty)
