@@ -13,7 +13,9 @@ uncompressed), the manifest, every file name and every file's content (a TinyDB 
 archive that fails any check changes nothing. Then the current `companion.json` and `sessions/`
 are moved into `before-restore-<YYYYmmdd-HHMMSS>/` inside the data folder (nothing is lost; that
 folder is itself a data folder the app can open with `--data-dir`), and the backup's files are
-written atomically, the catalogue last. Restore while the app is stopped.
+written atomically, the catalogue last. Run `companion restore` while the server is stopped; the
+app's own "Restore a backup" goes through `Store.replace_files`, which holds the store's lock and
+reads every file afresh afterwards.
 """
 from __future__ import annotations
 
