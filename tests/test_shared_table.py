@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from companion import backup
 from companion.store import Store
@@ -66,7 +67,8 @@ def test_news_from_other_phones_arriving_together_is_merged_into_one_catch_up(tm
             await shell.on_broadcast(("game", sid))
         await first_news
 
-    asyncio.run(busy_table())
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own: the browser tests' may be running here
+        pool.submit(asyncio.run, busy_table()).result(30)
     assert second.state["meeples"]["green"] == 3
     assert len(draws) <= 2 and draws[-1] == len(first.session["log"])
 
