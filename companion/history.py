@@ -44,7 +44,9 @@ def statistics(entries: Iterable[Mapping]) -> dict:
         if not result:
             continue
         rows, count = result["players"], len(result["players"])
-        game = games.setdefault(entry["game"], {"game": entry["game"], "scores": [], "counts": defaultdict(list)})
+        game = games.setdefault(entry["game"], {"game": entry["game"], "plays": 0, "scores": [],
+                                                "counts": defaultdict(list)})
+        game["plays"] += 1
         for row in rows:
             game["scores"].append(row["total"])
             game["counts"][count].append(row["total"])
@@ -57,8 +59,6 @@ def statistics(entries: Iterable[Mapping]) -> dict:
             person["wins"] += won
             person["games"][entry["game"]]["scores"].append(row["total"])
             person["games"][entry["game"]]["wins"] += won
-        game.setdefault("plays", 0)
-        game["plays"] += 1
     return {
         "games": [{"game": g["game"], "plays": g["plays"], **_figures(g["scores"]),
                    "counts": [{"players": n, "plays": len(s) // n, **_figures(s)} for n, s in sorted(g["counts"].items())]}
