@@ -197,6 +197,6 @@ def restore(path: str, data_dir: str | None) -> int:
 
 
 def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:
-    from .ui.app import run
+    from .server import run
 
     return run(host=host, port=port, data_dir=data_dir or default_data_dir(), lan=lan)
