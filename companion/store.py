@@ -298,8 +298,9 @@ class Store:
                 raise Stale(sid)
             log.insert({**action, "at": time.time()})
 
-    def undo(self, sid: str, expect: int | None = None) -> dict | None:
-        """Remove the last action of the log and return it (None when the log is empty).
+    def undo(self, sid: str, expect: int | None = None, count: int = 1) -> dict | None:
+        """Remove the last `count` actions of the log (in one write) and return the earliest of them
+        (None when the log is empty).
 
         `expect` is the log length the undo was based on: Stale if another screen recorded since.
         """
@@ -310,9 +311,9 @@ class Store:
                 raise Stale(sid)
             if not docs:
                 return None
-            last = docs[-1]
-            log.remove(doc_ids=[last.doc_id])
-            return dict(last)
+            gone = docs[-max(1, count):]
+            log.remove(doc_ids=[d.doc_id for d in gone])
+            return dict(gone[0])
 
     def sealed(self, sid: str, kind: str) -> dict[str, Any]:
         """The sealed entries of `kind` waiting in a session (player → value)."""

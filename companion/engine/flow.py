@@ -54,6 +54,15 @@ def score_track(state: Mapping, config: Mapping) -> dict[str, int]:
     return {p["colour"]: state["scores"][p["colour"]] for p in config["players"]}
 
 
+def undo_count(game: GameDef, log: list) -> int:
+    """How many actions at the end of `log` one undo takes back: the steps moved through since the
+    last real action, and that action (only the steps when nothing else is left)."""
+    n = len(log)
+    while n and log[n - 1].get("type") in game.navigation:
+        n -= 1
+    return len(log) - n + (1 if n else 0)
+
+
 def replay(game: GameDef, config: Mapping, log: list) -> dict:
     """The state after every action of `log`, in order."""
     state = initial(game, config)

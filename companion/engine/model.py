@@ -78,6 +78,20 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Guide:
+    """What the pinned header of every in-game screen says: where the game is, who must act now
+    (in an auction the bidder, in a war the defender, not always the turn player), and every
+    player's figure at a glance (score, gold, towns). `screen` names the screen the state is on:
+    a new one opens scrolled to its top."""
+
+    where: Msg
+    actor: str | None = None
+    role: Msg | None = None
+    figures: Mapping[str, Msg] = field(default_factory=dict)
+    screen: str = ""
+
+
+@dataclass(frozen=True)
 class GameDef:
     """Everything the app needs to know about one game: data plus pure functions.
 
@@ -92,7 +106,10 @@ class GameDef:
     - `independent` names the action types that are one player's ledger entry, not a step of the
       game (a meeple out, a gold correction): on a shared table such an entry still counts when
       another phone recorded something first, if it is allowed on the game as it now is;
-    - `progress(state, config)` is each player's running score (None: the game scores at the end).
+    - `progress(state, config)` is each player's running score (None: the game scores at the end);
+    - `guide(state, config)` fills the pinned header of the game's screens (a `Guide`);
+    - `navigation` names the action types that only move between steps: undo takes them back together
+      with the real action before them, so stepping through a round never buries the last entry.
     """
 
     id: str
@@ -109,3 +126,5 @@ class GameDef:
     result: Callable[[Mapping, Mapping], dict]
     independent: frozenset = frozenset()
     progress: Callable[[Mapping, Mapping], dict] | None = None
+    guide: Callable[[Mapping, Mapping], Guide] | None = None
+    navigation: frozenset = frozenset()

@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from ..engine import inputs
 from ..engine.flow import need, score_track
-from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, tied_groups
 
@@ -537,9 +537,27 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     return Msg(simple.get(kind, N_("Unknown action")))
 
 
+
+def guide(state: Mapping, config: Mapping) -> Guide:
+    """The pinned header: the step of the turn (or the final tally's category), the player on turn
+    and every player's score."""
+    figures = {p["colour"]: Msg("{n}", {"n": state["scores"][p["colour"]]}) for p in config["players"]}
+    if state["phase"] == "tally":
+        return Guide(Msg({"road": N_("Final tally: unfinished roads"), "city": N_("Final tally: unfinished cities"),
+                          "monastery": N_("Final tally: unfinished monasteries"),
+                          "field": N_("Final tally: fields")}.get(state["category"], N_("Final tally"))),
+                     figures=figures, screen=f"tally:{state['category']}")
+    if state["phase"] == "over":
+        return Guide(Msg(N_("The game is over")), figures=figures, screen="over")
+    ids = [s.id for s in steps(config)]
+    where = Msg(N_("Step {n} of {all}: {step}"), {"n": ids.index(state["step"]) + 1, "all": len(ids),
+                                                   "step": text(f"step.standard.{state['step']}.title")})
+    return Guide(where, _active(state, config), Msg(N_("On turn:")), figures, "play")
+
+
 GAME = GameDef(
     id=ID, cli_name="carcassonne", min_players=2, max_players=5,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"meeple"}), progress=score_track,
+    independent=frozenset({"meeple"}), progress=score_track, guide=guide, navigation=frozenset({"goto_step"})
 )

@@ -37,7 +37,7 @@ from typing import Mapping
 
 from ..engine import auction, inputs
 from ..engine.flow import need
-from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.ranking import shared_places, tied_groups
 from ..engine.seats import check_seats
 
@@ -516,10 +516,34 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     return Msg(simple.get(kind, N_("Unknown action")))
 
 
+
+def guide(state: Mapping, config: Mapping) -> Guide:
+    """The pinned header: round and phase, who acts (the bidder in an auction, the player moving,
+    else the start player) and every player's town pieces (and gold in Elfengold)."""
+    gold = _variant(config) == ELFENGOLD
+    figures = {}
+    for p in config["players"]:
+        book = state["players"][p["colour"]]
+        figures[p["colour"]] = (Msg(N_("towns {towns} · gold {gold}"), {"towns": len(book["towns"]), "gold": book["gold"]})
+                                if gold else Msg(N_("towns {towns}"), {"towns": len(book["towns"])}))
+    if state["phase"] in ("final", "over"):
+        return Guide(Msg(N_("Final scoring")), figures=figures, screen=state["phase"])
+    phases = PHASES[_variant(config)]
+    where = Msg(N_("Round {round} of {rounds} · phase {n} of {all}: {phase}"), {
+        "round": state["round"], "rounds": rounds(config), "n": phases.index(state["step"]) + 1, "all": len(phases),
+        "phase": text(f"step.{_variant(config)}.{state['step']}.title")})
+    if state["auction"] and not auction.finished(state["auction"]):
+        return Guide(where, state["auction"]["next"], Msg(N_("Bids:")), figures, f"auction:{state['round']}")
+    if state["step"] == "move" and not all(p["moved"] for p in state["players"].values()):
+        return Guide(where, colour_at(config, state["turn"]), Msg(N_("Moves:")), figures, f"move:{state['round']}")
+    return Guide(where, colour_at(config, state["start"]), Msg(N_("Start player:")), figures,
+                 f"{state['step']}:{state['round']}")
+
+
 GAME = GameDef(
     id=ID, cli_name="elfenland", min_players=2, max_players=6,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), progress=lambda state, config: {
-        p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]},
+        p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide
 )

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from ..engine import inputs
 from ..engine.flow import need, score_track
-from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
@@ -205,49 +205,59 @@ def rank_table(value: int) -> list[int]:
     return [value, (value + 1) // 2, *LOW_PLACES]
 
 
-def score_city(city: Mapping) -> dict:
+def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
     """Points per guild for one city, with the lines that explain them.
 
     Guilds rank by completed quarters; a tie is broken by guild masters on completed quarters;
     guilds still tied all take the points of the lowest place they occupy. Guilds with no
-    completed quarter do not rank.
+    completed quarter do not rank. `names` (guild colour → player name) lets the lines name the
+    players rather than their guild colours.
     """
+    def label(guild: str):
+        return (names or {}).get(guild) or guild_name(guild)
+
     quarters, masters = city["quarters"], city["masters"]
     value = city_value(city)
     present = [g for g in GUILDS if quarters.get(g, 0) > 0]
     groups = tied_groups(present, key=lambda g: (quarters[g], masters.get(g, 0)))
     points = {g: 0 for g in GUILDS}
-    explain = [Msg(N_("City value: guild quarters {guild} × 1 + church quarters {church} × 2 + "
-                      "with a cathedral {cathedral} × 3 = {value}"),
-                   {"guild": sum(quarters.values()), "church": city["church"],
-                    "cathedral": city["church_with_cathedral"], "value": value})]
+    counts = {"guild": sum(quarters.values()), "church": city["church"], "cathedral": city["church_with_cathedral"],
+              "value": value}
+    if counts["cathedral"]:
+        worth = N_("City value: guild quarters {guild} × 1 + church quarters {church} × 2 + "
+                   "with a cathedral {cathedral} × 3 = {value}")
+    elif counts["church"]:
+        worth = N_("City value: guild quarters {guild} × 1 + church quarters {church} × 2 = {value}")
+    else:
+        worth = N_("City value: guild quarters {guild} × 1 = {value}")
+    explain = [Msg(worth, counts)]
     by_quarters = {q: [g for g in present if quarters[g] == q] for q in {quarters[g] for g in present}}
     for group, (first, last), award in zip(groups, positions(groups), points_lowest_of_tied(groups, rank_table(value))):
         for guild in group:
             points[guild] = award
             explain.append(P_("{guild}: quarters {quarters}, guild masters {masters}, place {place}: {n} point",
                               "{guild}: quarters {quarters}, guild masters {masters}, place {place}: {n} points",
-                              award, guild=guild_name(guild), quarters=quarters[guild],
+                              award, guild=label(guild), quarters=quarters[guild],
                               masters=masters.get(guild, 0),
                               place=str(first) if first == last else f"{first}–{last}"))
         if len(by_quarters[quarters[group[0]]]) > 1 and len(group) == 1:
             explain.append(Msg(N_("{guild} ties on quarters and wins the tie with more guild masters."),
-                               {"guild": guild_name(group[0])}))
+                               {"guild": label(group[0])}))
         if len(group) > 1:
             explain.append(Msg(N_("{guilds} are still tied after counting guild masters: they share places "
                                   "{first}–{last} and each takes the points of place {last}."),
-                               {"guilds": _names(group), "first": first, "last": last}))
+                               {"guilds": _names(group, names), "first": first, "last": last}))
     for guild in GUILDS:
         if guild not in present and guild in quarters:
             explain.append(Msg(N_("{guild} has no completed quarter here and does not rank."),
-                               {"guild": guild_name(guild)}))
+                               {"guild": label(guild)}))
     return {"value": value, "points": points, "explain": explain}
 
 
-def _names(guilds: list[str]) -> Msg:
-    """Guild names joined by commas, each in the reader's language."""
+def _names(guilds: list[str], names: Mapping[str, str] | None = None) -> Msg:
+    """Guild names (or their players' names) joined by commas, each in the reader's language."""
     template = ", ".join("{g%d}" % i for i in range(len(guilds)))
-    return Msg(template, {f"g{i}": guild_name(g) for i, g in enumerate(guilds)})
+    return Msg(template, {f"g{i}": (names or {}).get(g) or guild_name(g) for i, g in enumerate(guilds)})
 
 
 def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
@@ -306,17 +316,18 @@ def check_totals(cities: list[dict], path: str, variant: str) -> None:
 
 
 def final_scores(variant: str, players: list[dict], cities: list[dict],
-                 corrections: Mapping[str, int] | None = None) -> dict:
+                 corrections: Mapping[str, int] | None = None, names: Mapping[str, str] | None = None) -> dict:
     """The final result: per-guild city points, per-player breakdown, places and explanations.
 
     `players`: `{"id": colour, "influence_cards": n}` or, in the variant, `{"id", "influenced_guild"}`;
-    `cities`: every city scoring of the game (checked input); `corrections`: manual points per guild.
+    `cities`: every city scoring of the game (checked input); `corrections`: manual points per guild;
+    `names`: guild colour → player name, for the lines (the app has names, the `score` command ids).
     """
     corrections = dict(corrections or {})
     guilds = {g: 0 for g in GUILDS}
     explain: list[Msg] = []
     for city in cities:
-        result = score_city(city)
+        result = score_city(city, names)
         for guild, pts in result["points"].items():
             guilds[guild] += pts
         if "name" in city:
@@ -546,7 +557,8 @@ def result(state: Mapping, config: Mapping) -> dict:
     corrections: dict[str, int] = {}
     for c in state.get("corrections", []):
         corrections[c["track"]] = corrections.get(c["track"], 0) + c["points"]
-    return final_scores(config["variant"], players, cities, corrections)
+    return final_scores(config["variant"], players, cities, corrections,
+                        {p["colour"]: p["name"] for p in config["players"]})
 
 
 def describe(action: Mapping, config: Mapping) -> Msg:
@@ -581,10 +593,32 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     return Msg(N_("Unknown action"))
 
 
+def guide(state: Mapping, config: Mapping) -> Guide:
+    """The pinned header: round (or turn) and step, the start player (the player on turn in the
+    two-player variant), and every player's points (own guild plus influenced guild in the variant)."""
+    variant = config["variant"]
+    totals = {p["colour"]: state["scores"][p["colour"]] + state["scores"].get(config.get("influenced", {}).get(
+        p["colour"]), 0) for p in config["players"]}
+    figures = {colour: Msg("{n}", {"n": n}) for colour, n in totals.items()}
+    if state["phase"] == "final":
+        return Guide(Msg(N_("End of the game: score every city left, then the winner")), figures=figures,
+                     screen="final")
+    if state["phase"] == "over":
+        return Guide(Msg(N_("The game is over")), figures=figures, screen="over")
+    steps = STEPS[variant]
+    index = [s.id for s in steps].index(state["step"])
+    where = Msg(N_("Round {round} · step {n} of {all}: {step}") if variant == STANDARD
+                else N_("Turn {round} · step {n} of {all}: {step}"),
+                {"round": state["round"], "n": index + 1, "all": len(steps),
+                 "step": text(f"step.{variant}.{state['step']}.title")})
+    role = Msg(N_("Start player:")) if variant == STANDARD else Msg(N_("On turn:"))
+    return Guide(where, config["players"][state["start"]]["colour"], role, figures, f"round:{state['step']}")
+
+
 GAME = GameDef(
     id=ID, cli_name="flanders-1302", min_players=2, max_players=4,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS[config["variant"]], result=result,
-    progress=score_track,
+    progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
 )

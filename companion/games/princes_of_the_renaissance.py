@@ -59,7 +59,7 @@ from typing import Any, Mapping
 
 from ..engine import auction, inputs
 from ..engine.flow import need
-from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
@@ -1346,9 +1346,36 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     return Msg(simple.get(kind, N_("Unknown action")))
 
 
+
+def guide(state: Mapping, config: Mapping) -> Guide:
+    """The pinned header: the decade with its event tiles and wars, who acts now (the bidder in an
+    auction, the winner of an event tile deciding, else the player on turn) and every family's gold
+    and influence."""
+    figures = {p["colour"]: Msg(N_("gold {gold} · infl. {influence}"), {
+        "gold": state["players"][p["colour"]]["gold"], "influence": state["players"][p["colour"]]["influence"]})
+        for p in config["players"]}
+    phase = state["phase"]
+    roman = {1: "I", 2: "II", 3: "III"}[state["decade"]]
+    if phase == "decade_end":
+        return Guide(Msg(N_("End of decade {decade}: income"), {"decade": roman}), figures=figures,
+                     screen=f"decade_end:{state['decade']}")
+    if phase in ("final", "over"):
+        return Guide(Msg(N_("Final scoring")), figures=figures, screen=phase)
+    where = Msg(N_("Decade {decade} · event tiles left {events} of {all} · wars {wars} of {limit}"),
+                {"decade": roman, "events": state["events_left"], "all": EVENTS_PER_DECADE, "wars": state["wars"],
+                 "limit": war_limit(len(config["players"]))})
+    if state["pending"]:
+        return Guide(where, state["pending"]["player"], Msg(N_("Decides:")), figures, "pending")
+    if state["auction"] and not auction.finished(state["auction"]):
+        return Guide(where, state["auction"]["next"], Msg(N_("Bids:")), figures,
+                     "war-auction" if state["war"] else "auction")
+    return Guide(where, active_family(state, config), Msg(N_("On turn:")), figures,
+                 "war" if state["war"] else f"turn:{state['decade']}")
+
+
 GAME = GameDef(
     id=ID, cli_name=CLI_NAME, min_players=3, max_players=6,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"adjust"}),
+    independent=frozenset({"adjust"}), guide=guide
 )

@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from ..engine import inputs
 from ..engine.flow import need, score_track
-from ..engine.model import GameDef, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
 from ..engine.seats import check_seats
 from ..engine.ranking import shared_places, tied_groups
 
@@ -693,10 +693,37 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     return Msg(N_("Unknown action"))
 
 
+
+def guide(state: Mapping, config: Mapping) -> Guide:
+    """The pinned header: round and step (or the mass, the end), who acts (the player on turn, at the
+    market the seller, in the church's third part the family moving up) and every family's prestige."""
+    players = config["players"]
+    figures = {p["colour"]: Msg("{n}", {"n": state["scores"][p["colour"]]}) for p in players}
+    phase = state["phase"]
+    if phase == "mass":
+        mass = state["mass"]
+        where = (Msg(N_("Final mass")) if mass["final"]
+                 else Msg(N_("Mass after round {n}"), {"n": state["round"]}))
+        movers = [players[(state["start"] + k) % len(players)]["colour"] for k in range(len(players))]
+        waiting = [c for c in movers if c not in mass["moved"]] if mass["drawn"] is not None else []
+        actor = waiting[0] if waiting else None
+        return Guide(where, actor, Msg(N_("Moves up:")), figures, f"mass:{mass['drawn'] is not None}")
+    if phase in ("scoring", "over"):
+        return Guide(Msg(N_("Final scoring")), figures=figures, screen=phase)
+    turn = players[state["turn"]]["colour"]
+    if phase == "final_actions":
+        where = Msg(N_("Round {n} · the game is ending: final actions"), {"n": state["round"]})
+    else:
+        where = Msg(N_("Round {n} · {step}"), {"n": state["round"], "step": text(f"step.standard.{state['step']}.title")})
+    if state["market"]:
+        return Guide(where, state["market"]["turn"], Msg(N_("At the market:")), figures, f"market:{phase}")
+    return Guide(where, turn, Msg(N_("On turn:")), figures, f"{phase}:{state['step']}")
+
+
 GAME = GameDef(
     id=ID, cli_name="village", min_players=2, max_players=4,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS, result=result,
-    progress=score_track,
+    progress=score_track, guide=guide
 )

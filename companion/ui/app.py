@@ -17,8 +17,9 @@ from ..i18n import LANGUAGES
 from ..store import Store
 from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, village
 from .viewmodel import ViewModel
-from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, text,
-                      tid, title, who)
+from ..engine.model import P_, Guide
+from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
+                      choice_chips, dot, error, heading, Keypad, reminder, text, tid, title, who)
 
 #: Seconds a tab waits after catching up before it shows more news from other phones.
 NEWS_PAUSE = 0.1
@@ -35,10 +36,11 @@ class Shell:
         self.page, self.vm = page, vm
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
         self.me: str | None = None     # table mode: the player this phone belongs to
-        self.prefs = None              # table mode: the phone's own storage (remembers `me` per game)
+        self.prefs = None              # the phone's own storage (whose phone in each game, rules unfolded)
         self._me_for: str | None = None
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
+        self.rules_open = False        # a step's rule text unfolded (remembered on the phone)
         self._inbox: set = set()       # table mode: news from other phones not handled yet
         self._draining = False
         vm.subscribe(self.render)
@@ -81,14 +83,100 @@ class Shell:
         _ = self.vm.t
         self.recall_me()
         self.page.title = _("Table companion")
-        controls = [self.top_bar(), *self.screen()]
-        for i, control in enumerate(controls):
+        shown = self.screen()
+        screen = shown if isinstance(shown, Screen) else Screen(shown)
+        guide = self.guide()
+        for i, control in enumerate(screen.body):
             # The same key for the same place on the same screen: Flet then sends only what changed
             # (a new count, a new line), not the whole screen, and each phone redraws only that.
             control.key = control.key or f"{self.vm.route}/{i}"
-        self.page.controls[:] = controls
+        # A new screen is a new scrolling body, so it opens at its top; within a screen the body keeps
+        # its place while the players enter things.
+        body = ft.Column(screen.body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=12,
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                         key=f"body:{self.vm.route}:{guide.screen if guide else ''}")
+        self.page.controls[:] = [ft.Column([
+            self.header(guide),
+            ft.Container(body, expand=True, padding=ft.Padding.only(left=12, right=12, top=10)),
+            self.bottom_bar(screen.primary),
+        ], expand=True, spacing=0, key="frame")]
         self.page.update()
         self.sync_url()
+
+    # -- the frame: a pinned header (where we are, who acts, every player's figure) and bottom bar ------
+
+    IN_GAME = ("setup", "round", "final", "result")
+
+    def guide(self) -> Guide | None:
+        """The header's facts for an in-game screen (None elsewhere)."""
+        vm = self.vm
+        if not vm.session or vm.route == "archive":
+            return None
+        if vm.state.get("phase") == "setup":
+            items = vm.game.setup_items(vm.session["config"])
+            done = sum(1 for i in items if i["id"] in set(vm.state["ticks"]))
+            return Guide(P_("Setup: {done} of {n} item ticked", "Setup: {done} of {n} items ticked", len(items),
+                            done=done), screen="setup")
+        return vm.game.guide(vm.state, vm.session["config"])
+
+    def header(self, guide: Guide | None) -> ft.Control:
+        rows: list[ft.Control] = [self.top_bar()]
+        if guide:
+            _ = self.vm.t
+            rows.append(tid("where", ft.Text(self.vm.msg(guide.where), size=SMALL, color=ft.Colors.GREY_300)))
+            if guide.actor:
+                name = self.player_name(guide.actor)
+                if self.me == guide.actor:
+                    line = ft.Row([dot(guide.actor), ft.Text(_("Your turn, {name}!").format(name=name), size=20,
+                                                             weight=ft.FontWeight.BOLD, color=ACCENT)], spacing=8)
+                else:
+                    role = self.vm.msg(guide.role) if guide.role else _("On turn:")
+                    line = ft.Row([ft.Text(role, size=TEXT), who(name, guide.actor, 20)], wrap=True, spacing=8)
+                rows.append(tid("actor", line))
+            if guide.figures:
+                rows.append(self.strip(guide))
+        return tid("header", ft.Container(ft.Column(rows, spacing=4, tight=True),
+                                          padding=ft.Padding.only(left=8, right=8, top=4, bottom=8),
+                                          bgcolor=HEADER, border=ft.Border.only(bottom=ft.BorderSide(1, EDGE))))
+
+    def strip(self, guide: Guide) -> ft.Control:
+        """Every player's current total or key resource, the one who acts outlined."""
+        chips = []
+        for p in self.vm.session["config"]["players"]:
+            figure = guide.figures.get(p["colour"])
+            if figure is None:
+                continue
+            chips.append(tid(f"fig-{p['colour']}", ft.Container(
+                ft.Row([dot(p["colour"]), ft.Text(p["name"], size=SMALL),
+                        ft.Text(self.vm.msg(figure), size=SMALL, weight=ft.FontWeight.BOLD)], spacing=6, tight=True),
+                padding=ft.Padding.symmetric(vertical=4, horizontal=8), border_radius=14,
+                border=ft.Border.all(2 if p["colour"] == guide.actor else 1,
+                                     ACCENT if p["colour"] == guide.actor else EDGE))))
+        return tid("strip", ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+
+    def bottom_bar(self, primary: ft.Control | None) -> ft.Control:
+        """The refusal or notice where the eye is, Undo saying what it undoes, and the next action."""
+        vm = self.vm
+        rows: list[ft.Control] = []
+        if vm.problem:
+            rows.append(banner(vm.problem.text))
+        elif vm.notice:
+            rows.append(banner(vm.notice, "notice-banner", problem=False))
+        actions: list[ft.Control] = []
+        label = vm.undo_label() if vm.route in self.IN_GAME and vm.session else None
+        if label:
+            actions.append(ft.Container(bar_button(label, lambda e: vm.undo(), "undo", primary=False,
+                                                   icon=ft.Icons.UNDO), expand=True))
+        if primary:
+            actions.append(ft.Container(primary, expand=True))
+        if actions:
+            rows.append(ft.Row(actions, spacing=8, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+                               intrinsic_height=True))
+        if not rows:
+            return ft.Container(height=0, key="bar")
+        return tid("bar", ft.Container(ft.Column(rows, spacing=8, tight=True),
+                                       padding=ft.Padding.only(left=12, right=12, top=8, bottom=10),
+                                       bgcolor=HEADER, border=ft.Border.only(top=ft.BorderSide(1, EDGE))))
 
     # -- the address bar: /game/<id> while a game is open, so a reload or reconnect reopens it --------
 
@@ -131,7 +219,7 @@ class Shell:
         if route.startswith("new:"):
             return self.new_game(route[4:])
         return {
-            "home": self.home, "setup": self.setup, "round": lambda: self.your_turn() + self.ui.round_screen(self),
+            "home": self.home, "setup": self.setup, "round": lambda: self.ui.round_screen(self),
             "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
             "log": self.log, "scores": self.score_screen, "history": lambda: history.history_screen(self),
             "stats": lambda: history.stats_screen(self), "archive": lambda: history.archive_screen(self),
@@ -152,8 +240,8 @@ class Shell:
         items: list[ft.Control] = [
             tid("nav-home", ft.IconButton(ft.Icons.HOME, tooltip=_("Home"), on_click=lambda e: self.home_clicked(),
                                           width=TARGET, height=TARGET)),
-            ft.Container(ft.Text(self.bar_title(), size=18, weight=ft.FontWeight.BOLD, no_wrap=True,
-                                 overflow=ft.TextOverflow.ELLIPSIS), expand=True),
+            ft.Container(tid("bar-title", ft.Text(self.bar_title(), size=17, weight=ft.FontWeight.BOLD, max_lines=2)),
+                         expand=True),
         ]
         if self.vm.session and self.vm.route != "archive":  # a finished game from the history is read-only
             items += [
@@ -193,15 +281,6 @@ class Shell:
             self.me = value
             self.render()
 
-    def your_turn(self) -> list[ft.Control]:
-        """Table mode: the phone of the player on turn says so at the top."""
-        _ = self.vm.t
-        on_turn = getattr(self.ui, "on_turn", None)
-        if not self.me or not on_turn or on_turn(self) != self.me:
-            return []
-        return [card([ft.Text(_("Your turn, {name}!").format(name=self.player_name(self.me)), size=22,
-                              weight=ft.FontWeight.BOLD, color=ACCENT)], "your-turn", highlight=True)]
-
     def whose_phone(self) -> list[ft.Control]:
         """Table mode: which player this phone belongs to (for his turns and his sealed entries)."""
         _ = self.vm.t
@@ -217,18 +296,50 @@ class Shell:
                 choice_chips("me", [*[(p["colour"], p["name"]) for p in players], ("-", _("nobody"))],
                              self.me or "-", pick)]
 
-    def game_bar(self) -> list[ft.Control]:
-        """Undo (saying what it undoes), history and the problem of the last entry."""
+    def footer(self) -> list[ft.Control]:
+        """The end of every in-game screen: whose phone this is (table mode) and the game's history."""
         _ = self.vm.t
-        label = self.vm.undo_label()
         controls = self.whose_phone() if self.join else []
-        if label:
-            controls.append(button(label, lambda e: self.vm.undo(), "undo", primary=False, icon=ft.Icons.UNDO))
         controls.append(ft.Row([
             tid("nav-log", ft.TextButton(content=ft.Text(_("History"), size=TEXT), icon=ft.Icons.HISTORY,
                                          height=TARGET, on_click=lambda e: self.go("log"))),
         ]))
         return controls
+
+    def back(self) -> ft.Control:
+        """The bottom bar's way back from the scores, the rules and the history to the game."""
+        _ = self.vm.t
+        return bar_button(_("Back to the game"), lambda e: self.back_to_game(), "back", icon=ft.Icons.ARROW_BACK)
+
+    def rule_fold(self, key: str, ident: str = "step-card") -> ft.Control:
+        """A step's rule text folded to one line (\u201cRules\u201d opens it) and its reminder as a short line.
+        Whether the rules are open is remembered on this phone."""
+        _ = self.vm.t
+        opened = self.rules_open
+        head = tid("rules-toggle", ft.Container(
+            ft.Row([ft.Icon(ft.Icons.MENU_BOOK, size=22, color=ACCENT),
+                    ft.Container(ft.Text(_("Hide the rules of this step") if opened else _("Rules of this step"),
+                                         size=TEXT), expand=True),
+                    ft.Icon(ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE)],
+                   vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            height=TARGET, on_click=lambda e: self.toggle_rules()))
+        lines: list[ft.Control] = [head]
+        if opened:
+            lines.append(text(self.vm.t.text(f"{key}.body")))
+        lines.append(reminder(self.vm.t.text(f"{key}.remind")))
+        return card(lines, ident)
+
+    async def recall_rules(self) -> None:
+        """Open the step rules at start-up if this phone had them open last time."""
+        if await self.prefs.get("companion.rules_open") == "1" and not self.rules_open:
+            self.rules_open = True
+            self.render()
+
+    def toggle_rules(self) -> None:
+        self.rules_open = not self.rules_open
+        if self.prefs:
+            self.page.run_task(self.prefs.set, "companion.rules_open", "1" if self.rules_open else "0")
+        self.render()
 
     @property
     def game_id(self) -> str | None:
@@ -341,21 +452,21 @@ class Shell:
                             icon=ft.Icons.INSIGHTS)]
         return controls
 
-    def new_game(self, game_id: str) -> list[ft.Control]:
+    def new_game(self, game_id: str) -> Screen:
         _ = self.vm.t
-        return [title(_("New game: {game}").format(game=self.vm.t.text(f"{game_id}.game.title"))),
-                *GAME_UI[game_id].new_game_form(self, game_id)]
+        form = GAME_UI[game_id].new_game_form(self, game_id)
+        return Screen([title(_("New game: {game}").format(game=self.vm.t.text(f"{game_id}.game.title"))),
+                       *form.body], form.primary)
 
     # -- setup checklist ------------------------------------------------------------------------------
 
-    def setup(self) -> list[ft.Control]:
+    def setup(self) -> Screen:
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
         items = vm.game.setup_items(vm.session["config"])
         ticks = set(vm.state["ticks"])
         done = sum(1 for i in items if i["id"] in ticks)
         controls: list[ft.Control] = [
-            title(_("Setup")),
             tid("setup-progress", text(ngettext("{done} of {n} item ticked", "{done} of {n} items ticked", len(items))
                                        .format(done=done, n=len(items)))),
             ft.ProgressBar(value=done / len(items) if items else 1, bar_height=8, color=ACCENT),
@@ -372,15 +483,16 @@ class Shell:
                                      expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
                 padding=ft.Padding.symmetric(vertical=10, horizontal=4), border_radius=8,
                 on_click=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c))))
-        controls += [self.problem(),
-                     button(_("Start round 1") if done == len(items) else _("Start round 1 (setup not complete)"),
-                            lambda e: vm.dispatch("begin"), "begin", icon=ft.Icons.PLAY_ARROW),
-                     *self.game_bar()]
-        return controls
+        controls += [self.problem(), *self.footer()]
+        start = getattr(self.ui, "start_label", None)
+        label = start(self) if start else _("Start round 1")
+        if done < len(items):
+            label = _("{start} (setup not complete)").format(start=label)
+        return Screen(controls, bar_button(label, lambda e: vm.dispatch("begin"), "begin", icon=ft.Icons.PLAY_ARROW))
 
     # -- rules browser ------------------------------------------------------------------------------
 
-    def rules(self) -> list[ft.Control]:
+    def rules(self) -> Screen:
         _, vm = self.vm.t, self.vm
         game = vm.session["game"]
         query = _fold(self.query)
@@ -391,8 +503,6 @@ class Shell:
 
         controls: list[ft.Control] = [
             title(_("Rules")),
-            button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
-                   icon=ft.Icons.ARROW_BACK),
             tid("rules-search", ft.Row([ft.TextField(label=_("Search the rules"), value=self.query, on_submit=search,
                                                      prefix_icon=ft.Icons.SEARCH, text_size=TEXT, expand=True)])),
         ]
@@ -408,30 +518,26 @@ class Shell:
                 controls=[ft.Container(ft.Text(body, size=TEXT, selectable=True), padding=12)])))
         if not shown:
             controls.append(text(_("No rule mentions “{query}”.").format(query=self.query)))
-        return controls
+        return Screen(controls, self.back())
 
     # -- history ------------------------------------------------------------------------------------
 
-    def log(self) -> list[ft.Control]:
+    def log(self) -> Screen:
         _ = self.vm.t
         lines = self.vm.history()
-        controls: list[ft.Control] = [
-            title(_("History")),
-            button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
-                   icon=ft.Icons.ARROW_BACK),
-        ]
+        controls: list[ft.Control] = [title(_("History"))]
         if not lines:
             controls.append(text(_("Nothing has happened yet.")))
         for i, line in enumerate(lines):
             controls.append(text(f"{len(lines) - i}. {line}", SMALL))
-        return controls
+        return Screen(controls, self.back())
 
     # -- score tracks and corrections ------------------------------------------------------------------
 
-    def score_screen(self) -> list[ft.Control]:
+    def score_screen(self) -> Screen:
         """The top bar's scores button: the score tracks, or the game's own ledgers."""
         custom = getattr(self.ui, "scores_screen", None)
-        return custom(self) if custom else self.scores()
+        return Screen(custom(self) if custom else self.scores(), self.back())
 
     def scores(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
@@ -439,11 +545,7 @@ class Shell:
         scores = vm.state["scores"]
         tracks = sorted(scores, key=lambda t: -scores[t])
         draft = self.draft.setdefault("correct", {"track": tracks[0], "points": 0, "reason": ""})
-        controls: list[ft.Control] = [
-            title(_("Score tracks")),
-            button(_("Back to the game"), lambda e: self.back_to_game(), "back", primary=False,
-                   icon=ft.Icons.ARROW_BACK),
-        ]
+        controls: list[ft.Control] = [title(_("Score tracks"))]
         for track in tracks:
             controls.append(tid(f"score-{track}", ft.Row([
                 ft.Container(self.track_label(track), expand=True),
@@ -452,19 +554,30 @@ class Shell:
         for c in vm.state.get("corrections", []):
             controls.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]),
                                  SMALL, color=ft.Colors.GREY_400))
-        points = Stepper("correct-points", _("Points (+ or −)"), draft["points"], -99, 99,
-                         lambda v: draft.update(points=v))
-        reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT, expand=True,
-                              on_change=lambda e: draft.update(reason=e.control.value),
-                              error=vm.error_for("reason"))
         controls.append(card([
             heading(_("Correct a score")),
             choice_chips("correct-track", [(t, self.track_label(t)) for t in tracks], draft["track"],
                          lambda t: (draft.update(track=t), self.render())),
-            points.control, self.problem("points"), tid("correct-reason", ft.Row([reason])),
+            *self.correction_fields(draft, _("Points (+ or −)"), 99),
             button(_("Save the correction"), lambda e: self.correct(draft), "correct-save"),
         ]))
         return controls
+
+    def correction_fields(self, draft: dict, label: str, most: int) -> list[ft.Control]:
+        """A correction's amount on the keypad (with its sign) and its reason: a chip for the usual
+        ones, or typed."""
+        _ = self.vm.t
+        reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT, expand=True,
+                              on_change=lambda e: draft.update(reason=e.control.value),
+                              error=self.vm.error_for("reason"))
+        usual = [_("Forgotten"), _("Counted wrong"), _("Entered wrong")]
+        return [Keypad("correct-points", label, draft, "points", -most, most, sign=True,
+                       quick=[("−5", -5), ("−1", -1), ("+1", 1), ("+5", 5), ("+10", 10)]).control,
+                self.problem("points"),
+                choice_chips("correct-why", [(str(i), r) for i, r in enumerate(usual)],
+                             next((str(i) for i, r in enumerate(usual) if r == draft["reason"]), None),
+                             lambda i: (draft.update(reason=usual[int(i)]), self.render())),
+                tid("correct-reason", ft.Row([reason]))]
 
     def correct(self, draft: dict) -> None:
         if self.vm.dispatch("correct", track=draft["track"], points=draft["points"], reason=draft["reason"]):
@@ -473,7 +586,7 @@ class Shell:
 
     # -- result ---------------------------------------------------------------------------------------
 
-    def result(self) -> list[ft.Control]:
+    def result(self) -> Screen:
         _, vm = self.vm.t, self.vm
         result = vm.game.result(vm.state, vm.session["config"])
         controls: list[ft.Control] = [title(_("Final scoring")), *self.result_cards(result),
@@ -481,8 +594,9 @@ class Shell:
         controls.append(heading(_("Why these scores?")))
         for line in result["explain"]:
             controls.append(text(vm.msg(line), SMALL))
-        controls += [button(_("Back to the home screen"), lambda e: self.home_clicked(), "done", primary=False),
-                     *self.game_bar()]
+        controls += self.footer()
+        return Screen(controls, bar_button(_("Back to the home screen"), lambda e: self.home_clicked(), "done",
+                                           icon=ft.Icons.HOME))
         return controls
 
     def result_cards(self, result: dict) -> list[ft.Control]:
@@ -527,14 +641,13 @@ def make_main(store: Store, join: str | None = None):
     def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
         page.bgcolor = ft.Colors.BLACK
-        page.scroll = ft.ScrollMode.AUTO
         page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
-        page.padding = ft.Padding.only(left=12, right=12, top=8, bottom=24)
+        page.padding = 0  # the frame pins its header and bottom bar; only its body scrolls
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         vm = ViewModel(store)
         shell = Shell(page, vm, join, qr)
-        if join:
-            shell.prefs = ft.SharedPreferences()
+        shell.prefs = ft.SharedPreferences()
+        page.run_task(shell.recall_rules)
         wakelock = ft.Wakelock()
         shell.wakelock = wakelock  # keep the service alive
         page.data = shell          # ... and the listener; widgets redraw the tab through it

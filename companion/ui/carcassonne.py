@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import carcassonne as rules
-from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
+from .widgets import (Screen, create_button, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
                       who)
 
 GAME = rules.ID
@@ -18,7 +18,7 @@ def category(shell, key: str) -> str:
             "gifts": _("Unopened gifts")}.get(key, key)
 
 
-def new_game_form(shell, game_id: str) -> list[ft.Control]:
+def new_game_form(shell, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "gifts": True,
                                           "players": [{"name": "", "colour": c} for c in rules.COLOURS]})
@@ -28,7 +28,7 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
         form.update(changes)
         shell.render()
 
-    return [
+    return Screen([
         heading(_("Number of players")),
         choice_chips("count", [(str(n), str(n)) for n in range(2, 6)], str(form["count"]),
                      lambda v: update(count=int(v), start=min(form["start"], int(v) - 1))),
@@ -38,8 +38,7 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
         *shell.seat_fields(form, players, rules.COLOURS, lambda c: shell.game_text(f"colour.{c}"),
                            _("Who starts? (The rulebook: the youngest player.)")),
         shell.problem(),
-        button(_("Start the setup"), lambda e: _create(shell, game_id, form, players), "create", icon=ft.Icons.CHECK),
-    ]
+    ], create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
 def _create(shell, game_id: str, form: dict, players: list) -> None:
@@ -75,7 +74,7 @@ def round_screen(shell) -> list[ft.Control]:
         button(_("The last tile is placed: final tally"), lambda e: vm.dispatch("end_game"), "end-game",
                primary=False, icon=ft.Icons.FLAG),
     ]
-    return controls + shell.game_bar()
+    return controls + shell.footer()
 
 
 def _meeple_steppers(shell, draft: dict, ident: str) -> list[ft.Control]:
@@ -238,7 +237,7 @@ def final_screen(shell) -> list[ft.Control]:
         controls += [card(rows, "review"),
                      button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
                             icon=ft.Icons.EMOJI_EVENTS)]
-    return controls + shell.game_bar()
+    return controls + shell.footer()
 
 
 def on_turn(shell) -> str | None:

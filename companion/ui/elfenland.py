@@ -7,7 +7,7 @@ import flet as ft
 
 from ..engine import auction as bidding
 from ..games import elfenland as rules
-from .widgets import (ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
+from .widgets import (Screen, create_button, ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
                       who)
 
 GAME = rules.ID
@@ -18,7 +18,7 @@ def category(shell, key: str) -> str:
     return {"towns": _("Town pieces")}.get(key, key)
 
 
-def new_game_form(shell, game_id: str) -> list[ft.Control]:
+def new_game_form(shell, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "variant": "elfengold", "wizards": False,
                                           "players": [{"name": "", "colour": c} for c in rules.COLOURS]})
@@ -45,9 +45,8 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
                      lambda v: update(count=int(v), start=min(form["start"], int(v) - 1))),
         *shell.seat_fields(form, players, rules.COLOURS, lambda c: shell.game_text(f"colour.{c}")),
         shell.problem(),
-        button(_("Start the setup"), lambda e: _create(shell, game_id, form, players), "create", icon=ft.Icons.CHECK),
     ]
-    return controls
+    return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
 def _create(shell, game_id: str, form: dict, players: list) -> None:
@@ -125,7 +124,7 @@ def round_screen(shell) -> list[ft.Control]:
         label = _("Next phase: {phase}").format(phase=shell.game_text(
             f"step.{variant}.{phases[phases.index(current) + 1]}.title"))
     controls += [button(label, lambda e: vm.dispatch("next_phase"), "next-phase", icon=ft.Icons.ARROW_FORWARD),
-                 *shell.game_bar()]
+                 *shell.footer()]
     return controls
 
 
@@ -344,7 +343,6 @@ def scores_screen(shell) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
     controls: list[ft.Control] = [
         title(_("Ledgers")),
-        button(_("Back to the game"), lambda e: shell.back_to_game(), "back", primary=False, icon=ft.Icons.ARROW_BACK),
         _race(shell),
     ]
     families = [p["colour"] for p in vm.session["config"]["players"]]
@@ -396,7 +394,7 @@ def final_screen(shell) -> list[ft.Control]:
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
     controls += [card(rows, "review"), shell.problem(),
                  button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
-                 *shell.game_bar()]
+                 *shell.footer()]
     return controls
 
 

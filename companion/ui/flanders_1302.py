@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import flet as ft
 
+from ..engine import inputs
 from ..games import flanders_1302 as rules
-from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, reminder,
-                      text, tid, title, who)
+from .widgets import (SMALL, TARGET, TEXT, Screen, create_button, Stepper, bar_button, button, card, choice_chips, dot, error,
+                      heading, pick, text, tid, who)
 
 GAME = rules.ID
 
@@ -42,7 +43,7 @@ def category(shell, key: str) -> str:
 # New game
 
 
-def new_game_form(shell, game_id: str) -> list[ft.Control]:
+def new_game_form(shell, game_id: str) -> Screen:
     _, vm = shell.vm.t, shell.vm
     form = shell.draft.setdefault("new", {
         "variant": rules.STANDARD, "count": 3, "start": 0, "empty_city": None, "influenced": {},
@@ -81,9 +82,8 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
                              lambda c, p=player: (form["influenced"].update({p["colour"]: c}), shell.render())),
                 error(vm.error_for(f"influenced.{i}"), f"error-influenced-{i}"),
             ]
-    controls += [shell.problem(), button(_("Start the setup"), lambda e: _create(shell, game_id, form, players),
-                                         "create", icon=ft.Icons.CHECK)]
-    return controls
+    controls.append(shell.problem())
+    return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
 def _create(shell, game_id: str, form: dict, players: list) -> None:
@@ -97,43 +97,36 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # Round guide
 
 
-def round_screen(shell) -> list[ft.Control]:
+def round_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     variant = config["variant"]
     steps = rules.STEPS[variant]
-    start = config["players"][state["start"]]
     current = next(s for s in steps if s.id == state["step"])
     index = steps.index(current)
-    key = f"{GAME}.step.{variant}.{current.id}"
-    head = (_("Round {n}").format(n=state["round"]) if variant == rules.STANDARD
-            else _("Turn {n}").format(n=state["round"]))
-    role = _("Start player:") if variant == rules.STANDARD else _("On turn:")
     controls: list[ft.Control] = [
-        tid("round-head", ft.Row([ft.Text(head, size=24, weight=ft.FontWeight.BOLD),
-                                  ft.Text(role, size=TEXT), who(start["name"], start["colour"])], wrap=True)),
         ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == current.id else ft.OutlinedButton)(
-            content=ft.Text(str(i + 1), size=TEXT), width=TARGET, height=TARGET,
+            content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
             on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)],
-            spacing=6, wrap=True),
-        card([ft.Text(_("Step {n}: {title}").format(n=index + 1, title=vm.t.text(f"{key}.title")), size=20,
-                      weight=ft.FontWeight.BOLD),
-              text(vm.t.text(f"{key}.body")),
-              reminder(vm.t.text(f"{key}.remind"))],
-             "step-card"),
+            spacing=4, wrap=True),
         shell.problem(),
     ]
+    primary = None
     if current.helper == "turn_order" or (current.id == "actions" and state.get("order")):
         controls += turn_order_helper(shell)
     elif current.helper == "gold_influence":
         controls += gold_influence_helper(shell)
     elif current.helper == "city_scoring":
-        controls += city_scoring_helper(shell) + end_of_round(shell)
-    if index + 1 < len(steps):
-        controls.append(button(_("Next step: {title}").format(
+        helper, primary = city_scoring_helper(shell)
+        end, end_button = end_of_round(shell)
+        controls += helper + end
+        primary = primary or end_button
+    controls.append(shell.rule_fold(f"{GAME}.step.{variant}.{current.id}"))
+    if primary is None and index + 1 < len(steps):
+        primary = bar_button(_("Next step: {title}").format(
             title=vm.t.text(f"{GAME}.step.{variant}.{steps[index + 1].id}.title")),
-            lambda e: vm.dispatch("goto_step", step=steps[index + 1].id), "next-step", icon=ft.Icons.ARROW_FORWARD))
-    return controls + shell.game_bar()
+            lambda e: vm.dispatch("goto_step", step=steps[index + 1].id), "next-step", icon=ft.Icons.ARROW_FORWARD)
+    return Screen(controls + shell.footer(), primary)
 
 
 def _influence_line(shell) -> ft.Control:
@@ -159,8 +152,8 @@ def turn_order_helper(shell) -> list[ft.Control]:
     rows = [heading(_("Turn order helper")), text(_("How many cards did each player reveal?"), SMALL)]
     for p in config["players"]:
         held = state["influence"][p["colour"]]
-        rows += [Stepper(f"cards-{p['colour']}", who(p["name"], p["colour"]), draft[p["colour"]], 1, held + 1,
-                         lambda v, c=p["colour"]: draft.update({c: v})).control,
+        rows += [pick(f"cards-{p['colour']}", who(p["name"], p["colour"]), draft[p["colour"]], 1, held + 1,
+                      lambda v, c=p["colour"]: draft.update({c: v})),
                  shell.problem(f"cards.{p['colour']}")]
     rows += [_influence_line(shell), button(_("Work out the order"), lambda e: shell.send("turn_order", "cards",
                                                                                      cards=dict(draft)), "order")]
@@ -183,8 +176,8 @@ def _sealed_cards(shell) -> list[ft.Control]:
     me = shell.me
     if me in vm.state["influence"] and me not in done:
         mine = shell.draft.setdefault("sealed", {"cards": 1})
-        rows += [Stepper("seal-cards", _("My cards this round"), mine["cards"], 1, vm.state["influence"][me] + 1,
-                         lambda v: mine.update(cards=v)).control,
+        rows += [pick("seal-cards", _("My cards this round"), mine["cards"], 1, vm.state["influence"][me] + 1,
+                      lambda v: mine.update(cards=v)),
                  button(_("Seal my cards"), lambda e: _seal(shell, kind, me, mine["cards"]), "seal",
                         icon=ft.Icons.LOCK)]
     elif not me:
@@ -210,66 +203,172 @@ def gold_influence_helper(shell) -> list[ft.Control]:
     return [card(body + [_influence_line(shell)], "gold-helper")]
 
 
-def city_scoring_helper(shell) -> list[ft.Control]:
-    """Enter a completed city: quarters and guild masters per guild, church quarters → points."""
+#: Quarters of one guild in one city offered as chips (a city has far fewer building spaces).
+CITY_QUARTERS = 10
+
+
+def _questions(config, draft: dict) -> list[tuple[str, str | None]]:
+    """What the city helper asks, in order: each guild's completed quarters, the church quarters
+    (and how many have a cathedral), then guild masters only where guilds tie on quarters."""
+    asked: list[tuple[str, str | None]] = [("q", g) for g in rules.guilds_in_play(config)]
+    asked.append(("church", None))
+    if config["variant"] == rules.STANDARD and draft["church_all"]:
+        asked.append(("cathedral", None))
+    quarters = draft["quarters"]
+    if all(["q", g] in draft["answered"] for g in rules.guilds_in_play(config)):
+        counts = [quarters.get(g, 0) for g in rules.guilds_in_play(config)]
+        asked += [("m", g) for g in rules.guilds_in_play(config)
+                  if quarters.get(g, 0) and counts.count(quarters[g]) > 1]
+    return asked
+
+
+def _city_draft(shell) -> dict:
+    return shell.draft.setdefault("city", {"city": None, "quarters": {}, "masters": {}, "church_all": 0,
+                                           "church_with_cathedral": 0, "answered": [], "at": None})
+
+
+def _city_args(draft: dict) -> dict:
+    return {"city": draft["city"], "quarters": dict(draft["quarters"]), "masters": dict(draft["masters"]),
+            "church": draft["church_all"] - draft["church_with_cathedral"],
+            "church_with_cathedral": draft["church_with_cathedral"]}
+
+
+def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    """Enter a completed city one question at a time (a tap answers and moves on): each guild's
+    completed quarters, the church quarters, guild masters only where guilds tie → the points.
+    Returns the helper and, once every question is answered, "Score <city>" for the bottom bar."""
     _, vm = shell.vm.t, shell.vm
     ngettext = vm.t.n
     config, state = vm.session["config"], vm.state
     open_cities = [c for c in rules.cities_in_play(config) if c not in state["cities"]]
     controls: list[ft.Control] = []
     for name, city in reversed(list(state["cities"].items())):
-        result = rules.score_city(city)
+        result = rules.score_city(city, _names(shell))
         lines = [text(vm.msg(m), SMALL) for m in result["explain"]]
-        summary = ", ".join(f"{_guild(shell, g)} {p}" for g, p in result["points"].items() if p)
+        summary = ", ".join(f"{_owner(shell, g)} {p}" for g, p in result["points"].items() if p)
         controls.append(tid(f"scored-{name}", ft.ExpansionTile(
             title=ft.Text(_("{city}: value {value}").format(city=_city(shell, name), value=result["value"]),
                           size=TEXT, weight=ft.FontWeight.W_500),
             subtitle=ft.Text(summary or _("no points"), size=SMALL),
-            expanded=name == list(state["cities"])[-1], controls=lines, min_tile_height=56)))
+            expanded=False, controls=lines, min_tile_height=56)))
     if not open_cities:
-        return controls
-    draft = shell.draft.setdefault("city", {"city": None, "quarters": {}, "masters": {}, "church": 0,
-                                            "church_with_cathedral": 0})
+        return controls, None
+    draft = _city_draft(shell)
+    remaining = len(open_cities)
+    rows: list[ft.Control] = [heading(_("Score a completed city"))]
+    if draft["city"] is None:
+        def choose(city):
+            draft["city"] = city
+            shell.render()
+        rows += [choice_chips("city", [(c, _city(shell, c)) for c in open_cities], None, choose),
+                 text(ngettext("{n} city still to score", "{n} cities still to score", remaining).format(n=remaining),
+                      SMALL)]
+        controls.insert(0, card(rows, "city-helper"))
+        return controls, None
+    questions = _questions(config, draft)
+    open_questions = [q for q in questions if q not in [tuple(a) for a in draft["answered"]]]
+    at = tuple(draft["at"]) if draft["at"] else (open_questions[0] if open_questions else None)
 
-    def pick(city):
-        draft["city"] = city
+    def answer(question, value: int) -> None:
+        kind, guild = question
+        if kind == "q":
+            draft["quarters"][guild] = value
+            if not value:
+                draft["masters"].pop(guild, None)
+        elif kind == "m":
+            draft["masters"][guild] = value
+        elif kind == "church":
+            draft["church_all"] = value
+            draft["church_with_cathedral"] = min(draft["church_with_cathedral"], value)
+        else:
+            draft["church_with_cathedral"] = value
+        if list(question) not in draft["answered"]:
+            draft["answered"].append(list(question))
+        draft["at"] = None
+
+    def again(question) -> None:
+        draft["at"] = list(question)
         shell.render()
 
-    rows: list[ft.Control] = [heading(_("Score a completed city")),
-                              choice_chips("city", [(c, _city(shell, c)) for c in open_cities], draft["city"], pick),
-                              shell.problem("city")]
-    if draft["city"]:
-        rows.append(text(_("Count only completed quarters (not under a construction site); city centres count."),
-                         SMALL))
-        for guild in rules.guilds_in_play(config):
-            rows += [
-                ft.Row([track_label(shell, guild)]),
-                Stepper(f"q-{guild}", _("Quarters"), draft["quarters"].get(guild, 0), 0,
-                        rules.GREY_QUARTERS if guild == rules.GREY else rules.GUILD_QUARTERS,
-                        lambda v, g=guild: draft["quarters"].update({g: v})).control,
-                shell.problem(f"quarters.{guild}"),
-                Stepper(f"m-{guild}", _("Guild masters on them"), draft["masters"].get(guild, 0), 0, 40,
-                        lambda v, g=guild: draft["masters"].update({g: v})).control,
-                shell.problem(f"masters.{guild}"),
-            ]
-        rows += [Stepper("church", _("Church quarters without a cathedral"), draft["church"], 0,
-                         rules.CHURCH_QUARTERS, lambda v: draft.update(church=v)).control,
-                 shell.problem("church")]
-        if config["variant"] == rules.STANDARD:
-            rows += [Stepper("cathedral", _("Church quarters with a cathedral"), draft["church_with_cathedral"], 0,
-                             rules.CATHEDRALS, lambda v: draft.update(church_with_cathedral=v)).control,
-                     shell.problem("church_with_cathedral")]
-        rows.append(button(_("Score {city}").format(city=_city(shell, draft["city"])),
-                           lambda e: shell.send("score_city", "city", **draft), "score-city"))
-    remaining = len(open_cities)
-    rows.append(text(ngettext("{n} city still to score", "{n} cities still to score", remaining).format(n=remaining),
-                     SMALL))
+    def restart() -> None:
+        shell.draft.pop("city", None)
+        shell.render()
+
+    rows = [ft.Row([ft.Container(heading(_("Score {city}").format(city=_city(shell, draft["city"]))), expand=True),
+                    tid("city-other", ft.TextButton(content=ft.Text(_("Another city"), size=SMALL), height=TARGET,
+                                                    on_click=lambda e: restart()))])]
+    if at:
+        rows.append(_question(shell, draft, at, answer))
+    if vm.problem and vm.problem.field:
+        rows.append(error(vm.problem.text, "error-city"))
+    answered = [q for q in questions if list(q) in draft["answered"]]
+    summary = ft.Row([tid(f"ans-{q[0]}-{q[1] or ''}", ft.OutlinedButton(
+        content=ft.Text(_answer(shell, draft, q), size=SMALL), height=TARGET,
+        on_click=lambda e, q=q: again(q))) for q in answered], wrap=True, spacing=6, run_spacing=6)
+    primary = None
+    if not at:
+        args = _city_args(draft)
+        try:
+            preview = rules.score_city(rules.check_city({k: args[k] for k in args if k != "city"}, "",
+                                                        config["variant"], rules.guilds_in_play(config)),
+                                       _names(shell))
+            points = ", ".join(f"{_owner(shell, g)} {p}" for g, p in preview["points"].items() if p)
+            rows.append(tid("city-preview", text(_("Value {value}: {points}").format(
+                value=preview["value"], points=points or _("no points")), weight=ft.FontWeight.BOLD)))
+        except inputs.InputError:  # the engine says what is wrong when the city is sent
+            pass
+        primary = bar_button(_("Score {city}").format(city=_city(shell, draft["city"])),
+                             lambda e: shell.send("score_city", "city", **_city_args(draft)), "score-city",
+                             icon=ft.Icons.CHECK)
+    if answered:
+        rows += [text(_("Tap an answer to change it:"), SMALL), summary]
     controls.insert(0, card(rows, "city-helper"))
-    return controls
+    return controls, primary
 
 
-def end_of_round(shell) -> list[ft.Control]:
-    """After step 6: ask the end triggers; either the game ends or the next round begins."""
+def _question(shell, draft: dict, question, answer) -> ft.Control:
+    _ = shell.vm.t
+    kind, guild = question
+    if kind == "q":
+        label, value, high = (_("Completed quarters of {guild}").format(guild=_owner(shell, guild)),
+                              draft["quarters"].get(guild), CITY_QUARTERS)
+    elif kind == "m":
+        label, value, high = (_("Guild masters on the quarters of {guild} (it ties)").format(guild=_owner(shell, guild)),
+                              draft["masters"].get(guild), min(10, rules.PRINTED_MASTERS_PER_QUARTER *
+                                                               draft["quarters"][guild] + rules.MASTER_TILES))
+    elif kind == "church":
+        label, value, high = _("Church quarters (all, with or without a cathedral)"), draft["church_all"], 10
+    else:
+        label, value, high = (_("Of them with a cathedral"), draft["church_with_cathedral"],
+                              min(draft["church_all"], rules.CATHEDRALS))
+    return tid("question", pick(f"{kind}-{guild}" if guild else kind, label, value, 0, high,
+                                lambda v: answer(question, v)))
+
+
+def _answer(shell, draft: dict, question) -> str:
+    _ = shell.vm.t
+    kind, guild = question
+    if kind == "q":
+        return f"{_owner(shell, guild)} {draft['quarters'].get(guild, 0)}"
+    if kind == "m":
+        return _("{guild}: guild masters {n}").format(guild=_owner(shell, guild), n=draft["masters"].get(guild, 0))
+    if kind == "church":
+        return _("Church {n}").format(n=draft["church_all"])
+    return _("Cathedral {n}").format(n=draft["church_with_cathedral"])
+
+
+def _names(shell) -> dict[str, str]:
+    """Guild colour → the name of the player who plays it (grey and influenced guilds keep theirs)."""
+    return {p["colour"]: p["name"] for p in shell.vm.session["config"]["players"]}
+
+
+def _owner(shell, guild: str) -> str:
+    return _names(shell).get(guild) or _guild(shell, guild)
+
+
+def end_of_round(shell) -> tuple[list[ft.Control], ft.Control]:
+    """After step 6: ask the end triggers (yes / no, the question wrapped in full); the bottom bar's
+    button says whether the next round begins or the game ends."""
     _, vm = shell.vm.t, shell.vm
     two = vm.session["config"]["variant"] == rules.TWO_PLAYER
     answers = shell.draft.setdefault("end", {"board": False, "deck": False})
@@ -278,13 +377,14 @@ def end_of_round(shell) -> list[ft.Control]:
         questions.append(("deck", f"{GAME}.end.deck"))
     rows: list[ft.Control] = [heading(_("End of the turn") if two else _("End of the round"))]
     for key, text_key in questions:
-        rows.append(tid(f"end-{key}", ft.Switch(label=vm.t.text(text_key), value=answers[key],
-                                                label_text_style=ft.TextStyle(size=TEXT),
-                                                on_change=lambda e, k=key: answers.update({k: bool(e.control.value)}))))
-    label = _("Next turn") if two else _("Next round")
-    rows.append(button(label, lambda e: _end_round(shell, answers, two), "end-round", icon=ft.Icons.SKIP_NEXT))
-    rows.append(text(_("If you answer yes, the game ends and the final scoring begins."), SMALL))
-    return [card(rows, "end-check")]
+        rows += [text(vm.t.text(text_key)),
+                 choice_chips(f"end-{key}", [("no", _("No")), ("yes", _("Yes"))], "yes" if answers[key] else "no",
+                              lambda v, k=key: (answers.update({k: v == "yes"}), shell.render()))]
+    ends = any(answers[k] for k, _key in questions)
+    label = (_("End the game: final scoring") if ends else _("Next turn") if two else _("Next round"))
+    return ([card(rows, "end-check")],
+            bar_button(label, lambda e: _end_round(shell, answers, two), "end-round",
+                       icon=ft.Icons.FLAG if ends else ft.Icons.SKIP_NEXT))
 
 
 def _end_round(shell, answers: dict, two: bool) -> None:
@@ -298,24 +398,24 @@ def _end_round(shell, answers: dict, two: bool) -> None:
 # Final scoring
 
 
-def final_screen(shell) -> list[ft.Control]:
+def final_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     config, state = vm.session["config"], vm.state
-    controls: list[ft.Control] = [title(_("End of the game")), text(vm.t.text(f"{GAME}.end.final_body")),
-                                  shell.problem()]
-    controls += city_scoring_helper(shell)
-    rows: list[ft.Control] = [heading(_("Final scoring"))]
-    cards = None
+    helper, primary = city_scoring_helper(shell)
+    controls: list[ft.Control] = [*helper, text(vm.t.text(f"{GAME}.end.final_body"), SMALL), shell.problem()]
+    args = {}
     if config["variant"] == rules.STANDARD:
         cards = shell.draft.setdefault("influence", dict(state["influence"]))
-        rows.append(text(_("Influence cards each player holds now (the app's count is filled in):"), SMALL))
+        rows: list[ft.Control] = [heading(_("Influence cards in hand")),
+                                  text(_("Influence cards each player holds now (the app's count is filled in):"),
+                                       SMALL)]
         for p in config["players"]:
             rows += [Stepper(f"influence-{p['colour']}", who(p["name"], p["colour"]), cards[p["colour"]], 0,
                              rules.SILVER_INFLUENCE + rules.GOLD_CARDS,
-                             lambda v, c=p["colour"]: cards.update({c: v})).control,
+                             lambda v, c=p["colour"]: cards.update({c: v}), big=0).control,
                      shell.problem(f"cards.{p['colour']}")]
-    args = {"cards": cards} if cards is not None else {}
-    rows.append(button(_("Show the winner"), lambda e: shell.send("finish", "influence", **args), "finish",
-                       icon=ft.Icons.EMOJI_EVENTS))
-    controls.append(card(rows, "final-helper"))
-    return controls + shell.game_bar()
+        controls.append(card(rows, "final-helper"))
+        args = {"cards": cards}
+    finish = bar_button(_("Show the winner"), lambda e: shell.send("finish", "influence", **args), "finish",
+                        icon=ft.Icons.EMOJI_EVENTS)
+    return Screen(controls + shell.footer(), primary or finish)

@@ -9,7 +9,7 @@ import flet as ft
 
 from ..engine import auction as bidding
 from ..games import princes_of_the_renaissance as rules
-from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
+from .widgets import (Screen, create_button, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
                       who)
 
 GAME = rules.ID
@@ -23,7 +23,7 @@ def category(shell, key: str) -> str:
             "influence": _("Influence")}.get(key, key)
 
 
-def new_game_form(shell, game_id: str) -> list[ft.Control]:
+def new_game_form(shell, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "options": [],
                                           "players": [{"name": "", "colour": f} for f in rules.FAMILIES]})
@@ -54,9 +54,8 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
                                primary=on, icon=ft.Icons.CHECK_BOX if on else ft.Icons.CHECK_BOX_OUTLINE_BLANK))
     controls += [
         shell.problem(),
-        button(_("Start the setup"), lambda e: _create(shell, game_id, form, players), "create", icon=ft.Icons.CHECK),
     ]
-    return controls
+    return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
 def _create(shell, game_id: str, form: dict, players: list) -> None:
@@ -145,7 +144,7 @@ def round_screen(shell) -> list[ft.Control]:
         controls.append(_war(shell))
     else:
         controls += _summaries(shell) + _actions(shell)
-    controls += _extras(shell) + shell.game_bar()
+    controls += _extras(shell) + shell.footer()
     return controls
 
 
@@ -633,7 +632,6 @@ def scores_screen(shell) -> list[ft.Control]:
     state = vm.state
     controls: list[ft.Control] = [
         title(_("Ledgers")),
-        button(_("Back to the game"), lambda e: shell.back_to_game(), "back", primary=False, icon=ft.Icons.ARROW_BACK),
         _cities(shell),
     ]
     for family in _families(shell):
@@ -727,7 +725,7 @@ def decade_end_screen(shell) -> list[ft.Control]:
     controls += [shell.problem(),
                  button(label, lambda e: shell.send("book_income", "income", incomes=draft), "book-income",
                         icon=ft.Icons.CHECK),
-                 *shell.game_bar()]
+                 *shell.footer()]
     return controls
 
 
@@ -738,7 +736,7 @@ def final_screen(shell) -> list[ft.Control]:
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
     return [title(_("Final scoring")), _cities(shell), card(rows, "review"), shell.problem(),
             button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
-            *shell.game_bar()]
+            *shell.footer()]
 
 
 def on_turn(shell) -> str | None:

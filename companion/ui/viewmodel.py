@@ -167,11 +167,12 @@ class ViewModel:
         """Take back the last action (again and again, also after a restart)."""
         if not self.session or not self.session["log"]:
             return False
+        count = flow.undo_count(self.game, self.session["log"])
         try:
-            self.store.undo(self.session["id"], expect=len(self.session["log"]))
+            self.store.undo(self.session["id"], expect=len(self.session["log"]), count=count)
         except (Stale, SessionLost):
             return self._stale()
-        self.session["log"].pop()
+        del self.session["log"][-count:]
         self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
         self.on_saved("game", self.session["id"])
         return True
@@ -303,7 +304,8 @@ class ViewModel:
         """"Undo: <what the last action did>", or None when there is nothing to undo."""
         if not self.session or not self.session["log"]:
             return None
-        return self.t(N_("Undo: {action}")).format(action=self.describe(self.session["log"][-1]))
+        log = self.session["log"]
+        return self.t(N_("Undo: {action}")).format(action=self.describe(log[-flow.undo_count(self.game, log)]))
 
     def describe(self, action: dict) -> str:
         return self.t.msg(self.game.describe(action, self.session["config"]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import village as rules
-from .widgets import (SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, reminder,
+from .widgets import (Screen, create_button, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, reminder,
                       text, tid, title, who)
 
 GAME = rules.ID
@@ -28,7 +28,7 @@ def _window(shell, index: int) -> str:
 # New game
 
 
-def new_game_form(shell, game_id: str) -> list[ft.Control]:
+def new_game_form(shell, game_id: str) -> Screen:
     _, vm = shell.vm.t, shell.vm
     form = shell.draft.setdefault("new", {"count": 2, "start": 0, "lap": 12,
                                           "players": [{"name": "", "colour": c} for c in rules.COLOURS]})
@@ -52,9 +52,8 @@ def new_game_form(shell, game_id: str) -> list[ft.Control]:
                "print the number."), SMALL),
         lap.control, error(vm.error_for("lap"), "error-lap"),
         shell.problem(),
-        button(_("Start the setup"), lambda e: _create(shell, game_id, form, players), "create", icon=ft.Icons.CHECK),
     ]
-    return controls
+    return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
 def _create(shell, game_id: str, form: dict, players: list) -> None:
@@ -116,7 +115,7 @@ def round_screen(shell) -> list[ft.Control]:
                                    lambda c: vm.dispatch("end_trigger", player=c))], "end-check"),
             ]
     controls += action_rules(shell)
-    return controls + shell.game_bar()
+    return controls + shell.footer()
 
 
 def step_card(shell) -> list[ft.Control]:
@@ -342,7 +341,7 @@ def mass_screen(shell) -> list[ft.Control]:
         controls.append(ft.Row([who(p["name"], p["colour"], SMALL),
                                 text(_("windows {counts}, bag {bag}").format(counts="/".join(map(str, book["windows"])),
                                                                             bag=book["bag"]), SMALL)], wrap=True))
-    return controls + shell.game_bar()
+    return controls + shell.footer()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -373,7 +372,7 @@ def final_screen(shell) -> list[ft.Control]:
     controls.append(button(_("Show the winner"), lambda e: shell.send(
         "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
                                     for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS))
-    return controls + shell.game_bar()
+    return controls + shell.footer()
 
 
 def on_turn(shell) -> str | None:

@@ -1,6 +1,8 @@
-"""Shared widgets: big touch targets (at least 48 px), readable text, stable test ids."""
+"""Shared widgets: big touch targets (at least 48 px), readable text, stable test ids, and the ways
+people enter numbers at a table (chips for small ranges, steppers, a keypad)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import flet as ft
@@ -11,8 +13,19 @@ TITLE = 24
 TARGET = 52  # px: every tappable thing is at least this tall
 ERROR = ft.Colors.RED_200
 ACCENT = ft.Colors.AMBER_300
+HEADER = "#121212"   # the pinned bands, a shade above the true-black page
+EDGE = ft.Colors.with_opacity(0.25, ft.Colors.WHITE)
 GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "green": ft.Colors.GREEN_500,
                  "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300}
+
+
+@dataclass
+class Screen:
+    """What a screen function returns: the part that scrolls, and the next action for the pinned
+    bottom bar (beside Undo)."""
+
+    body: list
+    primary: ft.Control | None = None
 
 
 def tid(identifier: str, control: ft.Control) -> ft.Control:
@@ -52,6 +65,22 @@ def button(label: str, on_click: Callable, ident: str | None = None, primary: bo
     return tid(ident, row) if ident else row
 
 
+def bar_button(label: str, on_click: Callable, ident: str, primary: bool = True, icon=None,
+               disabled: bool = False) -> ft.Control:
+    """A button of the pinned bottom bar: as tall as its label needs (two lines fit), never below 48 px."""
+    control_type = ft.FilledButton if primary else ft.OutlinedButton
+    return tid(ident, control_type(
+        content=ft.Text(label, size=SMALL, text_align=ft.TextAlign.CENTER, weight=ft.FontWeight.W_500), icon=icon,
+        on_click=on_click, disabled=disabled,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=15, horizontal=10))))
+
+
+def create_button(shell, on_click: Callable) -> ft.Control:
+    """Every new-game form's last step, in the bottom bar."""
+    _ = shell.vm.t
+    return bar_button(_("Start the setup"), on_click, "create", icon=ft.Icons.CHECK)
+
+
 def card(controls: Sequence[ft.Control], ident: str | None = None, highlight: bool = False) -> ft.Control:
     box = ft.Container(
         content=ft.Column(list(controls), spacing=10),
@@ -72,23 +101,35 @@ def who(name: str, colour: str, size: int = TEXT) -> ft.Control:
 
 
 class Stepper:
-    """A number entered with big − and + buttons. `on_change` keeps the value in the screen's draft:
-    a tap redraws the screen from the draft (Flet sends only the new number)."""
+    """A number entered with big − and + buttons (and −5, +5 for a wide range). `on_change` keeps the
+    value in the screen's draft: a tap redraws the screen from the draft (Flet sends only the new
+    number). A button at the limit is disabled, so the limit shows before anyone taps."""
 
     def __init__(self, ident: str, label: str | ft.Control, value: int, low: int, high: int,
-                 on_change: Callable[[int], None]):
+                 on_change: Callable[[int], None], big: int | None = None):
         self.value, self.low, self.high, self._on_change = value, low, high, on_change
+        big = big if big is not None else (5 if high - low > 10 else 0)
         self.number = ft.Text(str(value), size=22, weight=ft.FontWeight.BOLD, width=44,
                               text_align=ft.TextAlign.CENTER)
-        minus = tid(f"{ident}-minus", ft.IconButton(ft.Icons.REMOVE, on_click=lambda e: self.add(-1, e.page),
-                                                    icon_size=26, width=TARGET, height=TARGET,
-                                                    tooltip="−"))
-        plus = tid(f"{ident}-plus", ft.IconButton(ft.Icons.ADD, on_click=lambda e: self.add(1, e.page),
-                                                  icon_size=26, width=TARGET, height=TARGET, tooltip="+"))
+
+        def step(delta: int, name: str) -> ft.Control:
+            at_limit = self.value <= low if delta < 0 else self.value >= high
+            face = (ft.Icon(ft.Icons.REMOVE if delta < 0 else ft.Icons.ADD, size=26) if abs(delta) == 1
+                    else ft.Text(f"{delta:+d}".replace("-", "−"), size=SMALL, weight=ft.FontWeight.BOLD))
+            return tid(f"{ident}-{name}", ft.IconButton(icon=face, width=TARGET, height=TARGET,
+                                                        disabled=at_limit,
+                                                        tooltip=f"{delta:+d}".replace("-", "−"),
+                                                        on_click=lambda e: self.add(delta, e.page)))
+
         label_control = ft.Text(label, size=TEXT) if isinstance(label, str) else label
-        self.control = ft.Row(
-            [ft.Container(label_control, expand=True), minus, tid(f"{ident}-value", self.number), plus],
-            vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=2)
+        buttons = [step(-1, "minus"), tid(f"{ident}-value", self.number), step(1, "plus")]
+        if big:
+            buttons = [step(-big, "minus5"), *buttons, step(big, "plus5")]
+            self.control = ft.Column([label_control, ft.Row(buttons, spacing=2, alignment=ft.MainAxisAlignment.END)],
+                                     spacing=0)
+        else:
+            self.control = ft.Row([ft.Container(label_control, expand=True), *buttons],
+                                  vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=2)
 
     def add(self, delta: int, page: ft.Page) -> None:
         new = min(self.high, max(self.low, self.value + delta))
@@ -96,6 +137,84 @@ class Stepper:
             self.value = new
             self._on_change(new)
             page.data.render()  # page.data is the tab's Shell
+
+
+def pick(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
+         on_pick: Callable[[int], None]) -> ft.Control:
+    """A small range (a die, a count, a city's quarters) as one chip per number: one tap each."""
+    chips = [tid(f"{ident}-{n}", (ft.FilledButton if n == value else ft.OutlinedButton)(
+        content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), width=TARGET, height=TARGET,
+        style=ft.ButtonStyle(padding=0), on_click=lambda e, n=n: _picked(e, on_pick, n)))
+        for n in range(low, high + 1)]
+    row = ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+    if label is None:
+        return row
+    return ft.Column([ft.Text(label, size=TEXT) if isinstance(label, str) else label, row], spacing=4)
+
+
+def _picked(e, on_pick: Callable[[int], None], n: int) -> None:
+    on_pick(n)
+    e.page.data.render()
+
+
+class Keypad:
+    """A large numeric keypad for prices, bids and corrections: the number so far in big digits,
+    then 1–9, 0 and ⌫ (and ± where a correction may go down). The first digit replaces the proposed
+    value; `quick` chips (the minimum bid, +1, +5 ...) set a value in one tap. `draft[key]` holds
+    the value, so the form's own button sends it."""
+
+    def __init__(self, ident: str, label: str, draft: dict, key: str, low: int, high: int,
+                 quick: Sequence[tuple[str, int]] = (), sign: bool = False):
+        self.ident, self.draft, self.key, self.low, self.high = ident, draft, key, low, high
+        value = draft.get(key, low)
+        typing = draft.get(f"{key}:typing", False)
+        shown = ft.Text(str(value).replace("-", "−"), size=30, weight=ft.FontWeight.BOLD,
+                        text_align=ft.TextAlign.RIGHT)
+        rows: list[ft.Control] = [ft.Row([ft.Container(ft.Text(label, size=TEXT), expand=True),
+                                          tid(f"{ident}-value", shown)],
+                                         vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+        if quick:
+            rows.append(ft.Row([tid(f"{ident}-quick-{i}", ft.OutlinedButton(
+                content=ft.Text(text_, size=TEXT), height=TARGET, disabled=not low <= n <= high,
+                on_click=lambda e, n=n: self._set(e, n, False))) for i, (text_, n) in enumerate(quick)],
+                wrap=True, spacing=6, run_spacing=6))
+
+        def key_button(face: str, name: str, handler, disabled: bool = False) -> ft.Control:
+            return ft.Container(tid(f"{ident}-{name}", ft.OutlinedButton(
+                content=ft.Text(face, size=22, weight=ft.FontWeight.BOLD), height=TARGET, expand=True,
+                disabled=disabled, on_click=handler)), expand=True)
+
+        def digit(d: int) -> ft.Control:
+            new = self._typed(value, typing, d)
+            return key_button(str(d), f"key-{d}", lambda e: self._set(e, new, True), not self._fits(new))
+
+        grid = [[digit(d) for d in (1, 2, 3)], [digit(d) for d in (4, 5, 6)], [digit(d) for d in (7, 8, 9)]]
+        last = [key_button("±" if sign else "", "sign", lambda e: self._set(e, -value, True),
+                           disabled=not sign or not self._fits(-value)) if sign else ft.Container(expand=True),
+                digit(0),
+                key_button("⌫", "back", lambda e: self._set(e, self._erased(value), True), disabled=value == 0)]
+        grid.append(last)
+        rows += [ft.Row(r, spacing=6) for r in grid]
+        self.control = tid(ident, ft.Column(rows, spacing=6))
+
+    def _typed(self, value: int, typing: bool, d: int) -> int:
+        if not typing:
+            return d if value >= 0 else -d
+        return value * 10 + (d if value >= 0 else -d)
+
+    @staticmethod
+    def _erased(value: int) -> int:
+        return int(value / 10)
+
+    def _fits(self, n: int) -> bool:
+        """A digit may make a number below the minimum (on the way to 14 comes 1), never above the
+        maximum; the form's own check says what is too low."""
+        return min(self.low, 0) <= n <= self.high
+
+    def _set(self, e, n: int, typing: bool) -> None:
+        self.draft[self.key] = n
+        self.draft[f"{self.key}:typing"] = typing
+        e.page.data.render()
 
 
 def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], selected: str | None,
@@ -110,8 +229,19 @@ def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], se
     return ft.Row(chips, wrap=True, spacing=8, run_spacing=8)
 
 
+def banner(message: str, ident: str = "banner", problem: bool = True) -> ft.Control:
+    """A refusal's reason (or a notice) where the eye is: in the pinned bottom bar."""
+    colour = ft.Colors.RED_300 if problem else ACCENT
+    return tid(ident, ft.Container(
+        ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE if problem else ft.Icons.INFO_OUTLINE, color=colour),
+                ft.Container(ft.Text(message, size=SMALL, weight=ft.FontWeight.W_500), expand=True)],
+               vertical_alignment=ft.CrossAxisAlignment.START),
+        padding=ft.Padding.symmetric(vertical=8, horizontal=10), border_radius=10,
+        bgcolor=ft.Colors.with_opacity(0.18, colour)))
+
+
 def reminder(message: str) -> ft.Control:
-    """The rule groups forget, with a light bulb, under a step's text."""
+    """The rule groups forget, with a light bulb, under a step's title."""
     return tid("reminder", ft.Container(
         ft.Row([ft.Icon(ft.Icons.LIGHTBULB, color=ft.Colors.AMBER_300), ft.Container(text(message), expand=True)],
                vertical_alignment=ft.CrossAxisAlignment.START),
