@@ -10,6 +10,8 @@
   each tapping 10 times a second for 60 s; taps sent, recorded and refused as stale, whether every
   phone ends on the server's state, and the time from an action being saved to each other phone
   showing it (median, 95th percentile).
+- taps:   what a real round costs at the table (bench/taps.py): taps and scrolling per scripted flow,
+  and tap → screen changed (median, 95th percentile); `taps:FLOW,FLOW` runs some.
 - history: with 10,000 finished games stored (each with its archived summary): the server's work to
   open the history list and the statistics screen, the same two screens tapped open in Chromium
   (tap → first entry shown), and one tap in a game in progress.
@@ -305,7 +307,10 @@ if __name__ == "__main__":
     os.chdir(ROOT)
     chosen = sys.argv[1:] or ["record", "score", "web"]
     for name in chosen:
-        if name.startswith("table"):  # table, table:SECONDS, or table:SECONDS:TAPS_PER_SECOND
+        if name.startswith("taps"):  # taps, or taps:FLOW,FLOW
+            from bench import taps
+            taps.run([f for f in name.partition(":")[2].split(",") if f])
+        elif name.startswith("table"):  # table, table:SECONDS, or table:SECONDS:TAPS_PER_SECOND
             seconds, _, rate = name.partition(":")[2].partition(":")
             bench_table(seconds=int(seconds or 60), rate=int(rate or 10))
         else:

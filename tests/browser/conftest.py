@@ -26,6 +26,7 @@ CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+PHONES = (PHONE, {"width": 360, "height": 740})
 
 
 
@@ -112,6 +113,9 @@ class App:
     def __init__(self, page: Page, lang: str):
         self.page, self.lang = page, lang
         self._t = translations(lang)
+        self.taps = 0        # taps made, and how far the player had to scroll to reach them (px)
+        self.scrolled = 0.0
+        self.delays: list[float] = []  # tap → screen changed, ms
 
     def t(self, message: str, **params) -> str:
         return self._t.gettext(message).format(**params) if params else self._t.gettext(message)
@@ -136,6 +140,8 @@ class App:
         each tap waits until the accessibility tree has changed and then stayed quiet.
         """
         target = self.id(identifier)
+        self.taps += 1
+        self.scrolled += self.reach(target)
         for attempt in range(5):
             try:
                 target.scroll_into_view_if_needed(timeout=10_000)
@@ -147,7 +153,68 @@ class App:
                 if attempt == 4:
                     raise
                 self.page.wait_for_timeout(300)
-        self.settle()
+        changed = self.settle()
+        if changed is not None:
+            self.delays.append(changed)
+
+    def reach(self, target) -> float:
+        """How far the player must scroll to see the whole control between the pinned header and
+        the pinned bar (0 when it is in sight or is part of them)."""
+        try:
+            target.first.wait_for(state="attached", timeout=10_000)
+        except PlaywrightError:
+            return 0.0
+        box = target.first.bounding_box()
+        if box is None:
+            return 0.0
+        height = self.page.viewport_size["height"]
+        top = self._edge("header", "bottom", 0.0)
+        bottom = self._edge("bar", "top", height)
+        if box["y"] < top - 1 and not self._inside("header", box):
+            return top - box["y"]
+        if box["y"] + box["height"] > bottom + 1 and not self._inside("bar", box):
+            return box["y"] + box["height"] - bottom
+        return 0.0
+
+    def _edge(self, identifier: str, side: str, default: float) -> float:
+        box = self.id(identifier).first.bounding_box() if self.id(identifier).count() else None
+        if box is None:
+            return default
+        return box["y"] + box["height"] if side == "bottom" else box["y"]
+
+    def _inside(self, identifier: str, box: dict) -> bool:
+        frame = self.id(identifier).first.bounding_box() if self.id(identifier).count() else None
+        return bool(frame) and frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
+
+    def in_sight(self, identifier: str) -> None:
+        """The control is drawn inside the viewport, wholly (a message above or below the screen is a
+        message nobody reads)."""
+        target = self.id(identifier).first
+        expect(target).to_be_attached()
+        box = target.bounding_box()
+        size = self.page.viewport_size
+        assert box is not None, identifier
+        assert box["y"] >= -1 and box["y"] + box["height"] <= size["height"] + 1, (identifier, box, size)
+        assert box["x"] >= -1 and box["x"] + box["width"] <= size["width"] + 1, (identifier, box, size)
+
+    def frame_holds(self, primary: str | None = None) -> None:
+        """At each phone size: after scrolling to the bottom of the screen, the pinned header and
+        bottom bar are still wholly inside the viewport, and the next action is in sight without
+        any scrolling back."""
+        for size in PHONES:
+            self.page.set_viewport_size(size)
+            self.page.wait_for_timeout(500)
+            self.page.mouse.move(size["width"] / 2, size["height"] / 2)
+            self.page.mouse.wheel(0, 20_000)
+            self.page.wait_for_timeout(600)
+            self.in_sight("header")
+            self.in_sight("bar")
+            if primary:
+                self.in_sight(primary)
+            self.page.mouse.wheel(0, -20_000)
+            self.page.wait_for_timeout(300)
+        self.page.set_viewport_size(PHONE)
+        self.page.wait_for_timeout(400)
 
     def _steady(self, target) -> None:
         """Wait until the control stops moving: Flutter follows a scroll a frame or two late, and a
@@ -180,21 +247,25 @@ class App:
         self.page.evaluate("""() => {
             if (!window.__companionObserver) {
                 window.__companionObserver = new MutationObserver(() => {
+                    if (!window.__companionChanges) window.__companionFirst = performance.now();
                     window.__companionChanges++; window.__companionLast = performance.now(); });
                 window.__companionObserver.observe(document.querySelector('flt-semantics-host') || document.body,
                     {subtree: true, childList: true, attributes: true, characterData: true});
             }
             window.__companionChanges = 0; window.__companionLast = performance.now();
+            window.__companionStart = performance.now();
         }""")
 
-    def settle(self, quiet_ms: int = 300, timeout_ms: int = 8000) -> None:
-        """Wait until the tree changed after the tap and then stayed unchanged for `quiet_ms`."""
+    def settle(self, quiet_ms: int = 300, timeout_ms: int = 8000) -> float | None:
+        """Wait until the tree changed after the tap and then stayed unchanged for `quiet_ms`; the time
+        from the tap to the first change (ms), or None when nothing changed."""
         try:
             self.page.wait_for_function(
                 f"() => window.__companionChanges > 0 && performance.now() - window.__companionLast > {quiet_ms}",
                 timeout=timeout_ms, polling=50)
         except PlaywrightTimeoutError:
-            pass  # a tap that changes nothing on screen: the test's next expectation decides
+            return None  # a tap that changes nothing on screen: the test's next expectation decides
+        return self.page.evaluate("() => window.__companionFirst - window.__companionStart")
 
     def says(self, identifier: str, value: str, present: bool = True, timeout: float = 10) -> None:
         """Wait until the control (its text or its accessible labels) does or does not contain `value`."""
@@ -272,6 +343,9 @@ def layout(page) -> dict:
     page.wait_for_timeout(1000)
     return {"error_box": broken, **page.evaluate("""() => {
         const vw = window.innerWidth, out = [], small = [];
+        const edge = (id, side, d) => { const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+                                        return e ? e.getBoundingClientRect()[side] : d; };
+        const top = edge('header', 'bottom', 0), bottom = edge('bar', 'top', window.innerHeight);
         for (const el of document.querySelectorAll('flt-semantics')) {
             const r = el.getBoundingClientRect();
             if (r.width === 0) continue;
@@ -279,13 +353,15 @@ def layout(page) -> dict:
             if (el.style.overflowX === 'scroll' && el.scrollWidth > el.clientWidth + 1)
                 out.push(['scroller', el.textContent.slice(0, 40)]);
             const lines = Math.ceil((el.scrollWidth - 20) / Math.max(el.clientWidth, 1));
-            const cut = r.top < 2 || r.bottom > window.innerHeight - 30;  // cut by the viewport, not the layout
+            // cut by the scrolling body's edges (the pinned header and bar) or the viewport, not the layout
+            const inBands = el.closest('[flt-semantics-identifier="header"], [flt-semantics-identifier="bar"]');
+            const cut = r.top < 2 || r.bottom > window.innerHeight - 30
+                        || (!inBands && (r.top < top + 2 || r.bottom > bottom - 2));
             if (!el.querySelector('flt-semantics') && el.scrollWidth - el.clientWidth > 20 && r.height < 18 * lines
                 && !cut)
                 out.push(['clipped', el.textContent.slice(0, 40), el.clientWidth, el.scrollWidth]);
             const role = el.getAttribute('role');
-            if ((role === 'button' || role === 'checkbox' || role === 'switch') && r.height < 47.5
-                && r.top > 2 && r.bottom < window.innerHeight - 30)
+            if ((role === 'button' || role === 'checkbox' || role === 'switch') && r.height < 47.5 && !cut)
                 small.push([el.getAttribute('aria-label') || el.textContent.slice(0, 30),
                             Math.round(r.width), Math.round(r.height)]);
         }

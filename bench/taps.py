@@ -1,0 +1,54 @@
+"""`bench/bench.py taps`: what a real round costs a player at the table, measured in Chromium at
+390×844 against the real server: for each scripted flow, the taps and how far the player had to
+scroll to reach them (between the pinned header and bottom bar), and over all flows the time from a
+tap to the screen changing (median and 95th percentile).
+
+Each flow lives beside its game's browser test (tests/browser/test_<game>_flow.py) as a pair of
+functions: `prepare(app)` brings a new game to the starting point (not counted), `play(app)` is the
+flow; the tests run the same flows, so a flow that breaks fails the suite, not only the benchmark.
+"""
+from __future__ import annotations
+
+import statistics
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tests.browser import test_flanders_flow as flanders
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
+
+#: name → (prepare, play)
+FLOWS = {
+    "flanders-city": (flanders.prepare_city, flanders.play_city),
+}
+
+
+def run(names: list[str] | None = None) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="companion-taps-"))
+    server = Server(folder / "data").start()
+    delays: list[float] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            for name, (prepare, play) in FLOWS.items():
+                if names and name not in names:
+                    continue
+                context = browser.new_context(viewport=PHONE)
+                page = context.new_page()
+                page.set_default_timeout(20_000)
+                app = App(page, "en")
+                app.open(server.url)
+                app.language("en")
+                prepare(app)
+                app.taps, app.scrolled, app.delays = 0, 0.0, []
+                play(app)
+                delays += app.delays
+                print(f"taps: {name}: {app.taps} taps, {app.scrolled:.0f} px scrolled", flush=True)
+                context.close()
+            browser.close()
+    finally:
+        server.stop()
+    delays.sort()
+    p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
+    print(f"tap to screen changed: median {statistics.median(delays):.0f} ms, p95 {p95:.0f} ms")
