@@ -308,7 +308,7 @@ if __name__ == "__main__":
     chosen = sys.argv[1:] or ["record", "score", "web"]
     for name in chosen:
         if name.startswith("taps"):  # taps, or taps:FLOW,FLOW
-            from bench import taps
+            import taps  # bench/taps.py, beside this file
             taps.run([f for f in name.partition(":")[2].split(",") if f])
         elif name.startswith("table"):  # table, table:SECONDS, or table:SECONDS:TAPS_PER_SECOND
             seconds, _, rate = name.partition(":")[2].partition(":")
