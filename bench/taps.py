@@ -15,12 +15,14 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from tests.browser import test_carcassonne_flow as carcassonne
 from tests.browser import test_flanders_flow as flanders
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
 
 #: name → (prepare, play)
 FLOWS = {
     "flanders-city": (flanders.prepare_city, flanders.play_city),
+    "carcassonne-road": (carcassonne.prepare_road, carcassonne.play_road),
 }
 
 

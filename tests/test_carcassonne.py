@@ -267,8 +267,19 @@ def test_at_most_seven_meeples_on_the_board():
     refused(config, state, "meeple", player="blue", delta=-1)
 
 
+def test_final_tally_counts_only_meeples_that_are_on_the_board():
+    """Each meeple on the board stands in one unfinished feature or field: the tally cannot give a
+    player more than the board count says are out (the walk found it accepted any up to 7)."""
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), ("end_game", {})])
+    refused(config, state, "tally_feature", type="road", tiles=3, meeples={"blue": 1})   # blue has none out
+    state = flow.apply(cc.GAME, config, state, {"type": "tally_feature",
+                                                "args": {"type": "road", "tiles": 3, "meeples": {"red": 1}}})
+    refused(config, state, "tally_feature", type="road", tiles=2, meeples={"red": 1})    # that one is counted
+
+
 def test_final_tally_one_category_at_a_time_then_the_winner():
-    config, state = table([("begin", {}), ("gift_draw", {}), ("end_game", {}),
+    config, state = table([("begin", {}), ("gift_draw", {}), ("meeple", {"player": "red", "delta": 1}),
+                           ("meeple", {"player": "blue", "delta": 1}), ("end_game", {}),
                            ("tally_feature", {"type": "road", "tiles": 3, "meeples": {"red": 1}})])
     refused(config, state, "tally_feature", type="city", tiles=2, meeples={})   # not the current category
     refused(config, state, "finish")                                           # review first

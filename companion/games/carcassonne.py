@@ -471,12 +471,14 @@ def _tally_feature(state: dict, args: Mapping, config: Mapping) -> None:
     if args.get("type") != state["category"]:
         raise InvalidAction(Msg(N_("Enter the features of the current category.")), field="type")
     feature = _checked(args, False, config)
-    on_board = {c: 0 for c in state["meeples"]}
+    counted = {c: 0 for c in state["meeples"]}
     for f in [*state["tally"], feature]:
         for colour, n in f["meeples"].items():
-            on_board[colour] += n
-            if on_board[colour] > MEEPLES:
-                raise InvalidAction(Msg(N_("A player has only 7 meeples.")), field=f"meeples.{colour}")
+            counted[colour] += n
+            if counted[colour] > state["meeples"][colour]:  # each meeple on the board stands in one place
+                raise InvalidAction(P_("Only {n} meeple of this player is on the board.",
+                                       "Only {n} meeples of this player are on the board.",
+                                       state["meeples"][colour]), field=f"meeples.{colour}")
     state["tally"].append(feature)
 
 
@@ -521,13 +523,23 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     simple = {"begin": N_("Setup finished, the game begins"), "goto_step": N_("Moved to another step"),
               "next_turn": N_("Next player"), "end_game": N_("The last tile is placed: final tally"),
               "tally_next": N_("Next category"), "finish": N_("Final scoring done"),
-              "gift_draw": N_("A gift card was drawn"), "road_sweeper": N_("Road Sweeper: a road was scored"),
-              "cash_out": N_("Cash Out scored"), "tick": N_("Setup: ticked an item")}
+              "gift_draw": N_("A gift card was drawn"), "tick": N_("Setup: ticked an item")}
     if kind == "meeple":
         return Msg(N_("{name}: a meeple placed") if args.get("delta") == 1 else N_("{name}: a meeple taken back"),
                    {"name": who})
-    if kind in ("score_feature", "tally_feature"):
-        return Msg(N_("Scored: {feature}"), {"feature": text(f"feature.{args.get('type')}")})
+    if kind in ("score_feature", "tally_feature", "road_sweeper"):
+        feature = _checked(dict(args, type="road") if kind == "road_sweeper" else args, kind == "score_feature",
+                           config)
+        points = {c: n for c, n in feature_points(feature).items() if n}
+        scored = ", ".join(f"{names[c]} +{n}" for c, n in points.items())
+        if kind == "road_sweeper":
+            return Msg(N_("Road Sweeper: {points}"), {"points": scored or "0"})
+        if not points:
+            return Msg(N_("{feature}: no meeple in it, no points"), {"feature": text(f"feature.{feature['type']}")})
+        return Msg(N_("{feature} scored: {points}"), {"feature": text(f"feature.{feature['type']}"), "points": scored})
+    if kind == "cash_out":
+        return P_("Cash Out: {n} meeple, {points} points", "Cash Out: {n} meeples, {points} points",
+                  args.get("meeples", 0), points=2 * args.get("meeples", 0))
     if kind == "gift_open":
         return Msg(N_("Gift opened: {card}"), {"card": text(f"gift.{args.get('card')}.title")})
     if kind == "correct":

@@ -19,7 +19,7 @@ from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_ren
 from .viewmodel import ViewModel
 from ..engine.model import P_, Guide
 from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
-                      choice_chips, dot, error, heading, Keypad, reminder, text, tid, title, who)
+                      choice_chips, dot, drawn, error, heading, Keypad, reminder, text, tid, title, who)
 
 #: Seconds a tab waits after catching up before it shows more news from other phones.
 NEWS_PAUSE = 0.1
@@ -85,6 +85,7 @@ class Shell:
         self.page.title = _("Table companion")
         shown = self.screen()
         screen = shown if isinstance(shown, Screen) else Screen(shown)
+        screen.body = drawn(screen.body)
         guide = self.guide()
         for i, control in enumerate(screen.body):
             # The same key for the same place on the same screen: Flet then sends only what changed

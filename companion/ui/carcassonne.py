@@ -5,8 +5,8 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import carcassonne as rules
-from .widgets import (Screen, create_button, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
-                      who)
+from .widgets import (SMALL, TARGET, TEXT, Screen, bar_button, button, card, choice_chips, count, create_button,
+                      heading, pick, text, tid, who)
 
 GAME = rules.ID
 
@@ -51,106 +51,145 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # The turn
 
 
-def round_screen(shell) -> list[ft.Control]:
+def round_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
-    turn = config["players"][state["turn"]]
     steps = rules.steps(config)
     current = state["step"]
-    key = f"step.standard.{current}"
     controls: list[ft.Control] = [
-        tid("turn-head", ft.Row([ft.Text(_("On turn:"), size=20), who(turn["name"], turn["colour"], 20)])),
         ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
-            content=ft.Text(shell.game_text(f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
-            on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for s in steps], wrap=True, spacing=6),
-        card([text(shell.game_text(f"{key}.body")), reminder(shell.game_text(f"{key}.remind"))], "step-card"),
+            content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
+            on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4),
         shell.problem(),
     ]
+    helper, primary = score_helper(shell)
+    controls += helper + meeple_helper(shell)
     if config["gifts"]:
         controls += gift_helper(shell)
-    controls += score_helper(shell) + meeple_helper(shell)
-    controls += [
-        button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn", icon=ft.Icons.ARROW_FORWARD),
-        button(_("The last tile is placed: final tally"), lambda e: vm.dispatch("end_game"), "end-game",
-               primary=False, icon=ft.Icons.FLAG),
-    ]
-    return controls + shell.footer()
+    controls += [shell.rule_fold(f"{GAME}.step.standard.{current}"),
+                 button(_("The last tile is placed: final tally"), lambda e: vm.dispatch("end_game"), "end-game",
+                        primary=False, icon=ft.Icons.FLAG),
+                 *shell.footer()]
+    return Screen(controls, primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
+                                                  icon=ft.Icons.ARROW_FORWARD))
 
 
-def _meeple_steppers(shell, draft: dict, ident: str) -> list[ft.Control]:
+def _on_board(shell) -> dict[str, int]:
+    return shell.vm.state["meeples"]
+
+
+def _meeple_picks(shell, draft: dict, ident: str, available: dict[str, int]) -> list[ft.Control]:
+    """Meeples of each player in the feature, as chips: only players with meeples out can have any
+    there, and no more than they have out."""
     _ = shell.vm.t
-    rows = [text(_("Meeples in the feature"), SMALL)]
-    for p in shell.vm.session["config"]["players"]:
-        rows.append(Stepper(f"{ident}-{p['colour']}", who(p["name"], p["colour"]), draft["meeples"].get(p["colour"], 0),
-                            0, rules.MEEPLES, lambda v, c=p["colour"]: draft["meeples"].update({c: v})).control)
+    players = [p for p in shell.vm.session["config"]["players"] if available.get(p["colour"], 0) > 0]
+    if not players:
+        return [text(_("Nobody has a meeple on the board."), SMALL)]
+    rows: list[ft.Control] = [text(_("Meeples in it"), SMALL)]
+    for p in players:
+        rows.append(pick(f"{ident}-{p['colour']}", who(p["name"], p["colour"]), draft["meeples"].get(p["colour"], 0),
+                         0, available[p["colour"]], lambda v, c=p["colour"]: draft["meeples"].update({c: v})))
         rows.append(shell.problem(f"meeples.{p['colour']}"))
     return rows
 
 
-def _feature_form(shell, draft: dict, ident: str, kinds) -> list[ft.Control]:
+def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, int]) -> list[ft.Control]:
     """Type, tiles, pennants (cities) or completed cities (fields), meeples per player."""
     _ = shell.vm.t
-    rows = [choice_chips(f"{ident}-type", [(k, shell.game_text(f"feature.{k}")) for k in kinds], draft["type"],
-                         lambda v: (draft.update(type=v), shell.render()))]
-    if draft["type"] == "field":
-        rows.append(Stepper(f"{ident}-cities", _("Completed cities next to this field"), draft["cities"], 0,
-                            rules.LAND_TILES, lambda v: draft.update(cities=v)).control)
-    elif draft["type"]:
-        high = rules.MONASTERY_AREA if draft["type"] == "monastery" else rules.LAND_TILES
-        label = _("Tiles in its 3×3 (itself included)") if draft["type"] == "monastery" else _("Tiles")
-        rows.append(Stepper(f"{ident}-tiles", label, draft["tiles"], 1, high, lambda v: draft.update(tiles=v)).control)
-        if draft["type"] == "city":
-            rows.append(Stepper(f"{ident}-pennants", _("Pennants"), draft["pennants"], 0, rules.LAND_TILES,
-                                lambda v: draft.update(pennants=v)).control)
+
+    def choose(kind: str) -> None:
+        draft.update(_new_feature(kind))  # nothing of another type's entry carries over
+        shell.render()
+
+    rows: list[ft.Control] = []
+    if len(kinds) > 1:
+        rows.append(choice_chips(f"{ident}-type", [(k, shell.game_text(f"feature.{k}")) for k in kinds],
+                                 draft["type"], choose))
+    kind = draft["type"]
+    if kind == "field":
+        rows.append(count(f"{ident}-cities", _("Completed cities next to this field"), draft["cities"], 0,
+                          rules.LAND_TILES, lambda v: draft.update(cities=v)))
+    elif kind == "monastery" and ident == "f":
+        rows.append(text(_("A completed monastery: itself and the 8 tiles around it, 9 points."), SMALL))
+    elif kind:
+        high = rules.MONASTERY_AREA if kind == "monastery" else rules.LAND_TILES
+        label = _("Tiles in its 3×3 (itself included)") if kind == "monastery" else _("Tiles")
+        rows.append(count(f"{ident}-tiles", label, draft["tiles"], 1, high, lambda v: draft.update(tiles=v)))
+        if kind == "city":
+            rows.append(count(f"{ident}-pennants", _("Pennants"), draft["pennants"], 0, rules.LAND_TILES,
+                              lambda v: draft.update(pennants=v), chips=5))
     rows += [shell.problem("tiles"), shell.problem("pennants"), shell.problem("cities")]
-    return rows + _meeple_steppers(shell, draft, f"{ident}-m")
+    return rows + (_meeple_picks(shell, draft, f"{ident}-m", available) if kind else [])
 
 
 def _feature_args(draft: dict) -> dict:
     args = {"type": draft["type"], "meeples": {c: n for c, n in draft["meeples"].items() if n}}
     if draft["type"] == "field":
-        args["cities"] = draft["cities"]
+        args["cities"] = draft["cities"] or 0
+    elif draft["type"] == "monastery" and draft["tiles"] is None:
+        args["tiles"] = rules.MONASTERY_AREA
     else:
         args["tiles"] = draft["tiles"]
         if draft["type"] == "city":
-            args["pennants"] = draft["pennants"]
+            args["pennants"] = draft["pennants"] or 0
     return args
 
 
-def _new_feature(kind: str | None, tiles: int = 1) -> dict:
-    return {"type": kind, "tiles": tiles, "pennants": 0, "cities": 0, "meeples": {}}
+def _new_feature(kind: str | None) -> dict:
+    return {"type": kind, "tiles": None, "pennants": None, "cities": None, "meeples": {}}
 
 
-def score_helper(shell) -> list[ft.Control]:
-    """A feature completed this turn: its value, who scores it, the meeples go home."""
+def _ready(draft: dict, complete: bool) -> bool:
+    """Whether the form says enough to send: a completed monastery needs nothing more than its type."""
+    kind = draft["type"]
+    return bool(kind) and ((complete and kind == "monastery")
+                           or (draft["cities"] is not None if kind == "field" else draft["tiles"] is not None))
+
+
+def score_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    """A feature completed this turn: its value, who scores it, the meeples go home. Once it is
+    entered, "Score it" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("feature", _new_feature(None))
-    rows = [heading(_("Score a completed feature"))]
-    rows += _feature_form(shell, draft, "f", ("road", "city", "monastery"))
-    if draft["type"] == "monastery":
-        draft["tiles"] = rules.MONASTERY_AREA
-    if draft["type"]:
-        rows.append(button(_("Score it"), lambda e: shell.send("score_feature", "feature", **_feature_args(draft)),
-                           "score-feature"))
+    rows: list[ft.Control] = [heading(_("Score a completed feature"))]
+    rows += _feature_form(shell, draft, "f", ("road", "city", "monastery"), _on_board(shell))
     if vm.state["scored"]:
         last = vm.state["scored"][-1]
         names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}
         rows.append(tid("last-scored", text(vm.msg(rules.explain_feature(last, names)), SMALL)))
-    return [card(rows, "score-helper")]
+    primary = None
+    if _ready(draft, True):
+        rows.append(tid("f-clear", ft.TextButton(content=ft.Text(_("Clear"), size=TEXT), height=TARGET,
+                                                 on_click=lambda e: (shell.draft.pop("feature", None),
+                                                                     shell.render()))))
+        primary = bar_button(_("Score it"), lambda e: shell.send("score_feature", "feature", **_feature_args(draft)),
+                             "score-feature", icon=ft.Icons.CHECK)
+    return [card(rows, "score-helper")], primary
 
 
 def meeple_helper(shell) -> list[ft.Control]:
+    """Meeples on the board: the player on turn places or takes back one (a button at its limit is
+    disabled); the others' counts are read below and corrected in the fold."""
     _, vm = shell.vm.t, shell.vm
-    rows = [heading(_("Meeples on the board"))]
-    for p in vm.session["config"]["players"]:
-        colour = p["colour"]
-        rows.append(ft.Row([ft.Container(who(p["name"], colour), expand=True),
-                            tid(f"meeple-{colour}-minus", ft.IconButton(ft.Icons.REMOVE, width=TARGET, height=TARGET,
-                                on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=-1))),
-                            tid(f"meeples-{colour}", ft.Text(f"{vm.state['meeples'][colour]} / {rules.MEEPLES}",
-                                                             size=TEXT)),
-                            tid(f"meeple-{colour}-plus", ft.IconButton(ft.Icons.ADD, width=TARGET, height=TARGET,
-                                on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=1)))]))
+    state, config = vm.state, vm.session["config"]
+
+    def row(p) -> ft.Control:
+        colour, out = p["colour"], state["meeples"][p["colour"]]
+        return ft.Row([ft.Container(who(p["name"], colour), expand=True),
+                       tid(f"meeple-{colour}-minus", ft.IconButton(ft.Icons.REMOVE, width=TARGET, height=TARGET,
+                           disabled=out == 0, on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=-1))),
+                       tid(f"meeples-{colour}", ft.Text(f"{out} / {rules.MEEPLES}", size=TEXT)),
+                       tid(f"meeple-{colour}-plus", ft.IconButton(ft.Icons.ADD, width=TARGET, height=TARGET,
+                           disabled=out == rules.MEEPLES,
+                           on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=1)))])
+
+    active = config["players"][state["turn"]]
+    others = [p for p in config["players"] if p is not active]
+    rows: list[ft.Control] = [heading(_("Meeples on the board")), row(active)]
+    rows.append(tid("meeple-others", ft.ExpansionTile(
+        title=ft.Text(", ".join(f"{p['name']} {state['meeples'][p['colour']]}" for p in others), size=TEXT),
+        subtitle=ft.Text(_("The others' meeples: tap to correct"), size=SMALL), min_tile_height=56,
+        controls=[row(p) for p in others])))
     return [card(rows, "meeples")]
 
 
@@ -179,20 +218,20 @@ def gift_helper(shell) -> list[ft.Control]:
         rows += [ft.Text(shell.game_text(f"gift.{opened}.title"), size=18, weight=ft.FontWeight.BOLD),
                  text(shell.game_text(f"gift.{opened}.body"), SMALL)]
         if opened == "road_sweeper":
-            draft = shell.draft.setdefault("sweeper", _new_feature("road", 1))
-            rows += [Stepper("sweep-tiles", _("Tiles of the unfinished road"), draft["tiles"], 1, rules.LAND_TILES,
-                             lambda v: draft.update(tiles=v)).control,
-                     *_meeple_steppers(shell, draft, "sweep-m"),
+            draft = shell.draft.setdefault("sweeper", _new_feature("road"))
+            rows += [count("sweep-tiles", _("Tiles of the unfinished road"), draft["tiles"], 1, rules.LAND_TILES,
+                           lambda v: draft.update(tiles=v)),
+                     *_meeple_picks(shell, draft, "sweep-m", _on_board(shell)),
                      button(_("Score the road; all its meeples go home"), lambda e: shell.send(
-                         "road_sweeper", "sweeper", tiles=draft["tiles"],
+                         "road_sweeper", "sweeper", tiles=draft["tiles"] or 0,
                          meeples={c: n for c, n in draft["meeples"].items() if n}), "sweep")]
         elif opened == "cash_out":
-            draft = shell.draft.setdefault("cash", {"meeples": 1})
-            rows += [Stepper("cash-meeples", _("Meeples in that feature, yours included"), draft["meeples"], 1,
-                             rules.MEEPLES * len(config["players"]), lambda v: draft.update(meeples=v)).control,
+            draft = shell.draft.setdefault("cash", {"meeples": None})
+            rows += [count("cash-meeples", _("Meeples in that feature, yours included"), draft["meeples"], 1,
+                           rules.MEEPLES * len(config["players"]), lambda v: draft.update(meeples=v)),
                      shell.problem("meeples"),
                      button(_("Take the meeple back and score 2 per meeple"), lambda e: shell.send(
-                         "cash_out", "cash", meeples=draft["meeples"]), "cash-out")]
+                         "cash_out", "cash", meeples=draft["meeples"] or 0), "cash-out")]
         elif opened == "synod":
             rows.append(button(_("{name} places a meeple on a monastery").format(name=active["name"]),
                                lambda e: vm.dispatch("meeple", player=active["colour"], delta=1), "synod",
@@ -204,43 +243,41 @@ def gift_helper(shell) -> list[ft.Control]:
 # The final tally
 
 
-def final_screen(shell) -> list[ft.Control]:
+def final_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     current = state["category"]
-    order = [*rules.TALLY, "review"]
-    controls: list[ft.Control] = [
-        title(_("Final tally")),
-        ft.Row([tid(f"cat-{c}", (ft.FilledButton if c == current else ft.OutlinedButton)(
-            content=ft.Text(str(i + 1), size=TEXT), width=TARGET, height=TARGET, disabled=True))
-            for i, c in enumerate(order)], spacing=6, wrap=True),
-        shell.problem(),
-    ]
+    controls: list[ft.Control] = [shell.problem()]
     names = {p["colour"]: p["name"] for p in config["players"]}
     if current != "review":
         label = {"road": "roads", "city": "cities", "monastery": "monasteries", "field": "fields"}[current]
         draft = shell.draft.setdefault(f"tally-{current}", _new_feature(current))
-        rows = [heading(category(shell, label)), text(shell.game_text(f"tally.{label}"), SMALL)]
-        rows += _feature_form(shell, draft, "t", (current,))
-        rows.append(button(_("Add this one"), lambda e: shell.send("tally_feature", f"tally-{current}",
-                                                                    **_feature_args(draft)), "tally-add"))
+        left = dict(state["meeples"])
+        for feature in state["tally"]:
+            for colour, n in feature["meeples"].items():
+                left[colour] -= n
+        rows = [heading(category(shell, label))]
+        rows += _feature_form(shell, draft, "t", (current,), left)
         controls.append(card(rows, "tally-form"))
         for feature in [f for f in state["tally"] if f["type"] == current]:
             controls.append(text(vm.msg(rules.explain_feature(feature, names)), SMALL))
-        controls.append(button(_("Next category"), lambda e: vm.dispatch("tally_next"), "tally-next",
-                               icon=ft.Icons.ARROW_FORWARD))
+        controls.append(card([text(shell.game_text(f"tally.{label}"), SMALL)], "tally-rule"))
+        order = [*rules.TALLY, "review"]
+        following = order[order.index(current) + 1]
+        primary = (bar_button(_("Add this one"), lambda e: shell.send("tally_feature", f"tally-{current}",
+                                                                      **_feature_args(draft)), "tally-add",
+                              icon=ft.Icons.ADD)
+                   if _ready(draft, False) else
+                   bar_button(_("Review") if following == "review" else _("Next: {category}").format(
+                       category=category(shell, {"road": "roads", "city": "cities", "monastery": "monasteries",
+                                                 "field": "fields"}[following])),
+                              lambda e: vm.dispatch("tally_next"), "tally-next", icon=ft.Icons.ARROW_FORWARD))
     else:
-        rows = [heading(_("Review")), text(shell.game_text("tally.gifts"), SMALL) if config["gifts"] else text("")]
+        rows = [heading(_("Review")), *([text(shell.game_text("tally.gifts"), SMALL)] if config["gifts"] else [])]
         result = vm.game.result(state, config)
         for line in result["explain"]:
             rows.append(text(vm.msg(line), SMALL))
-        controls += [card(rows, "review"),
-                     button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
-                            icon=ft.Icons.EMOJI_EVENTS)]
-    return controls + shell.footer()
-
-
-def on_turn(shell) -> str | None:
-    """The player whose turn it is (table mode highlights it on his phone)."""
-    state = shell.vm.state
-    return shell.vm.session["config"]["players"][state["turn"]]["colour"] if state["phase"] == "play" else None
+        controls.append(card(rows, "review"))
+        primary = bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
+                             icon=ft.Icons.EMOJI_EVENTS)
+    return Screen(controls + shell.footer(), primary)

@@ -48,10 +48,15 @@ def heading(value: str) -> ft.Text:
     return ft.Text(value, size=19, weight=ft.FontWeight.BOLD, color=ACCENT)
 
 
+#: What an absent message or an empty slot draws: nothing (cards and bodies leave it out, so it
+#: adds no gap either).
+NOTHING = "nothing"
+
+
 def error(message: str | None, ident: str = "error") -> ft.Control:
     """An invalid entry explained next to the field it concerns (nothing when there is none)."""
     if not message:
-        return ft.Container(height=0)
+        return ft.Container(height=0, data=NOTHING)
     return tid(ident, ft.Text(message, size=SMALL, color=ERROR, weight=ft.FontWeight.W_500))
 
 
@@ -83,12 +88,17 @@ def create_button(shell, on_click: Callable) -> ft.Control:
 
 def card(controls: Sequence[ft.Control], ident: str | None = None, highlight: bool = False) -> ft.Control:
     box = ft.Container(
-        content=ft.Column(list(controls), spacing=10),
+        content=ft.Column(drawn(controls), spacing=10),
         padding=14, border_radius=12,
         bgcolor=ft.Colors.with_opacity(0.10, ACCENT) if highlight else ft.Colors.with_opacity(0.06, ft.Colors.WHITE),
         border=ft.Border.all(1, ft.Colors.with_opacity(0.4, ACCENT)) if highlight else None,
     )
     return tid(ident, box) if ident else box
+
+
+def drawn(controls: Sequence[ft.Control]) -> list[ft.Control]:
+    """The controls that draw something (empty messages left out)."""
+    return [c for c in controls if c.data != NOTHING]
 
 
 def dot(colour: str) -> ft.Control:
@@ -140,16 +150,29 @@ class Stepper:
 
 
 def pick(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
-         on_pick: Callable[[int], None]) -> ft.Control:
+         on_pick: Callable[[int], None], extra: Sequence[ft.Control] = ()) -> ft.Control:
     """A small range (a die, a count, a city's quarters) as one chip per number: one tap each."""
     chips = [tid(f"{ident}-{n}", (ft.FilledButton if n == value else ft.OutlinedButton)(
-        content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), width=TARGET, height=TARGET,
+        content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), width=48, height=TARGET,
         style=ft.ButtonStyle(padding=0), on_click=lambda e, n=n: _picked(e, on_pick, n)))
         for n in range(low, high + 1)]
-    row = ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+    row = ft.Row([*chips, *extra], wrap=True, spacing=4, run_spacing=6)
     if label is None:
         return row
     return ft.Column([ft.Text(label, size=TEXT) if isinstance(label, str) else label, row], spacing=4)
+
+
+def count(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
+          on_pick: Callable[[int], None], chips: int = 10) -> ft.Control:
+    """A count that is usually small: chips up to `chips` (one tap each); a larger value goes on
+    with a stepper ("more" reveals it), up to what the box allows."""
+    if high <= chips or value is None or value <= chips:
+        if high <= chips:
+            return pick(ident, label, value, low, high, on_pick)
+        more = tid(f"{ident}-more", ft.OutlinedButton(content=ft.Text(f"{chips + 1}+", size=TEXT), height=TARGET,
+                                                      on_click=lambda e: _picked(e, on_pick, chips + 1)))
+        return pick(ident, label, value, low, chips, on_pick, [more])
+    return Stepper(ident, label or "", value, chips + 1, high, on_pick).control
 
 
 def _picked(e, on_pick: Callable[[int], None], n: int) -> None:
@@ -225,6 +248,7 @@ def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], se
         content = ft.Text(label, size=TEXT) if isinstance(label, str) else label
         style = ft.FilledButton if value == selected else ft.OutlinedButton
         chips.append(tid(f"{ident}-{value}", style(content=content, height=TARGET,
+                                                   style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16)),
                                                    on_click=lambda e, v=value: on_select(v))))
     return ft.Row(chips, wrap=True, spacing=8, run_spacing=8)
 

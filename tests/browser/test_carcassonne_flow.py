@@ -1,5 +1,6 @@
 """Carcassonne with The Gifts in a real browser at phone size, 3 players, in each language: a city
-with tied meeples, a gift drawn and opened (Cash Out), the final tally with a field, the winner."""
+with tied meeples, a gift drawn and opened (Cash Out), the final tally with a field, the winner; the
+pinned header and bottom bar at both phone sizes, and a refusal drawn where it is read."""
 from __future__ import annotations
 
 import pytest
@@ -8,46 +9,81 @@ from playwright.sync_api import expect
 from tests.browser.conftest import assert_fits_a_phone, layout
 
 
+def new_game(app, *names: str) -> None:
+    app.tap("new-carcassonne")
+    app.names(*names)                      # red, green, blue, ...
+    if len(names) != 3:
+        app.tap(f"count-{len(names)}")
+    app.tap("create")
+
+
+def prepare_road(app) -> None:
+    """The taps benchmark's start: a 3-player game, Anna on turn."""
+    new_game(app, "Anna", "Bořek", "Cyril")
+    app.tap("begin")
+
+
+def play_road(app) -> None:
+    """Anna's turn: she puts a meeple on a road her tile completes (3 tiles), scores it, next player."""
+    app.tap("meeple-red-plus")
+    app.tap("f-type-road")
+    app.tap("f-tiles-3")
+    app.tap("f-m-red-1")
+    app.tap("score-feature")
+    app.tap("next-turn")
+
+
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.open(server.url)
     app.language(lang)
-    app.tap("new-carcassonne")
-    app.names("Anna", "Bořek", "Cyril")    # red, green, blue
-    app.tap("create")
+    new_game(app, "Anna", "Bořek", "Cyril")
     app.tap("tick-tiles")
     app.tap("begin")
-    expect(app.id("turn-head")).to_contain_text("Anna")
+    app.says("actor", "Anna")
 
     # Anna and Bořek each have a knight in a city that Anna completes: 4 tiles + 1 pennant = 10 each
     app.tap("meeple-red-plus")
+    app.tap("meeple-others")
     app.tap("meeple-green-plus")
     app.tap("f-type-city")
-    app.step("f-tiles-plus", 3)
-    app.tap("f-pennants-plus")
-    app.tap("f-m-red-plus")
-    app.tap("f-m-green-plus")
+    app.tap("f-tiles-4")
+    app.tap("f-pennants-1")
+    app.tap("f-m-red-1")
+    app.tap("f-m-green-1")
+    app.frame_holds("score-feature")
     app.tap("score-feature")
     app.says("last-scored", "10")
+    app.says("fig-red", "10")
+    app.says("fig-green", "10")
+    app.says("undo", "+10")                  # "Undo: City scored: Anna +10, Bořek +10"
     expect(app.id("meeples-red")).to_have_text("0 / 7")
 
-    # a gift: Anna draws one, then opens Cash Out on a feature with 2 meeples (hers included): +4
+    # a gift: Anna draws one; Cash Out with none of her meeples out is refused, in sight
     app.tap("gift-draw")
     app.says("gift-counts", "24")
-    app.tap("meeple-red-plus")
     app.tap("gift-open-cash_out")
-    app.tap("cash-meeples-plus")
+    app.tap("cash-meeples-2")
+    app.tap("cash-out")
+    app.in_sight("banner")
+    app.says("banner", app.t("None of this player's meeples is on the board."))
+    app.tap("meeple-red-plus")               # ... so she has one out first: 2 meeples there, +4
+    app.tap("cash-meeples-2")
     app.tap("cash-out")
     app.tap("nav-scores")
     expect(app.id("score-red")).to_contain_text(app.n("{n} point", "{n} points", 14))
     app.tap("back")
 
-    # the last tile: the tally, one category at a time; Bořek's farmer touches 1 completed city
+    # Bořek's farmer is on a field; the last tile: the tally, one category at a time
+    app.tap("meeple-others")
+    app.tap("meeple-green-plus")
+    app.frame_holds("next-turn")
     app.tap("end-game")
-    for _ in range(3):                         # no unfinished road, city or monastery
+    for _ in range(3):                       # no unfinished road, city or monastery
         app.tap("tally-next")
-    app.tap("t-cities-plus")
-    app.tap("t-m-green-plus")
+    app.tap("t-cities-1")
+    app.tap("t-m-green-1")
+    app.frame_holds("tally-add")
     app.tap("tally-add")
     app.tap("tally-next")
     expect(app.id("review")).to_be_visible()
@@ -58,13 +94,21 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.shot(f"carcassonne-result-{lang}")
 
 
+def test_a_turn_with_a_completed_road_costs_six_taps_and_no_scrolling(app, server):
+    app.open(server.url)
+    app.language("en")
+    prepare_road(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_road(app)
+    assert (app.taps, app.scrolled) == (6, 0.0)
+    app.says("fig-red", "3")
+    app.says("actor", "Bořek")
+
+
 def test_carcassonne_screens_fit_a_phone(app, server):
     app.open(server.url)
     app.language("cs")
-    app.tap("new-carcassonne")
-    app.names("Anna", "Bořek")
-    app.tap("count-2")
-    app.tap("create")
+    new_game(app, "Anna", "Bořek")
     app.tap("begin")
     app.tap("f-type-city")
     screens = {"turn": layout(app.page)}
