@@ -1,8 +1,9 @@
 """Czech as the Czech editions say it: "z"/"ze" picked by the number, decimals written as Czech
-writes them."""
+writes them, technical reasons in Czech too."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import flet as ft
 import pytest
@@ -10,7 +11,9 @@ import pytest
 from companion import texts
 from companion.engine.model import Msg
 from companion.i18n import Translator, czech_z, translations
+from companion.store import Store
 from companion.ui.app import Shell
+from companion.ui.viewmodel import ViewModel
 from tests.test_history import CARCASSONNE, CARCASSONNE_GAME
 from tests.test_screens import Page, walk
 
@@ -82,3 +85,22 @@ def shown_texts(controls):
                 yield from shown_texts([value])
             elif isinstance(value, list):
                 yield from shown_texts([v for v in value if isinstance(v, ft.BaseControl)])
+
+
+# -- technical reasons in Czech too -------------------------------------------------------------------
+
+ENGLISH_WORDS = re.compile(r"\b(the|is|not|must|file|valid|missing|line|column|archive|truncated|cards|gold)\b")
+
+
+def test_a_refused_file_is_explained_in_czech(tmp_path):
+    store = Store(tmp_path)
+    store.set_setting("language", "cs")
+    vm = ViewModel(store)
+    for bad in (b'{"format": {"name": "companion", "version": 1}, "games": [', b'{"format": {"name": "other"}}',
+                b'{"format": {"name": "companion", "version": 1}, "games": [{"game": "flanders_1302"}]}'):
+        assert not vm.import_games(bad)
+        reason = vm.problem.text.split(": ", 1)[1]
+        assert not ENGLISH_WORDS.search(reason.replace('"format"', "")), reason
+    assert not vm.restore_backup(b"not a zip")
+    assert vm.problem.text.endswith("archiv zip nelze přečíst (není neúplný?)")
+
