@@ -162,6 +162,7 @@ def test_village_is_shown_under_its_czech_title():
     ("village", r"přesvědčivost", "charisma"),
     ("village", r"\bpočítadl\w* času\b|\bstop\w* času\b", "počítadlo života"),
     ("village", r"žeton\w* (dalšího |příštího )?začínajícího", "ukazatel (příštího) začínajícího hráče"),
+    ("village", r"\bmorov\w* kost", "kostka moru"),
     ("carcassonne", r"\bdíl(ek|k)", "kartička"),
     ("carcassonne", r"\bprv(ek|k)", "území"),
     ("carcassonne", r"\bdar(u|ů|y|em|ech|ům)?\b|\bkart\w* dar", "dárek, karta s dárkem"),
