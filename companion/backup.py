@@ -29,6 +29,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from .engine.model import Msg, N_
 from .store import INDEX, SESSIONS, AtomicJSONStorage
 
 FORMAT = {"name": "companion-backup", "version": 1}
@@ -40,7 +41,13 @@ UNREADABLE_ZIP = (zipfile.BadZipFile, RuntimeError, zlib.error, EOFError, ValueE
 
 
 class BackupRefused(Exception):
-    """The archive cannot be restored (nothing was changed), or the data cannot be backed up."""
+    """The archive cannot be restored (nothing was changed), or the data cannot be backed up. `msg`
+    says why in the reader's language; the exception's text is the English, with the zip or JSON
+    library's own technical detail for the command line."""
+
+    def __init__(self, why: str, detail: str | None = None, **params):
+        self.msg = Msg(why, params)
+        super().__init__(f"{self.msg.english()}: {detail}" if detail else self.msg.english())
 
 
 def _is_document(data: Any) -> bool:
@@ -66,7 +73,8 @@ def backup(data_dir: str | Path) -> bytes:
     index = folder / INDEX
     catalogue = _readable(index) if index.exists() else b"{}"  # no catalogue yet: no game was ever stored
     if catalogue is None:
-        raise BackupRefused(f"{index} cannot be read; start the app once (it repairs it), then back up again")
+        raise BackupRefused(N_("{file} cannot be read; start the app once (it repairs it), then back up again"),
+                            file=str(index))
     contents = {INDEX: catalogue}
     for path in games:
         name = f"{SESSIONS}/{path.name}"
@@ -85,24 +93,25 @@ def backup(data_dir: str | Path) -> bytes:
 def _members(blob: bytes) -> dict[str, bytes]:
     """Every file of the archive by name, after the checks of size and names."""
     if len(blob) > MAX_BYTES:
-        raise BackupRefused(f"the file is larger than {MAX_BYTES // 1_000_000} MB")
+        raise BackupRefused(N_("the file is larger than {n} MB"), n=MAX_BYTES // 1_000_000)
     try:
         with zipfile.ZipFile(io.BytesIO(blob)) as archive:
             infos = archive.infolist()
             names = [info.filename for info in infos]
             if MANIFEST not in names:
-                raise BackupRefused(f"not a companion backup: {MANIFEST} is missing")
+                raise BackupRefused(N_("not a companion backup: {file} is missing"), file=MANIFEST)
             for name in names:
                 if name != MANIFEST and not DATA_FILE.fullmatch(name):
-                    raise BackupRefused(f"unexpected file {name[:100]!r} in the archive "
-                                        f"(only {MANIFEST}, {INDEX} and {SESSIONS}/<id>.json belong there)")
+                    raise BackupRefused(N_("unexpected file {name} in the archive (only {manifest}, {index} and "
+                                           "{sessions}/<id>.json belong there)"), name=repr(name[:100]),
+                                        manifest=MANIFEST, index=INDEX, sessions=SESSIONS)
             if len(set(names)) != len(names):
-                raise BackupRefused("a file appears twice in the archive")
+                raise BackupRefused(N_("a file appears twice in the archive"))
             if sum(info.file_size for info in infos) > MAX_UNPACKED:
-                raise BackupRefused(f"the files are larger than {MAX_UNPACKED // 1_000_000} MB when unpacked")
+                raise BackupRefused(N_("the files are larger than {n} MB when unpacked"), n=MAX_UNPACKED // 1_000_000)
             return {info.filename: archive.read(info) for info in infos}
     except UNREADABLE_ZIP as error:
-        raise BackupRefused(f"not a readable zip archive (truncated?): {error}") from None
+        raise BackupRefused(N_("not a readable zip archive (truncated?)"), detail=str(error)) from None
 
 
 def _checked(blob: bytes) -> dict[str, dict]:
@@ -112,20 +121,25 @@ def _checked(blob: bytes) -> dict[str, dict]:
         try:
             documents[name] = json.loads(raw)
         except RecursionError:
-            raise BackupRefused(f"{name} is nested too deeply") from None
-        except ValueError as error:
-            raise BackupRefused(f"{name} is not valid JSON: {error}") from None
+            raise BackupRefused(N_("{file} is nested too deeply"), file=name) from None
+        except json.JSONDecodeError as error:
+            raise BackupRefused(N_("{file} is not valid JSON: line {line}, column {column}"), file=name,
+                                line=error.lineno, column=error.colno) from None
+        except ValueError:  # bytes that are not UTF-8 text
+            raise BackupRefused(N_("{file} is not a text file"), file=name) from None
     manifest = documents.pop(MANIFEST)
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise BackupRefused(f'not a companion backup: {MANIFEST} must have "format" {json.dumps(FORMAT)}')
+        raise BackupRefused(N_('not a companion backup: {file} must have "format" {format}'), file=MANIFEST,
+                            format=json.dumps(FORMAT))
     if INDEX not in documents:
-        raise BackupRefused(f"{INDEX} (the list of games and the settings) is missing")
+        raise BackupRefused(N_("{file} (the list of games and the settings) is missing"), file=INDEX)
     files = manifest.get("files")
     if not isinstance(files, list) or sorted(map(str, files)) != sorted(documents):
-        raise BackupRefused(f"{MANIFEST} does not list exactly the files in the archive")
+        raise BackupRefused(N_("{file} does not list exactly the files in the archive"), file=MANIFEST)
     for name, document in documents.items():
         if not _is_document(document):
-            raise BackupRefused(f"{name} is not a TinyDB document (an object of tables of objects by number)")
+            raise BackupRefused(N_("{file} is not a TinyDB document (an object of tables of objects by number)"),
+                                file=name)
     return documents
 
 

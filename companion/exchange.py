@@ -19,7 +19,7 @@ from typing import Any
 
 from . import history
 from .engine import flow
-from .engine.model import InvalidAction
+from .engine.model import InvalidAction, Msg, N_
 from .games import GAMES
 from .store import SessionLost, Store
 
@@ -31,7 +31,12 @@ CSV_FIELDS = ("game_id", "game", "created", "status", "colour", "name", "total",
 
 
 class ImportRefused(Exception):
-    """The file is not an export this program can take back; nothing was changed."""
+    """The file is not an export this program can take back; nothing was changed. `msg` says why
+    in the reader's language; the exception's text is the English."""
+
+    def __init__(self, msg: Msg):
+        super().__init__(msg.english())
+        self.msg = msg
 
 
 def _games(store: Store) -> list[dict]:
@@ -81,40 +86,41 @@ def _fingerprint(game: str, config: Any, log: list) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _refuse(where: str, why: str) -> ImportRefused:
-    return ImportRefused(f"{where}: {why}" if where else why)
+def _refuse(where: str, why: str, **params) -> ImportRefused:
+    reason = Msg(why, params)
+    return ImportRefused(Msg(N_("{where}: {why}"), {"where": where, "why": reason}) if where else reason)
 
 
 def _checked_game(raw: Any, where: str) -> dict:
     if not isinstance(raw, dict):
-        raise _refuse(where, "must be an object")
+        raise _refuse(where, N_("must be an object"))
     for key in ("game", "config", "log", "status", "created"):
         if key not in raw:
-            raise _refuse(where, f"{key} is missing")
+            raise _refuse(where, N_("{key} is missing"), key=key)
     if raw["game"] not in GAMES:
-        raise _refuse(f"{where}.game", f"unknown game {str(raw['game'])[:40]!r}")
+        raise _refuse(f"{where}.game", N_("unknown game {name}"), name=repr(str(raw["game"])[:40]))
     if raw["status"] not in ("active", "finished"):
-        raise _refuse(f"{where}.status", "must be active or finished")
+        raise _refuse(f"{where}.status", N_("must be active or finished"))
     if isinstance(raw["created"], bool) or not isinstance(raw["created"], (int, float)) or raw["created"] < 0:
-        raise _refuse(f"{where}.created", "must be a time in seconds")
+        raise _refuse(f"{where}.created", N_("must be a time in seconds"))
     log = raw["log"]
     if not isinstance(log, list) or len(log) > MAX_ACTIONS:
-        raise _refuse(f"{where}.log", f"must be a list of at most {MAX_ACTIONS} actions")
+        raise _refuse(f"{where}.log", N_("must be a list of at most {n} actions"), n=MAX_ACTIONS)
     game = GAMES[raw["game"]]
     try:
         config = game.new_config(raw["config"]) if isinstance(raw["config"], dict) else None
         if config is None:
-            raise _refuse(f"{where}.config", "must be an object")
+            raise _refuse(f"{where}.config", N_("must be an object"))
         actions = []
         for i, action in enumerate(log):
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise _refuse(f"{where}.log[{i}]", "must be an action object")
+                raise _refuse(f"{where}.log[{i}]", N_("must be an action object"))
             actions.append({"type": action["type"], "args": action.get("args", {})})
         state = flow.replay(game, config, actions)
     except InvalidAction as error:
-        raise _refuse(f"{where}", f"the game cannot be replayed ({error.msg.english()})") from None
-    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as error:  # data no screen could send
-        raise _refuse(f"{where}", f"the game cannot be replayed ({type(error).__name__})") from None
+        raise _refuse(f"{where}", N_("the game cannot be replayed ({reason})"), reason=error.msg) from None
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError):  # data no screen could send
+        raise _refuse(f"{where}", N_("the game cannot be replayed (its data is not what the game records)")) from None
     finished = state.get("phase") == "over"
     return {"game": raw["game"], "config": config, "log": actions, "status": "finished" if finished else "active",
             "created": raw["created"], **({"result": history.summary(game, config, state)} if finished else {})}
@@ -123,22 +129,23 @@ def _checked_game(raw: Any, where: str) -> dict:
 def import_json(store: Store, text: str) -> tuple[int, int]:
     """Check the whole file, then store the games not stored yet. Returns (imported, skipped)."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
-        raise ImportRefused(f"the file is larger than {MAX_BYTES // 1_000_000} MB")
+        raise _refuse("", N_("the file is larger than {n} MB"), n=MAX_BYTES // 1_000_000)
     try:
         data = json.loads(text)
     except RecursionError:
-        raise ImportRefused("the file is nested too deeply") from None
-    except ValueError as error:
-        raise ImportRefused(f"not valid JSON (truncated?): {error}") from None
+        raise _refuse("", N_("the file is nested too deeply")) from None
+    except json.JSONDecodeError as error:
+        raise _refuse("", N_("not valid JSON (truncated?): line {line}, column {column}"),
+                      line=error.lineno, column=error.colno) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ImportRefused('not a companion export: "format" must be {"name": "companion", "version": 1}')
+        raise _refuse("", N_("not a companion export: \"format\" must be {format}"), format=json.dumps(FORMAT))
     games = data.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
-        raise _refuse("games", f"must be a list of at most {MAX_GAMES} games")
+        raise _refuse("games", N_("must be a list of at most {n} games"), n=MAX_GAMES)
     try:
         checked = [_checked_game(raw, f"games[{i}]") for i, raw in enumerate(games)]
     except RecursionError:
-        raise ImportRefused("the file is nested too deeply") from None
+        raise _refuse("", N_("the file is nested too deeply")) from None
     known = set()
     for entry in store.sessions():
         try:

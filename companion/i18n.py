@@ -3,16 +3,23 @@
 English is the source language. The Czech catalogue is compiled in memory at start-up (a few
 milliseconds), so no `.mo` file is committed or built. Czech has three plural forms
 (1 bod, 2–4 body, 0 and 5+ bodů).
+
+Czech "z {n}" takes the form the number needs ("ze 4 hráčů", "z 5 hráčů"): a Czech message or rule
+text with the preposition right before a placeholder is returned as a template whose `format()`
+picks "z" or "ze" by the value (`czech_z`), so every caller's `.format(...)` gets it right. Numbers
+with decimals are shown with `Translator.number` (Czech "1,7", English "1.7").
 """
 from __future__ import annotations
 
 import gettext
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from .engine.model import Msg, render
 
@@ -20,6 +27,58 @@ LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "companion"
 LANGUAGES = {"cs": "Čeština", "en": "English"}
 DEFAULT_LANGUAGE = "cs"
+
+
+#: Numbers whose Czech reading (in the genitive) starts with a consonant group that takes "ze":
+#: dvou, tří, čtyř, šesti, sedmi, dvanácti, třinácti, čtrnácti, šestnácti, sedmnácti; and the tens
+#: dvaceti, třiceti, čtyřiceti, šedesáti, sedmdesáti; the hundreds sta, dvou set, ... sedmi set.
+_ZE_BELOW_20 = frozenset({2, 3, 4, 6, 7, 12, 13, 14, 16, 17})
+_ZE_LEADING = frozenset({2, 3, 4, 6, 7})
+
+
+def czech_z(n: int) -> str:
+    """The Czech preposition "z" in the form the number `n` needs after it, as the number is read:
+    "ze" before 2, 3, 4, 6, 7 (ze dvou, ze tří, ze čtyř, ze šesti, ze sedmi), 12–14, 16, 17, 20, 30,
+    40, 60, 70 and 100 (ze sta); "z" before 1, 5, 8, 9, 10, 11, 15, 18, 19, 50 and 1000 (z tisíce)."""
+    n = abs(n)
+    for size in (1_000_000, 1000):  # milionů, tisíc: the count in front of them is read first
+        if n >= size:
+            return "z" if n // size == 1 else czech_z(n // size)
+    if n >= 100:
+        return "ze" if n // 100 in _ZE_LEADING | {1} else "z"
+    if n >= 20:
+        return "ze" if n // 10 in _ZE_LEADING else "z"
+    return "ze" if n in _ZE_BELOW_20 else "z"
+
+
+_Z_BEFORE_FIELD = re.compile(r"\b([zZ])e? (?=\{(\w+)\})")
+
+
+class _CzechTemplate(str):
+    """A Czech text with "z {field}" in it: `format()` gives the preposition the form the value needs."""
+
+    def format(self, *args, **kwargs) -> str:
+        def form(match: re.Match) -> str:
+            value = kwargs.get(match[2])
+            if isinstance(value, bool) or not isinstance(value, int):
+                return match[0]
+            return f"{match[1]}{czech_z(value)[1:]} "
+        return str.format(_Z_BEFORE_FIELD.sub(form, self), *args, **kwargs)
+
+
+def czech_template(text: str) -> str:
+    """`text` itself, or as a template that picks "z"/"ze" by the number when it has "z {field}"."""
+    return _CzechTemplate(text) if _Z_BEFORE_FIELD.search(text) else text
+
+
+class _CzechTranslations(gettext.GNUTranslations):
+    """The Czech catalogue: messages with "z {field}" come back as templates that pick "z"/"ze"."""
+
+    def gettext(self, message: str) -> str:
+        return czech_template(super().gettext(message))
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return czech_template(super().ngettext(msgid1, msgid2, n))
 
 
 @lru_cache(maxsize=None)
@@ -33,7 +92,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return (_CzechTranslations if lang == "cs" else gettext.GNUTranslations)(buffer)
 
 
 class Translator:
@@ -52,7 +111,12 @@ class Translator:
 
     def text(self, key: str) -> str:
         """A rule text in this language (data/, seeded into TinyDB)."""
-        return self._text(key, self.lang)
+        value = self._text(key, self.lang)
+        return czech_template(value) if self.lang == "cs" else value
+
+    def number(self, value: float) -> str:
+        """A number as this language writes it: Czech 1,7 and 1 234; English 1.7 and 1,234."""
+        return format_decimal(value, locale=self.lang)
 
     def msg(self, msg: Msg) -> str:
         return render(msg, self._t.gettext, self._t.ngettext, self.text)

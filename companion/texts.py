@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -44,3 +45,15 @@ def fingerprint() -> str:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def aliases(game: str) -> tuple[tuple[str, ...], ...]:
+    """The rules search's aliases of a game (`[search] aliases` in its data file): groups of words that
+    mean the same at the table, such as the rulebook's own terms and spellings next to the app's."""
+    path = DATA_DIR / f"{game}.toml"
+    if not path.exists():
+        return ()
+    with path.open("rb") as handle:
+        groups = tomllib.load(handle).get("search", {}).get("aliases", [])
+    return tuple(tuple(group) for group in groups)

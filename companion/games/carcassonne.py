@@ -397,7 +397,7 @@ def _gift_draw(state: dict, args: Mapping, config: Mapping) -> None:
     if gifts is None:
         raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
     if gifts["drawn"]:
-        raise InvalidAction(Msg(N_("Only one gift per turn, even for several features.")))
+        raise InvalidAction(Msg(N_("Only one gift is received per turn, even for several features.")))
     if gifts["deck"] == 0:
         if gifts["discard"] == 0:
             raise InvalidAction(Msg(N_("Every gift card is in the players' hands: no gift.")))

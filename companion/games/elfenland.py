@@ -81,8 +81,8 @@ def score_cli(data: Any) -> dict:
                         second: inputs.whole(raw[second], inputs.join(path, second), 0, box,
                                              N_("gold in the box") if elfengold else N_("travel cards in the box"))})
     if sum(p[second] for p in checked) > box:
-        raise inputs.InputError("players", Msg(N_("more {what} in all than the box's {n}"),
-                                               {"what": second, "n": box}))
+        raise inputs.InputError("players", Msg(N_("more gold in all than the box's {n}") if elfengold
+                                               else N_("more travel cards in all than the box's {n}"), {"n": box}))
     return final_scores(elfengold, checked)
 
 
@@ -465,8 +465,7 @@ def _cards(state: dict, args: Mapping, config: Mapping) -> None:
             raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}."),
                                     {"low": 0, "high": TRAVEL_CARDS}), field=f"cards.{family}")
     if sum(cards.values()) > TRAVEL_CARDS:
-        raise InvalidAction(Msg(N_("more {what} in all than the box's {n}"), {"what": "cards", "n": TRAVEL_CARDS}),
-                            field="cards")
+        raise InvalidAction(Msg(N_("more travel cards in all than the box's {n}"), {"n": TRAVEL_CARDS}), field="cards")
     for family, n in cards.items():
         state["players"][family]["cards"] = n
 

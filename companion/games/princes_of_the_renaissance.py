@@ -822,7 +822,8 @@ def _ability(state: dict, args: Mapping, config: Mapping) -> None:
     if ability == "banking":
         amount = args.get("amount")
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < abs(amount) <= BANKING:
-            raise InvalidAction(Msg(N_("Swap 1 to 3.")), field="amount")
+            raise InvalidAction(Msg(N_("Banking swaps 1 to 3 at a time: enter 1 to 3 (gold to influence) or −1 to −3 "
+                                       "(influence to gold).")), field="amount")
         give, get = ("gold", "influence") if amount > 0 else ("influence", "gold")
         if state["players"][family][give] < abs(amount):
             raise InvalidAction(Msg(N_("Not enough to swap.")), field="amount")
@@ -964,7 +965,8 @@ def _bid(state: dict, args: Mapping, config: Mapping) -> None:
     if current["lot"]["kind"] == "pope":
         cardinal = _count(args.get("cardinal", 0), "cardinal", 0, 2)
         if cardinal > state["players"][family]["treachery"]:
-            raise InvalidAction(Msg(N_("This player holds fewer treachery cards.")), field="cardinal")
+            raise InvalidAction(Msg(N_("This player holds fewer treachery cards than the Bribe Cardinal cards "
+                                       "entered.")), field="cardinal")
     limit = bid_limit(state, family, current["lot"], current["currency"], cardinal)
     auction.bid(current, family, args.get("amount"), limit)
     current["lot"]["cardinal"][family] = cardinal

@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import unicodedata
 
 import flet as ft
 
-from .. import table
+from .. import rulesearch, table, texts
 from ..i18n import LANGUAGES
 from ..store import Store
 from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, village
@@ -496,7 +495,6 @@ class Shell:
     def rules(self) -> Screen:
         _, vm = self.vm.t, self.vm
         game = vm.session["game"]
-        query = _fold(self.query)
 
         def search(e):
             self.query = e.control.value or ""
@@ -507,17 +505,15 @@ class Shell:
             tid("rules-search", ft.Row([ft.TextField(label=_("Search the rules"), value=self.query, on_submit=search,
                                                      prefix_icon=ft.Icons.SEARCH, text_size=TEXT, expand=True)])),
         ]
-        shown = 0
-        for section in vm.store.sections.get(game, []):
-            head = vm.t.text(f"{game}.rule.{section}.title")
-            body = vm.t.text(f"{game}.rule.{section}.body")
-            if query and query not in _fold(head) and query not in _fold(body):
-                continue
-            shown += 1
-            controls.append(tid(f"rule-{section}", ft.ExpansionTile(
-                title=ft.Text(head, size=TEXT, weight=ft.FontWeight.W_500), expanded=bool(query), min_tile_height=56,
-                controls=[ft.Container(ft.Text(body, size=TEXT, selectable=True), padding=12)])))
-        if not shown:
+        sections = [(s, vm.t.text(f"{game}.rule.{s}.title"), vm.t.text(f"{game}.rule.{s}.body"))
+                    for s in vm.store.sections.get(game, [])]
+        found = rulesearch.search(self.query, sections, texts.aliases(game))
+        for hit in found:
+            controls.append(tid(f"rule-{hit.key}", ft.ExpansionTile(
+                title=_marked(hit.title, hit.title_spans, size=TEXT, weight=ft.FontWeight.W_500),
+                expanded=bool(self.query.strip()), min_tile_height=56,
+                controls=[ft.Container(_marked(hit.body, hit.body_spans, size=TEXT, selectable=True), padding=12)])))
+        if not found:
             controls.append(text(_("No rule mentions “{query}”.").format(query=self.query)))
         return Screen(controls, self.back())
 
@@ -622,9 +618,13 @@ class Shell:
         return controls
 
 
-def _fold(value: str) -> str:
-    """Lower case without diacritics, so "liege" finds "Liège" and "ctvrt" finds "čtvrť"."""
-    return "".join(c for c in unicodedata.normalize("NFD", value.casefold()) if not unicodedata.combining(c))
+def _marked(value: str, spans, **style) -> ft.Text:
+    """A rule text with the search matches highlighted."""
+    if not spans:
+        return ft.Text(value, **style)
+    mark = ft.TextStyle(bgcolor=ACCENT, color=ft.Colors.BLACK)
+    return ft.Text(spans=[ft.TextSpan(piece, mark if hit else None) for piece, hit in rulesearch.pieces(value, spans)],
+                   **style)
 
 
 async def keep_awake(wakelock: ft.Wakelock) -> None:

@@ -173,7 +173,7 @@ def stats_screen(shell) -> list[ft.Control]:
         return controls + [text(_("No game has been finished yet."))]
 
     def figures(row: dict) -> str:
-        return _("average {average}, best {best}").format(average=f"{row['average']:g}", best=row["best"])
+        return _("average {average}, best {best}").format(average=vm.t.number(row["average"]), best=row["best"])
 
     controls.append(heading(_("Players")))
     for i, p in enumerate(stats["players"]):

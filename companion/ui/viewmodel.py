@@ -229,7 +229,12 @@ class ViewModel:
         return True
 
     def _refuse_file(self, error: Exception) -> bool:
-        reason = self.t(N_("it is not a text file")) if isinstance(error, UnicodeDecodeError) else str(error)
+        if isinstance(error, (exchange.ImportRefused, backup.BackupRefused)):
+            reason = self.t.msg(error.msg)
+        elif isinstance(error, UnicodeDecodeError):
+            reason = self.t(N_("it is not a text file"))
+        else:  # the data folder could not be written: the system's own words are not in the reader's language
+            reason = self.t(N_("the data folder could not be written"))
         self.notice = None
         self.problem = Problem(self.t(N_("The file was refused and nothing was changed: {reason}")).format(
             reason=reason))

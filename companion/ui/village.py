@@ -21,7 +21,8 @@ def category(shell, key: str) -> str:
 
 def _window(shell, index: int) -> str:
     _ = shell.vm.t
-    return [_("Rightmost window"), _("2nd window"), _("3rd window"), _("Leftmost window")][index]
+    return [_("Rightmost window"), _("2nd window from the right"), _("3rd window from the right"),
+            _("Leftmost window")][index]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -282,7 +283,7 @@ def mass_screen(shell) -> list[ft.Control]:
         *death_cards(shell), shell.problem()]
     bought = sum(mass["bought"].values())
     if mass["drawn"] is None:
-        rows = [heading(_("1. Buy your members out of the bag")), text(shell.game_text("mass.buy"), SMALL),
+        rows = [heading(_("1. Four pieces out of the bag: buy your members")), text(shell.game_text("mass.buy"), SMALL),
                 text(_("Out of the bag so far: {n} of 4").format(n=bought))]
         for p in order:
             book = state["players"][p["colour"]]
@@ -291,7 +292,8 @@ def mass_screen(shell) -> list[ft.Control]:
                 lambda e, c=p["colour"]: vm.dispatch("mass_buy", player=c), f"buy-{p['colour']}", primary=False))
         controls.append(card(rows, "mass-buy"))
         draft = shell.draft.setdefault("draw", {"members": {}, "monks": 0})
-        rows = [heading(_("2. Draw the rest blind")), text(shell.game_text("mass.draw"), SMALL)]
+        rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")),
+                text(shell.game_text("mass.draw"), SMALL)]
         for p in order:
             rows.append(Stepper(f"draw-{p['colour']}", who(p["name"], p["colour"]),
                                 draft["members"].get(p["colour"], 0), 0, state["players"][p["colour"]]["bag"],
@@ -308,7 +310,7 @@ def mass_screen(shell) -> list[ft.Control]:
             p = pending[0]
             book = state["players"][p["colour"]]
             draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": 0})
-            rows = [heading(_("3. Move up: {name}").format(name=p["name"])), text(shell.game_text("mass.move"), SMALL),
+            rows = [heading(_("2. Move up: {name}").format(name=p["name"])), text(shell.game_text("mass.move"), SMALL),
                     text(_("Church windows: {counts} · grain: {grain}").format(
                         counts="/".join(map(str, book["windows"])), grain=book["grain"]), SMALL),
                     text(_("From"), SMALL),
@@ -332,7 +334,7 @@ def mass_screen(shell) -> list[ft.Control]:
         else:
             winners = rules.mass_majority({c: b["windows"] for c, b in state["players"].items()})
             names = ", ".join(shell.player_name(c) for c in winners) or "—"
-            rows = [heading(_("4. The majority")), text(shell.game_text("mass.majority"), SMALL),
+            rows = [heading(_("3. The majority")), text(shell.game_text("mass.majority"), SMALL),
                     text(_("+2 prestige for: {names}").format(names=names)),
                     button(_("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end")]
             controls.append(card(rows, "mass-end-card"))
