@@ -245,3 +245,16 @@ def bad(**fields):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+def test_a_mass_where_nobody_can_act_is_one_entry():
+    """Nobody has a member in the black bag and nobody can pay to move up: the monks come out, the
+    majority scores and the next round begins, in one entry; with something to do it is refused."""
+    config, state = play([("begin", {}), ("round_end", {})])
+    assert vg.mass_idle(state)
+    state = flow.apply(G, config, state, {"type": "mass_quiet", "args": {}})
+    assert state["phase"] == "play" and state["round"] == 2 and state["mass"] is None
+    for kind, args in [("church", {"player": "red"}), ("round_end", {})]:  # a member in the black bag
+        state = flow.apply(G, config, state, {"type": kind, "args": args})
+    assert not vg.mass_idle(state)
+    refused(config, state, "mass_quiet")

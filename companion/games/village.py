@@ -447,6 +447,25 @@ def mass_majority(windows: Mapping[str, list[int]]) -> list[str]:
     return [c for c in tied if leftmost[c] == far]
 
 
+def mass_idle(state: Mapping) -> bool:
+    """Nobody can act in this mass: no family member is in the black bag (nothing to buy, and the 4
+    pieces drawn are the monks) and no family has both a member that could still move left and grain
+    to pay with (every step between the windows costs the grain the board shows: the app's reading of
+    FACTS §2.6, whose example has every step cost at least one bag)."""
+    return all(p["bag"] == 0 and (sum(p["windows"][:3]) == 0 or p["grain"] == 0) for p in state["players"].values())
+
+
+def _mass_quiet(state: dict, args: Mapping, config: Mapping) -> None:
+    """A mass in which nobody can act, in one entry: the monks are drawn and go back, the majority
+    scores, and the next round begins (or the final scoring)."""
+    need(state, "mass")
+    mass = state["mass"]
+    if mass["drawn"] is not None or mass["bought"] or not mass_idle(state):
+        raise InvalidAction(Msg(N_("Someone can still act in this mass: go through its parts.")))
+    mass["drawn"] = {"members": {c: 0 for c in state["players"]}, "monks": MASS_PIECES}
+    _mass_end(state, args, config)
+
+
 def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
     """The majority bonus, then a new round (or, after the final mass, the final scoring)."""
     need(state, "mass")
@@ -536,7 +555,8 @@ REDUCERS = {
     "death": _death, "coins": _coins, "grain": _grain, "church": _church, "next_marker": _next_marker,
     "market_start": _market_start, "market_sell": _market_sell, "market_pass": _market_pass,
     "market_end": _market_end, "round_end": _round_end, "mass_buy": _mass_buy, "mass_draw": _mass_draw,
-    "mass_move": _mass_move, "mass_done": _mass_done, "mass_end": _mass_end, "end_trigger": _end_trigger,
+    "mass_move": _mass_move, "mass_done": _mass_done, "mass_end": _mass_end, "mass_quiet": _mass_quiet,
+    "end_trigger": _end_trigger,
     "finish": _finish,
 }
 
@@ -657,6 +677,7 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         "begin": N_("Setup finished, round 1 begins"), "next_turn": N_("Next player"),
         "round_end": N_("The round ended: mass"), "market_end": N_("Market day over"),
         "mass_draw": N_("Mass: pieces drawn"), "mass_end": N_("Mass over"),
+        "mass_quiet": N_("Mass: nobody could act; the majority scored"),
         "finish": N_("Final scoring done"), "goto_step": N_("Moved to another step"),
     }
     if kind in simple:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import village as rules
-from .widgets import (Screen, create_button, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, dot, error, heading, reminder,
-                      text, tid, title, who)
+from .widgets import (SMALL, TARGET, TEXT, Screen, Stepper, bar_button, button, card, choice_chips, count,
+                      create_button, dot, error, heading, pick, text, tid, who)
 
 GAME = rules.ID
-WINDOW_POINTS = rules.CHURCH
 
 
 def category(shell, key: str) -> str:
@@ -67,7 +66,7 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # The round
 
 
-def round_screen(shell) -> list[ft.Control]:
+def round_screen(shell) -> Screen:
     state = shell.vm.state
     if state["phase"] == "mass":
         return mass_screen(shell)
@@ -75,69 +74,64 @@ def round_screen(shell) -> list[ft.Control]:
     config = vm.session["config"]
     players = config["players"]
     turn = players[state["turn"]]
-    start = players[state["start"]]
-    controls: list[ft.Control] = [
-        tid("round-head", ft.Row([ft.Text(_("Round {n}").format(n=state["round"]), size=24, weight=ft.FontWeight.BOLD),
-                                  ft.Text(_("Start player:"), size=TEXT), who(start["name"], start["colour"])],
-                                 wrap=True)),
-    ]
-    if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1:
+    controls: list[ft.Control] = []
+    if state["phase"] == "play" and not state["market"]:
+        controls.append(_steps(shell))
+    if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1 and state["step"] == "seed":
         winners = ", ".join(shell.player_name(c) for c in state["last_mass"]["winners"]) or "—"
         controls.append(text(_("Last mass: +2 prestige for {names}").format(names=winners), SMALL))
     if state["phase"] == "final_actions":
         order = rules.final_action_order(state, config)
         left = [shell.player_name(c) for c in order if c not in state["end"]["acted"]]
-        controls.append(card([heading(_("The game is ending")), text(shell.game_text("end.body"), SMALL),
-                              text(_("Still to take a final action: {names}").format(names=", ".join(left)))],
-                             "final-actions", highlight=True))
-    controls += death_cards(shell)
-    if state["market"]:
-        controls += market_helper(shell)
-    else:
-        controls.append(tid("turn-head", ft.Row([ft.Text(_("On turn:"), size=20), who(turn["name"], turn["colour"], 20)])))
-        if state["phase"] == "play":
-            controls += step_card(shell)
-    controls += books(shell)
+        controls.append(card([heading(_("The game is ending")),
+                              text(_("Still to take a final action: {names}").format(names=", ".join(left))),
+                              text(shell.game_text("end.body"), SMALL)], "final-actions", highlight=True))
     controls.append(shell.problem())
-    if not state["market"]:
-        controls += [
-            button(_("Market day (the market cube was taken)"), lambda e: vm.dispatch(
-                "market_start", player=turn["colour"]), "market-start", primary=False, icon=ft.Icons.STOREFRONT),
-            button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn", icon=ft.Icons.ARROW_FORWARD),
-        ]
+    deaths, death_button = death_cards(shell)
+    controls += deaths
+    primary = death_button
+    if state["market"]:
+        market, sell = market_helper(shell)
+        controls += market
+        primary = primary or sell
+    else:
+        controls += books(shell)
+        controls.append(button(_("Market day (the market cube was taken)"), lambda e: vm.dispatch(
+            "market_start", player=turn["colour"]), "market-start", primary=False, icon=ft.Icons.STOREFRONT))
         if state["phase"] == "play":
             controls += [
                 button(_("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
                        "round-end", primary=False, icon=ft.Icons.CHURCH),
                 card([heading(_("End of the game")),
                       text(_("Did a family member just take the last chronicle space or the last grave? "
-                             "Whose was he?"), SMALL),
+                             "Whose was it?"), SMALL),
                       choice_chips("end-trigger", [(p["colour"], p["name"]) for p in players], None,
                                    lambda c: vm.dispatch("end_trigger", player=c))], "end-check"),
             ]
+        primary = primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
+                                        icon=ft.Icons.ARROW_FORWARD)
+    if state["phase"] == "play":
+        controls.append(shell.rule_fold(f"{GAME}.step.standard.{state['step']}"))
     controls += action_rules(shell)
-    return controls + shell.footer()
+    return Screen(controls + shell.footer(), primary)
 
 
-def step_card(shell) -> list[ft.Control]:
-    _, vm = shell.vm.t, shell.vm
+def _steps(shell) -> ft.Control:
+    """The round's steps as numbers (the header names the current one)."""
+    vm = shell.vm
     steps = [s for s in rules.STEPS if s.id != "mass"]
-    current = vm.state["step"]
-    key = f"step.standard.{current}"
-    return [
-        ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
-            content=ft.Text(shell.game_text(f"step.standard.{s.id}.title"), size=SMALL), height=TARGET,
-            on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for s in steps], wrap=True, spacing=6),
-        card([text(shell.game_text(f"{key}.body")),
-              reminder(shell.game_text(f"{key}.remind"))], "step-card"),
-    ]
+    return ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == vm.state["step"] else ft.OutlinedButton)(
+        content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
+        on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4)
 
 
-def death_cards(shell) -> list[ft.Control]:
-    """When a time marker passed the bridge: who dies and where he goes."""
+def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    """When a time marker passed the bridge: who dies and where he goes. The turn cannot end first,
+    so "Record the death" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     controls = []
+    primary = None
     for colour, player in state["players"].items():
         if rules.deaths_due(player, config["lap"]) <= 0:
             continue
@@ -164,98 +158,110 @@ def death_cards(shell) -> list[ft.Control]:
         rows += [text(_("Where does he go?"), SMALL),
                  choice_chips(f"death-place-{colour}", places, draft["place"],
                               lambda v, d=draft: (d.update(place=v), shell.render())),
-                 shell.problem("number"), shell.problem("profession"), shell.problem("place"),
-                 button(_("Record the death"), lambda e, c=colour, d=draft: shell.send(
-                     "death", f"death-{c}", player=c, **{k: v for k, v in d.items() if v is not None}),
-                     f"death-{colour}")]
+                 shell.problem("number"), shell.problem("profession"), shell.problem("place")]
         controls.append(card(rows, f"death-card-{colour}", highlight=True))
-    return controls
+        primary = primary or bar_button(_("Record the death"), lambda e, c=colour, d=draft: shell.send(
+            "death", f"death-{c}", player=c, **{k: v for k, v in d.items() if v is not None}), f"death-{colour}",
+            icon=ft.Icons.CHECK)
+    return controls, primary
 
 
 def books(shell) -> list[ft.Control]:
-    """One family's books (the player on turn unless another is chosen) with quick entries."""
+    """One family's books (the player on turn unless another is chosen) with quick entries; a button
+    at its limit (no coin left, a full farmyard) is disabled."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     colour = shell.draft.get("ledger") or config["players"][state["turn"]]["colour"]
     player = state["players"][colour]
     lap = config["lap"]
-    to_bridge = lap - player["time"] % lap
+    on_bridge = player["time"] > 0 and player["time"] % lap == 0
     facts = [
-        _("Prestige: {n}").format(n=state["scores"][colour]),
-        _("Time: {n} (bridge in {left})").format(n=player["time"], left=to_bridge),
-        _("Coins: {n}").format(n=player["coins"]), _("Grain: {n}").format(n=player["grain"]),
-        _("Living: {n}").format(n=rules.living(player)), _("In the black bag: {n}").format(n=player["bag"]),
-        _("Church windows: {counts}").format(counts="/".join(map(str, player["windows"]))),
-        _("Chronicle: {n}").format(n=player["chronicle"]),
-        _("Customers: {n}").format(n=len(player["customers"])),
+        _("Prestige {n}").format(n=state["scores"][colour]),
+        _("Time {n} · on the bridge").format(n=player["time"]) if on_bridge else
+        _("Time {n} · bridge in {left}").format(n=player["time"], left=lap - player["time"] % lap),
+        _("Coins {n}").format(n=player["coins"]), _("Grain {n}").format(n=player["grain"]),
+        _("Living {n}").format(n=rules.living(player)), _("Black bag {n}").format(n=player["bag"]),
+        _("Church {counts}").format(counts="/".join(map(str, player["windows"]))),
+        _("Chronicle {n}").format(n=player["chronicle"]),
+        _("Customers {n}").format(n=len(player["customers"])),
     ]
+    coins_left = rules.COINS - sum(p["coins"] for p in state["players"].values())
+    grain_left = rules.GRAIN - sum(p["grain"] for p in state["players"].values())
 
     def act(kind, **args):
         return lambda e: vm.dispatch(kind, player=colour, **args)
 
-    def small(label, handler, ident):
-        return tid(ident, ft.OutlinedButton(content=ft.Text(label, size=TEXT), height=TARGET, on_click=handler))
+    def small(label, handler, ident, disabled=False):
+        return tid(ident, ft.OutlinedButton(content=ft.Text(label, size=TEXT), height=TARGET, on_click=handler,
+                                            disabled=disabled, style=ft.ButtonStyle(
+                                                padding=ft.Padding.symmetric(horizontal=12))))
 
     reason = _("quick entry")
     rows = [
-        heading(_("Books")),
         choice_chips("ledger", [(p["colour"], ft.Row([dot(p["colour"]), ft.Text(p["name"], size=TEXT)], tight=True))
                                 for p in config["players"]], colour,
                      lambda c: (shell.draft.update(ledger=c), shell.render())),
-        tid(f"facts-{colour}", ft.Column([text(line, SMALL) for line in facts], spacing=2)),
-        text(_("Time: what the action costs (board-printed costs with +1, +2, +3)"), SMALL),
-        ft.Row([small(_("Plague +2"), act("time", plague=True), "plague"),
-                *[small(label, act("time", amount=n), f"time-{key}") for key, label, n in (
-                    ("travel", _("Travel +2"), 2), ("mill", _("Mill +2"), 2), ("church", _("Church +3"), 3),
-                    ("council", _("Council, new member +1"), 1), ("wainwright", _("Wainwright +2"), 2),
-                    ("stables", _("Stables +3"), 3))],
-                small("+1", act("time", amount=1), "time-1"), small("+2", act("time", amount=2), "time-2"),
-                small("+3", act("time", amount=3), "time-3")], wrap=True),
-        text(_("Coins and grain"), SMALL),
-        ft.Row([small(_("Coin −1"), act("coins", delta=-1), "coin-minus"),
-                small(_("Coin +1"), act("coins", delta=1), "coin-plus"),
-                small(_("Grain −1"), act("grain", delta=-1), "grain-minus"),
-                small(_("Grain +1"), act("grain", delta=1), "grain-plus")], wrap=True),
-        text(_("Prestige"), SMALL),
-        ft.Row([small("−1", lambda e: vm.dispatch("correct", track=colour, points=-1, reason=reason), "pp-minus"),
+        tid(f"facts-{colour}", ft.Row([ft.Container(text(line, SMALL), width=104) for line in facts],
+                                      wrap=True, spacing=4, run_spacing=2)),
+        ft.Row([text(_("Time"), SMALL), *[small(f"+{n}", act("time", amount=n), f"time-{n}") for n in (1, 2, 3)],
+                small(_("Plague +2"), act("time", plague=True), "plague")], wrap=True, spacing=4),
+        ft.Row([small(_("Coin −1"), act("coins", delta=-1), "coin-minus", player["coins"] == 0),
+                small(_("Coin +1"), act("coins", delta=1), "coin-plus", coins_left == 0),
+                small(_("Grain −1"), act("grain", delta=-1), "grain-minus", player["grain"] == 0),
+                small(_("Grain +1"), act("grain", delta=1), "grain-plus",
+                      player["grain"] >= rules.FARMYARD_GRAIN or grain_left == 0)], wrap=True, spacing=4),
+        ft.Row([text(_("Prestige"), SMALL),
+                small("−1", lambda e: vm.dispatch("correct", track=colour, points=-1, reason=reason), "pp-minus",
+                      state["scores"][colour] == 0),
                 small("+1", lambda e: vm.dispatch("correct", track=colour, points=1, reason=reason), "pp-plus"),
                 small("+3", lambda e: vm.dispatch("correct", track=colour, points=3, reason=reason), "pp-plus3")],
-               wrap=True),
-        text(_("Family"), SMALL),
+               wrap=True, spacing=4),
         ft.Row([small(_("Birth"), act("birth"), "birth"), small(_("Into the black bag"), act("church"), "to-church"),
-                small(_("Next-start marker"), act("next_marker"), "next-marker")], wrap=True),
+                small(_("Next-start marker"), act("next_marker"), "next-marker", state["next_start"] is not None)],
+               wrap=True, spacing=4),
+        tid("time-costs", ft.ExpansionTile(
+            title=ft.Text(_("Time by action"), size=TEXT), min_tile_height=52,
+            controls=[ft.Row([small(label, act("time", amount=n), f"time-{key}") for key, label, n in (
+                ("travel", _("Travel +2"), 2), ("mill", _("Mill +2"), 2), ("church", _("Church +3"), 3),
+                ("council", _("Council, new member +1"), 1), ("wainwright", _("Wainwright +2"), 2),
+                ("stables", _("Stables +3"), 3))], wrap=True, spacing=4)])),
     ]
     return [card(rows, "books")]
 
 
-def market_helper(shell) -> list[ft.Control]:
-    """The market day: whose turn, what a sale costs, passing is final; then the refill."""
+def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    """The market day: whose turn, what a sale costs, passing is final; then the refill. Once the
+    customer's prestige is chosen, "Serve" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
     market = vm.state["market"]
     turn = market["turn"]
     free = turn == market["trigger"] and not market["free_used"]
-    draft = shell.draft.setdefault("sale", {"prestige": 3})
-    rows = [heading(_("Market day")), text(shell.game_text("market.body"), SMALL),
+    draft = shell.draft.setdefault("sale", {"prestige": None})
+    rows = [heading(_("Market day")),
             tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(shell.player_name(turn), turn, 20)])),
             text(_("This sale is free.") if free else _("This sale costs 1 green cube and 1 time (added for you)."),
                  SMALL, color=ft.Colors.AMBER_200),
-            Stepper("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
-                    lambda v: draft.update(prestige=v)).control,
+            count("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
+                  lambda v: draft.update(prestige=v)),
             shell.problem("prestige"),
-            button(_("Serve the customer"), lambda e: shell.send("market_sell", "sale", player=turn,
-                                                            prestige=draft["prestige"]), "market-sell"),
-            button(_("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
-                   "market-pass", primary=False),
+            ft.Row([button(_("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
+                           "market-pass", primary=False)]),
             button(_("No customer left at the stalls"), lambda e: vm.dispatch("market_end"), "market-end",
                    primary=False)]
     for sale in market["sales"]:
-        rows.append(text(_("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"]),
-                         SMALL))
+        rows.append(text(_("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]),
+                                                                  n=sale["prestige"]), SMALL))
     if market["passed"]:
         rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
                          SMALL))
-    rows.append(text(shell.game_text("market.refill"), SMALL, color=ft.Colors.GREY_400))
-    return [card(rows, "market", highlight=True)]
+    rows += [tid("market-rules", ft.ExpansionTile(title=ft.Text(_("Market day rules"), size=TEXT), min_tile_height=52,
+                                                  controls=[text(shell.game_text("market.body"), SMALL),
+                                                            text(shell.game_text("market.refill"), SMALL)]))]
+    sell = None
+    if draft["prestige"] is not None:
+        sell = bar_button(_("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
+            "market_sell", "sale", player=turn, prestige=draft["prestige"]), "market-sell", icon=ft.Icons.CHECK)
+    return [card(rows, "market", highlight=True)], sell
 
 
 def action_rules(shell) -> list[ft.Control]:
@@ -272,44 +278,60 @@ def action_rules(shell) -> list[ft.Control]:
 # The mass
 
 
-def mass_screen(shell) -> list[ft.Control]:
+def mass_screen(shell) -> Screen:
+    """The mass in its three parts: four pieces out of the bag (buy, then draw the rest), moving up,
+    and the majority. Families with nothing to do in a part are not asked; a mass in which nobody can
+    act is one tap."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     mass = state["mass"]
     players = config["players"]
     order = [players[(state["start"] + k) % len(players)] for k in range(len(players))]
-    controls: list[ft.Control] = [
-        title(_("Final mass") if mass["final"] else _("Mass after round {n}").format(n=state["round"])),
-        *death_cards(shell), shell.problem()]
+    deaths, death_button = death_cards(shell)
+    controls: list[ft.Control] = [*deaths, shell.problem()]
     bought = sum(mass["bought"].values())
-    if mass["drawn"] is None:
+    primary = death_button
+    if mass["drawn"] is None and not mass["bought"] and rules.mass_idle(state):
+        controls.append(card([heading(_("Nobody can act in this mass")),
+                              text(_("No family has a member in the black bag, and nobody can pay grain to move a "
+                                     "member up: the 4 pieces drawn are the monks."), SMALL),
+                              text(_("+2 prestige for: {names}").format(names=_majority(shell))),
+                              ], "mass-quiet", highlight=True))
+        primary = primary or bar_button(_("Majority, then the next round") if not mass["final"]
+                                        else _("Majority, then the final scoring"),
+                                        lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK)
+    elif mass["drawn"] is None:
+        buyers = [p for p in order if state["players"][p["colour"]]["bag"] and state["players"][p["colour"]]["coins"]]
         rows = [heading(_("1. Four pieces out of the bag: buy your members")), text(shell.game_text("mass.buy"), SMALL),
                 text(_("Out of the bag so far: {n} of 4").format(n=bought))]
-        for p in order:
+        for p in buyers:
             book = state["players"][p["colour"]]
             rows.append(button(_("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
                 name=p["name"], bag=book["bag"], coins=book["coins"]),
-                lambda e, c=p["colour"]: vm.dispatch("mass_buy", player=c), f"buy-{p['colour']}", primary=False))
+                lambda e, c=p["colour"]: vm.dispatch("mass_buy", player=c), f"buy-{p['colour']}", primary=False,
+                disabled=bought >= rules.MASS_PIECES))
+        if not buyers:
+            rows.append(text(_("Nobody can buy: no member in the bag with a coin to pay."), SMALL))
         controls.append(card(rows, "mass-buy"))
-        draft = shell.draft.setdefault("draw", {"members": {}, "monks": 0})
-        rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")),
-                text(shell.game_text("mass.draw"), SMALL)]
-        for p in order:
-            rows.append(Stepper(f"draw-{p['colour']}", who(p["name"], p["colour"]),
-                                draft["members"].get(p["colour"], 0), 0, state["players"][p["colour"]]["bag"],
-                                lambda v, c=p["colour"]: draft["members"].update({c: v})).control)
-        rows += [Stepper("monks", _("Monks (back into the bag)"), draft["monks"], 0, rules.MONKS,
-                         lambda v: draft.update(monks=v)).control,
-                 shell.problem("monks"),
-                 button(_("Record the draw"), lambda e: shell.send("mass_draw", "draw", members=dict(draft["members"]),
-                                                              monks=draft["monks"]), "mass-draw")]
+        draft = shell.draft.setdefault("draw", {"members": {}})
+        in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
+        rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")), text(shell.game_text("mass.draw"),
+                                                                                       SMALL)]
+        for p in in_bag:
+            rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
+                             0, min(state["players"][p["colour"]]["bag"], rules.MASS_PIECES - bought),
+                             lambda v, c=p["colour"]: draft["members"].update({c: v})))
+        monks = rules.MASS_PIECES - bought - sum(draft["members"].values())
+        rows.append(tid("monks", text(_("Monks drawn (back into the bag): {n}").format(n=max(monks, 0)), SMALL)))
         controls.append(card(rows, "mass-draw-card"))
+        primary = primary or bar_button(_("Record the draw"), lambda e: shell.send(
+            "mass_draw", "draw", members=dict(draft["members"]), monks=monks), "mass-draw", icon=ft.Icons.CHECK)
     else:
-        pending = [p for p in order if p["colour"] not in mass["moved"]]
+        pending = [p for p in order if p["colour"] not in mass["moved"] and _can_move(state["players"][p["colour"]])]
         if pending:
             p = pending[0]
             book = state["players"][p["colour"]]
-            draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": 0})
+            draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": None})
             rows = [heading(_("2. Move up: {name}").format(name=p["name"])), text(shell.game_text("mass.move"), SMALL),
                     text(_("Church windows: {counts} · grain: {grain}").format(
                         counts="/".join(map(str, book["windows"])), grain=book["grain"]), SMALL),
@@ -322,63 +344,71 @@ def mass_screen(shell) -> list[ft.Control]:
                                              if draft["source"] is None or i > draft["source"]],
                                  None if draft["target"] is None else str(draft["target"]),
                                  lambda v, d=draft: (d.update(target=int(v)), shell.render())),
-                    Stepper("move-grain", _("Grain paid (see the board)"), draft["grain"], 0, rules.FARMYARD_GRAIN,
-                            lambda v, d=draft: d.update(grain=v)).control,
+                    pick("move-grain", _("Grain paid (see the board)"), draft["grain"], 0,
+                         min(book["grain"], rules.FARMYARD_GRAIN), lambda v, d=draft: d.update(grain=v)),
                     shell.problem("grain"), shell.problem("target"), shell.problem("source"),
                     button(_("Move"), lambda e, c=p["colour"], d=draft: shell.send(
                         "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
-                        grain=d["grain"]), "mass-move", primary=False),
-                    button(_("{name} is done").format(name=p["name"]),
-                           lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done")]
+                        grain=d["grain"] or 0), "mass-move", primary=False)]
+            waiting = [q["name"] for q in order if q["colour"] not in mass["moved"] and q is not p
+                       and not _can_move(state["players"][q["colour"]])]
+            if waiting:
+                rows.append(text(_("Cannot move up (no member to move or no grain): {names}").format(
+                    names=", ".join(waiting)), SMALL))
             controls.append(card(rows, "mass-move-card"))
+            primary = primary or bar_button(_("{name} is done").format(name=p["name"]),
+                                            lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done",
+                                            icon=ft.Icons.CHECK)
         else:
-            winners = rules.mass_majority({c: b["windows"] for c, b in state["players"].items()})
-            names = ", ".join(shell.player_name(c) for c in winners) or "—"
             rows = [heading(_("3. The majority")), text(shell.game_text("mass.majority"), SMALL),
-                    text(_("+2 prestige for: {names}").format(names=names)),
-                    button(_("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end")]
+                    text(_("+2 prestige for: {names}").format(names=_majority(shell)))]
             controls.append(card(rows, "mass-end-card"))
+            primary = primary or bar_button(_("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end",
+                                            icon=ft.Icons.CHECK)
     for p in order:
         book = state["players"][p["colour"]]
         controls.append(ft.Row([who(p["name"], p["colour"], SMALL),
-                                text(_("windows {counts}, bag {bag}").format(counts="/".join(map(str, book["windows"])),
-                                                                            bag=book["bag"]), SMALL)], wrap=True))
-    return controls + shell.footer()
+                                text(_("windows {counts}, bag {bag}, grain {grain}").format(
+                                    counts="/".join(map(str, book["windows"])), bag=book["bag"], grain=book["grain"]),
+                                    SMALL)], wrap=True))
+    return Screen(controls + shell.footer(), primary)
+
+
+def _can_move(book) -> bool:
+    """A family moves up only with a member on a window that is not the leftmost, and grain to pay."""
+    return sum(book["windows"][:3]) > 0 and book["grain"] > 0
+
+
+def _majority(shell) -> str:
+    winners = rules.mass_majority({c: b["windows"] for c, b in shell.vm.state["players"].items()})
+    return ", ".join(shell.player_name(c) for c in winners) or "—"
 
 
 # ----------------------------------------------------------------------------------------------
 # Final scoring
 
 
-def final_screen(shell) -> list[ft.Control]:
+def final_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     config = vm.session["config"]
     draft = shell.draft.setdefault("final", {p["colour"]: {"cities_visited": 0, "council": [0, 0, 0, 0]}
                                              for p in config["players"]})
-    controls: list[ft.Control] = [title(_("Final scoring")),
-                                  text(_("Count on the board what the app cannot know: each family's travel markers "
+    controls: list[ft.Control] = [text(_("Count on the board what the app cannot know: each family's travel markers "
                                          "and its members on the council stages. Everything else comes from the "
                                          "books."), SMALL), shell.problem()]
     for p in config["players"]:
         entry = draft[p["colour"]]
         rows = [ft.Row([who(p["name"], p["colour"], 20)]),
-                Stepper(f"cities-{p['colour']}", _("Cities visited (travel markers)"), entry["cities_visited"], 0,
-                        rules.TRAVEL_MARKERS, lambda v, e=entry: e.update(cities_visited=v)).control,
+                pick(f"cities-{p['colour']}", _("Cities visited (travel markers)"), entry["cities_visited"], 0,
+                     rules.TRAVEL_MARKERS, lambda v, e=entry: e.update(cities_visited=v)),
                 shell.problem(f"{p['colour']}.cities_visited")]
         for stage in range(4):
             rows.append(Stepper(f"council-{p['colour']}-{stage + 1}", _("Council stage {n}").format(n=stage + 1),
                                 entry["council"][stage], 0, rules.MEMBERS,
-                                lambda v, e=entry, s=stage: e["council"].__setitem__(s, v)).control)
+                                lambda v, e=entry, s=stage: e["council"].__setitem__(s, v), big=0).control)
         rows.append(shell.problem(f"{p['colour']}.council"))
         controls.append(card(rows, f"final-{p['colour']}"))
-    controls.append(button(_("Show the winner"), lambda e: shell.send(
+    finish = bar_button(_("Show the winner"), lambda e: shell.send(
         "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
-                                    for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS))
-    return controls + shell.footer()
-
-
-def on_turn(shell) -> str | None:
-    """The player whose turn it is (table mode highlights it on his phone)."""
-    state = shell.vm.state
-    return (shell.vm.session["config"]["players"][state["turn"]]["colour"]
-            if state["phase"] in ("play", "final_actions") else None)
+                                    for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS)
+    return Screen(controls + shell.footer(), finish)
