@@ -117,7 +117,6 @@ def looked_up(game) -> set:
 
 
 CONFIGS = {"flanders_1302": [
-    {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red")]},
     {"variant": "standard", "start": 0, "empty_city": "leuven",
      "players": [{"colour": c, "name": c} for c in ("blue", "red", "green")]},
     {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red", "green", "yellow")]},
