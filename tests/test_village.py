@@ -198,6 +198,32 @@ def test_end_of_game_final_actions_final_mass_and_scoring():
     assert result["winners"] == ["blue"] and result["players"][0]["breakdown"]["travel"] == 6
 
 
+@pytest.mark.parametrize("ender, order", [
+    pytest.param("yellow", ["yellow", "red", "blue"], id="another-player-all-act-market-starter-last"),
+    pytest.param("blue", ["yellow", "red"], id="the-market-starter-himself-the-others-act"),
+])
+def test_an_end_during_a_market_day_gives_the_rulebook_final_turns(ender, order):
+    """Seed 001, end of the game, special case: the market day is finished first. If the player who ends
+    the game did not start the market day, every player takes one more action, clockwise after the
+    market day's starter, who acts last; if he did, the others act (the app's `end.market` text)."""
+    config, state = play([("begin", {}), ("market_start", {"player": "blue"}),
+                          ("market_sell", {"player": "blue", "prestige": 6}),
+                          ("end_trigger", {"player": ender})])
+    assert state["market"]
+    for colour in ("yellow", "red", "blue"):
+        state = flow.apply(G, config, state, {"type": "market_pass", "args": {"player": colour}})
+    assert state["market"] is None and vg.final_action_order(state, config) == order
+    for colour in order:
+        assert config["players"][state["turn"]]["colour"] == colour
+        state = flow.apply(G, config, state, {"type": "next_turn", "args": {}})
+    assert state["phase"] == "mass" and state["mass"]["final"] and state["end"]["market"] == "blue"
+
+
+def test_the_end_trigger_outside_a_market_day_records_no_market():
+    config, state = play([("begin", {}), ("end_trigger", {"player": "blue"})])
+    assert state["end"]["market"] is None and vg.final_action_order(state, config) == ["yellow", "red"]
+
+
 def test_box_limits_for_coins_and_grain():
     config, state = play([("begin", {})])
     refused(config, state, "coins", player="blue", delta=-2)

@@ -9,7 +9,9 @@ digits §2.1 restores):
 - birth (FACTS §2.5.2; TV-V3): `_birth`;
 - the market day (FACTS §2.5.4; TV-V6): `_market_*`;
 - the mass and its majority bonus (FACTS §2.6; TV-V7): `_mass_*`, `mass_majority`;
-- the end of the game and the final scoring (FACTS §2.8; TV-V1): `final_scores`, `score_cli`.
+- the end of the game: the final actions, also when the end comes during a market day (rulebook "Konec
+  hry", "Zvláštní případ"; FACTS §2.8): `_end_trigger`, `final_action_order`;
+- the final scoring (FACTS §2.8; TV-V1): `final_scores`, `score_cli`.
 
 Board data no source settles (FACTS §2.10) is never invented: the time track's length is entered
 when the game starts; the grain paid to move up a church window, the printed prestige of a customer
@@ -475,18 +477,26 @@ def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _end_trigger(state: dict, args: Mapping, config: Mapping) -> None:
-    """A member took the last chronicle space or the last grave: everyone else gets one last action."""
+    """A member took the last chronicle space or the last grave: the final actions follow (after the
+    market day, if one is running: who started it is recorded, since it decides the order)."""
     need(state, "play")
     colour, _ = _player(state, config, args)
     state["phase"] = "final_actions"
-    state["end"] = {"trigger": colour, "acted": []}
-    state["turn"] = (_seat(config, colour) + 1) % len(config["players"])
+    state["end"] = {"trigger": colour, "market": state["market"]["trigger"] if state["market"] else None,
+                    "acted": []}
+    state["turn"] = _seat(config, final_action_order(state, config)[0])
 
 
 def final_action_order(state: Mapping, config: Mapping) -> list[str]:
-    """Who still gets a final action, in order: everyone but the trigger player, clockwise after him."""
+    """Who still gets a final action, in order: everyone but the trigger player, clockwise after him.
+    Ended during a market day by someone other than its starter: every player, clockwise after the
+    starter, who acts last (seed 001, end of the game)."""
     n = len(config["players"])
-    seat = _seat(config, state["end"]["trigger"])
+    end = state["end"]
+    if end["market"] is not None and end["market"] != end["trigger"]:
+        seat = _seat(config, end["market"])
+        return [config["players"][(seat + k) % n]["colour"] for k in range(1, n + 1)]
+    seat = _seat(config, end["trigger"])
     return [config["players"][(seat + k) % n]["colour"] for k in range(1, n)]
 
 

@@ -109,11 +109,7 @@ def round_screen(shell) -> list[ft.Control]:
             controls += [
                 button(_("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
                        "round-end", primary=False, icon=ft.Icons.CHURCH),
-                card([heading(_("End of the game")),
-                      text(_("Did a family member just take the last chronicle space or the last grave? "
-                             "Whose was he?"), SMALL),
-                      choice_chips("end-trigger", [(p["colour"], p["name"]) for p in players], None,
-                                   lambda c: vm.dispatch("end_trigger", player=c))], "end-check"),
+                end_check(shell),
             ]
     controls += action_rules(shell)
     return controls + shell.game_bar()
@@ -255,7 +251,20 @@ def market_helper(shell) -> list[ft.Control]:
         rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
                          SMALL))
     rows.append(text(shell.game_text("market.refill"), SMALL, color=ft.Colors.GREY_400))
-    return [card(rows, "market", highlight=True)]
+    controls = [card(rows, "market", highlight=True)]
+    if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
+        controls.append(end_check(shell))
+    return controls
+
+
+def end_check(shell) -> ft.Control:
+    """Who took the last chronicle space or the last grave (also during a market day)."""
+    _, vm = shell.vm.t, shell.vm
+    return card([heading(_("End of the game")),
+                 text(_("Did a family member just take the last chronicle space or the last grave? "
+                        "Whose was he?"), SMALL),
+                 choice_chips("end-trigger", [(p["colour"], p["name"]) for p in vm.session["config"]["players"]], None,
+                              lambda c: vm.dispatch("end_trigger", player=c))], "end-check")
 
 
 def action_rules(shell) -> list[ft.Control]:
