@@ -271,3 +271,9 @@ def bad(**fields):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+def test_an_option_for_a_game_without_options_says_so():
+    done = run_score({"options": ["gifts"], "players": [entry("a")]})
+    assert_refused(done, "options[0]")
+    assert "one of ," not in done.stderr and "has no options" in done.stderr
