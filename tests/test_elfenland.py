@@ -52,6 +52,8 @@ GOLD = {"options": ["elfengold"], "players": [{"id": "a", "towns": 3, "gold": 1}
     pytest.param({**GOLD, "players": [{"id": "a", "towns": 2, "gold": 200}, {"id": "b", "towns": 2, "gold": 200}]},
                  "players", id="more-gold-than-the-box"),
     pytest.param({**GOLD, "players": GOLD["players"][:1]}, "players", id="one-player"),
+    pytest.param({"players": [{"id": "a", "towns": 2, "cards": 5}, {"id": "b", "towns": 2, "cards": 1}]},
+                 "players[0].cards", id="base-hand-above-the-4-kept-after-a-move"),
     pytest.param({**GOLD, "options": ["elfengold", "wizards"]}, "options[1]", id="unknown-option"),
     pytest.param({**GOLD, "players": [{"id": "a", "towns": -1, "gold": 1}, GOLD["players"][1]]}, "players[0].towns",
                  id="negative"),
@@ -275,8 +277,15 @@ def test_base_game_four_rounds_and_the_travel_card_tie_break():
         t.do("next_phase")
     assert t.state["phase"] == "final"
     t.refused("cards", "cards.red", cards={"red": -1, "blue": 3})
-    t.do("cards", cards={"red": 2, "blue": 5})
+    t.refused("cards", "cards.blue", cards={"red": 2, "blue": 5})    # a hand keeps 4 cards after a move
+    t.do("cards", cards={"red": 2, "blue": 4})
     assert el.GAME.result(t.state, t.config)["winners"] == ["blue"]
+
+
+def test_a_gold_correction_stays_within_the_gold_in_the_box():
+    t = Table()
+    t.refused("adjust", "delta", player="red", delta=300 - 36 + 1, reason="miscount")   # 3 × 12 gold are out
+    t.do("adjust", player="red", delta=300 - 36, reason="miscount")
 
 
 def test_elf_wizards_only_with_elfengold():

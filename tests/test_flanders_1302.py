@@ -153,6 +153,8 @@ def changed(path, value):
 @pytest.mark.parametrize("payload, field", [
     pytest.param("{not json", "JSON", id="malformed"),
     pytest.param(changed(["players", 1, "influence_cards"], -3), "players[1].influence_cards", id="negative"),
+    pytest.param(dict(BASE, players=[{"id": c, "influence_cards": 20} for c in ("blue", "red", "green")]),
+                 "players[1].influence_cards", id="more-gold-influence-cards-in-all-than-the-28-gold-cards"),
     pytest.param(changed(["players", 1, "influence_cards"], "2"), "players[1].influence_cards", id="mistyped"),
     pytest.param(changed(["players", 1, "influence_cards"], KeyError), "players[1].influence_cards", id="missing"),
     pytest.param(changed(["players", 1, "id"], "blue"), "players[1].id", id="duplicate-id"),
@@ -294,6 +296,16 @@ def test_full_game_to_the_winner():
     result = G.result(state, config)
     assert result["winners"] == ["blue"]
     assert {p["id"]: p["total"] for p in result["players"]} == {"yellow": 11, "green": 0, "blue": 19, "red": 0}
+
+
+def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
+    """3 silver per player and at most the 28 gold cards among all hands."""
+    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": False, "deck": True}),
+                                *[("score_city", {"city": c, "quarters": {}}) for c in fl.CITIES]])
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 20, "green": 20, "blue": 0,
+                                                                            "red": 0}}})
+    assert error.value.field == "cards.green"
 
 
 def test_cannot_finish_before_every_city_is_scored():

@@ -228,6 +228,9 @@ def without(mapping, key):
     pytest.param({"cities": PLAIN, "players": [entry("a", events_vp=[2] * 7), entry("b", events_vp=[3] * 6),
                                                entry("c")]}, "players[1].events_vp", id="thirteen-events"),
     pytest.param(bad(events_vp=[3, 11]), "players[0].events_vp[1]", id="event-vp-too-high"),
+    pytest.param(bad(vp_counters=14), "players[0].vp_counters", id="more-vp-counters-than-wars"),
+    pytest.param({"cities": PLAIN, "players": [entry("a", vp_counters=7), entry("b", vp_counters=7), entry("c")]},
+                 "players[1].vp_counters", id="more-vp-counters-in-all-than-wars"),
     pytest.param({"cities": PLAIN, "players": [without(entry("a"), "vp_counters"), entry("b"), entry("c")]},
                  "players[0].vp_counters", id="missing-field"),
     pytest.param(bad(coins=3), "players[0].coins", id="unknown-key"),
@@ -244,6 +247,15 @@ def without(mapping, key):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+@pytest.mark.parametrize("players, most", [(3, 13), (4, 13), (5, 16), (6, 16)])
+def test_vp_counters_are_bounded_by_the_wars_a_game_can_have(players, most):
+    """One VP counter per war won: at most 4 wars a decade (5 with 5–6 players) for 3 decades, plus the
+    war of the one Start War card (FACTS §3.1, §3.4.6, §3.5.9)."""
+    assert pr.vp_counter_limit(players) == most
+    ok = {"cities": PLAIN, "players": [entry("a", vp_counters=most)] + [entry(p) for p in "bcdef"[:players - 1]]}
+    assert run_score(ok).returncode == 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -571,6 +583,13 @@ def test_treachery_hand_limit_cards_and_abilities():
     t.do("ability", player="malatesta", ability="banking", amount=3)
     assert (t.p("malatesta")["gold"], t.p("malatesta")["influence"]) == (36, 11)
     t.refused("ability", "player", player="malatesta", ability="banking", amount=-1)
+
+
+def test_a_vp_correction_stays_within_the_wars_a_game_can_have():
+    t = Table()
+    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=14, reason="x")
+    t.do("adjust", player="gonzaga", what="vp", delta=13, reason="x")
+    t.refused("adjust", "delta", player="baglioni", what="vp", delta=1, reason="x")
 
 
 def test_troops_one_of_each_type_and_trading():

@@ -229,7 +229,9 @@ def check_feature(raw: Any, path: str, players: list[str]) -> dict:
         if pid not in players:
             raise inputs.InputError(where, Msg(N_("no meeples of a colour that is not in the game: {got}"),
                                                {"got": pid}))
-        meeples[pid] = inputs.whole(count, where, 1, MEEPLES, N_("meeples in a player's supply"))
+        count = inputs.whole(count, where, 0, MEEPLES, N_("meeples in a player's supply"))
+        if count:                                       # 0 meeples: no meeple of that player
+            meeples[pid] = count
     feature["meeples"] = meeples
     return feature
 

@@ -54,7 +54,7 @@ from ..engine.seats import check_seats
 ELFENGOLD = "elfengold"
 TOWNS = 20            # town pieces per player (FACTS §5.1)
 GOLD_IN_BOX = 300     # 25 × 1 + 25 × 5 + 15 × 10 (FACTS §5.2)
-TRAVEL_CARDS = 72     # base game (FACTS §5.1)
+HAND_AFTER_MOVE = 4   # base game: a hand is reduced to 4 cards at the end of each move (FACTS §5.1)
 
 
 def final_scores(elfengold: bool, players: list[dict]) -> dict:
@@ -86,7 +86,8 @@ def score_cli(data: Any) -> dict:
     """`companion score elfenland`: check the input (scoring-contract.md) and score it."""
     _data, options, players = inputs.common(data, "elfenland", [ELFENGOLD], 2, 6)
     elfengold = ELFENGOLD in options
-    second, box = ("gold", GOLD_IN_BOX) if elfengold else ("cards", TRAVEL_CARDS)
+    second = "gold" if elfengold else "cards"
+    each = GOLD_IN_BOX if elfengold else HAND_AFTER_MOVE
     checked = []
     for i, raw in enumerate(players):
         path = inputs.join("players", i)
@@ -94,11 +95,11 @@ def score_cli(data: Any) -> dict:
         checked.append({"id": raw["id"],
                         "towns": inputs.whole(raw["towns"], inputs.join(path, "towns"), 0, TOWNS,
                                               N_("town pieces per player")),
-                        second: inputs.whole(raw[second], inputs.join(path, second), 0, box,
-                                             N_("gold in the box") if elfengold else N_("travel cards in the box"))})
-    if sum(p[second] for p in checked) > box:
-        raise inputs.InputError("players", Msg(N_("more {what} in all than the box's {n}"),
-                                               {"what": second, "n": box}))
+                        second: inputs.whole(raw[second], inputs.join(path, second), 0, each,
+                                             N_("gold in the box") if elfengold else
+                                             N_("cards a hand keeps at the end of a move"))})
+    if elfengold and sum(p["gold"] for p in checked) > GOLD_IN_BOX:      # hands of 4 never reach the 72 cards
+        raise inputs.InputError("players", Msg(N_("more gold in all than the box's {n}"), {"n": GOLD_IN_BOX}))
     return final_scores(elfengold, checked)
 
 
@@ -492,23 +493,25 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
     if not 0 <= state["players"][family]["gold"] + delta <= GOLD_IN_BOX:
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": GOLD_IN_BOX}), field="delta")
+    if sum(p["gold"] for p in state["players"].values()) + delta > GOLD_IN_BOX:
+        raise InvalidAction(Msg(N_("The players would hold more than the {n} gold in the box."), {"n": GOLD_IN_BOX}),
+                            field="delta")
     state["players"][family]["gold"] += delta
     state["corrections"].append({"track": family, "points": delta, "reason": reason.strip()[:200]})
 
 
 def _cards(state: dict, args: Mapping, config: Mapping) -> None:
-    """The base game's tie-break: travel cards in each hand at the end."""
+    """The base game's tie-break: travel cards in each hand at the end, at most the 4 a hand keeps at
+    the end of a move (FACTS §5.1)."""
     need(state, "final")
     cards = args.get("cards")
     if not isinstance(cards, Mapping) or set(cards) != set(state["players"]):
         raise InvalidAction(Msg(N_("Count every player's travel cards.")), field="cards")
     for family, n in cards.items():
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= TRAVEL_CARDS:
-            raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}."),
-                                    {"low": 0, "high": TRAVEL_CARDS}), field=f"cards.{family}")
-    if sum(cards.values()) > TRAVEL_CARDS:
-        raise InvalidAction(Msg(N_("more {what} in all than the box's {n}"), {"what": "cards", "n": TRAVEL_CARDS}),
-                            field="cards")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= HAND_AFTER_MOVE:
+            raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}: a hand keeps at most 4 cards at "
+                                       "the end of a move."), {"low": 0, "high": HAND_AFTER_MOVE}),
+                                field=f"cards.{family}")
     for family, n in cards.items():
         state["players"][family]["cards"] = n
 

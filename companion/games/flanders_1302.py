@@ -20,7 +20,8 @@ Decisions where the sources are silent (FACTS marks them UNKNOWN or inferred):
 - with 3 players the city left empty is never scored, so `companion score` takes at most 5 cities
   (6 with 4 players or the variant); which city it is, the input does not say;
 - the gold deck's composition is unknown, so influence cards in hand are bounded only by the box
-  (3 silver + 28 gold cards); guild masters per guild in a city by 2 printed per quarter + 4 tiles;
+  (3 silver cards per player, and all hands together hold at most the 28 gold cards); guild masters
+  per guild in a city by 2 printed per quarter + 4 tiles;
 - in the two-player variant the influenced guilds are chosen by the players, one each.
 """
 from __future__ import annotations
@@ -302,6 +303,18 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
     return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters}
 
 
+def gold_influence_beyond_box(cards: list[int]) -> int | None:
+    """The index of the first hand that takes the influence cards in all hands beyond the box: 3 silver
+    ones per player, and kept gold influence cards from the 28 gold cards (their number is unknown,
+    so the whole gold deck bounds them). None when every hand fits."""
+    gold = 0
+    for i, n in enumerate(cards):
+        gold += max(0, n - SILVER_INFLUENCE)
+        if gold > GOLD_CARDS:
+            return i
+    return None
+
+
 def check_totals(cities: list[dict], path: str, variant: str) -> None:
     """Across all scored cities no guild, church or cathedral count may exceed the box."""
     for guild in GUILDS:
@@ -402,6 +415,12 @@ def score_cli(data: Any) -> dict:
             inputs.obj(player, path, required=["id", "influence_cards"])
             inputs.whole(player["influence_cards"], inputs.join(path, "influence_cards"), 0,
                          SILVER_INFLUENCE + GOLD_CARDS, N_("3 silver influence cards plus the 28 gold cards"))
+    if variant == STANDARD:
+        over = gold_influence_beyond_box([p["influence_cards"] for p in players])
+        if over is not None:
+            raise inputs.InputError(inputs.join(inputs.join("players", over), "influence_cards"),
+                                    Msg(N_("more influence cards in all hands than 3 silver ones each plus the {n} "
+                                           "gold cards"), {"n": GOLD_CARDS}))
     if variant == TWO_PLAYER and players[0]["influenced_guild"] == players[1]["influenced_guild"]:
         raise inputs.InputError("players[1].influenced_guild", Msg(N_("the two players influence different guilds")))
     guilds = list(GUILDS) if variant == TWO_PLAYER else colours + [GREY]
@@ -545,9 +564,10 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     need(state, "final")
     if config["variant"] == STANDARD:
         counts = _player_counts(args, config, "cards", 0)
-        for colour, n in counts.items():
-            if n > SILVER_INFLUENCE + GOLD_CARDS:
-                raise InvalidAction(Msg(N_("More influence cards than the box holds.")), field=f"cards.{colour}")
+        over = gold_influence_beyond_box(list(counts.values()))
+        if over is not None:
+            raise InvalidAction(Msg(N_("More influence cards than the box holds: 3 silver ones per player plus "
+                                       "the 28 gold cards in all.")), field=f"cards.{list(counts)[over]}")
         state["influence"] = counts
     missing = [c for c in cities_in_play(config) if c not in state["cities"]]
     if missing:

@@ -24,7 +24,10 @@ S-RP-P):
 - income at the end of a decade (FACTS §3.6; TV-P5): `income`, `_book_income`;
 - what the box contains, as far as it bounds a final-scoring input (FACTS §3.1, §3.4, §3.8): five
   major cities with status 3–10, 4 "+1 status" artist tiles, 12 event tiles, 6 city tiles per city,
-  at most 6 city tiles from at most 3 cities per player, exactly two Merchant city tiles, one Pope;
+  at most 6 city tiles from at most 3 cities per player, exactly two Merchant city tiles, one Pope,
+  and one VP counter per war won: at most 3 decades × 4 wars (5 with 5–6 players) plus the war of
+  the one Start War card (`vp_counter_limit`). Gold and influence have no box count in the sources
+  (the counters are not counted), so they are not bounded by one;
 - the city ranks 10/7/5/3/2 with the artist tie-break and shared lowest rank (FACTS §3.7.1; TV-P7):
   `city_ranks`;
 - the final scoring: city tiles, Merchant event, event tiles, Pope, gold, influence and the
@@ -297,7 +300,10 @@ def check_player(raw: Any, path: str) -> dict:
          "vp_counters": inputs.whole(raw["vp_counters"], j("vp_counters")),
          "merchant_event": inputs.boolean(raw["merchant_event"], j("merchant_event"))}
     events = inputs.array(raw["events_vp"], j("events_vp"), 0, EVENT_TILES)
-    p["events_vp"] = [inputs.whole(v, inputs.join(j("events_vp"), i), 0, EVENT_VP_MAX) for i, v in enumerate(events)]
+    p["events_vp"] = [inputs.whole(v, inputs.join(j("events_vp"), i), 0, EVENT_VP_MAX,
+                                   N_("the app's bound against typing errors: the sources do not list every event "
+                                      "tile's VP"))
+                      for i, v in enumerate(events)]
     inputs.obj(raw["city_tiles"], j("city_tiles"), optional=CITIES)
     tiles = {}
     for city in CITIES:
@@ -323,11 +329,13 @@ def check_player(raw: Any, path: str) -> dict:
 
 
 def check_totals(players: list[dict]) -> None:
-    """Across all players: one Pope, one Merchant event, two Merchant tiles, 12 event tiles, 6 tiles per city.
+    """Across all players: one Pope, one Merchant event, two Merchant tiles, 12 event tiles, 6 tiles per city,
+    and no more VP counters than the wars a game can have (`vp_counter_limit`).
 
     The error names the field of the first player that goes beyond the box.
     """
-    counts = {"pope": 0, "merchant_event": 0, "merchant_tiles": 0, "events_vp": 0}
+    counts = {"pope": 0, "merchant_event": 0, "merchant_tiles": 0, "events_vp": 0, "vp_counters": 0}
+    wars = vp_counter_limit(len(players))
     per_city = {c: 0 for c in CITIES}
     for i, p in enumerate(players):
         path = inputs.join("players", i)
@@ -346,6 +354,13 @@ def check_totals(players: list[dict]) -> None:
             raise inputs.InputError(inputs.join(path, "merchant_tiles"),
                                     Msg(N_("more Merchant city tiles in all than the {n} in the game, got {got}"),
                                         {"n": MERCHANT_TILES, "got": sum(q["merchant_tiles"] for q in players)}))
+        counts["vp_counters"] += p["vp_counters"]
+        if counts["vp_counters"] > wars:
+            raise inputs.InputError(inputs.join(path, "vp_counters"),
+                                    Msg(N_("one VP counter per war won, and a game of {players} players has at most "
+                                           "{n} wars (3 decades × {limit}, plus the Start War card), got {got} in all"),
+                                        {"players": len(players), "n": wars, "limit": war_limit(len(players)),
+                                         "got": sum(q["vp_counters"] for q in players)}))
         counts["events_vp"] += len(p["events_vp"])
         if counts["events_vp"] > EVENT_TILES:
             raise inputs.InputError(inputs.join(path, "events_vp"),
@@ -384,6 +399,7 @@ DECADES = 3
 EVENTS_PER_DECADE = 4
 CARD_PRICE = (1, 1)                      # a treachery card: 1 gold + 1 influence
 TREACHERY_CARDS = 23
+START_WAR_CARDS = 1
 HAND_LIMIT = 2
 CITY_MINIMUM = 2                         # × the city's status
 CONDOTTIERE_MINIMUM = 1
@@ -439,6 +455,12 @@ def family_name(family: str) -> Ref:
 def war_limit(players: int) -> int:
     """Wars per decade: 4, or 5 with 5–6 players (FACTS §3.4.6)."""
     return 5 if players >= 5 else 4
+
+
+def vp_counter_limit(players: int) -> int:
+    """VP counters a whole game can hand out: one per war won (FACTS §3.5.9), at most `war_limit` wars
+    a decade on the track for 3 decades, plus the war of the one Start War card (FACTS §3.1)."""
+    return DECADES * war_limit(players) + START_WAR_CARDS
 
 
 # ----------------------------------------------------------------------------------------------
@@ -934,8 +956,14 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
     value = state["players"][family][what] + delta
-    high = hand_limit(state, family) if what == "treachery" else LEDGER_MAX
+    high = {"treachery": hand_limit(state, family),
+            "vp": vp_counter_limit(len(config["players"])) - sum(
+                p["vp"] for f, p in state["players"].items() if f != family)}.get(what, LEDGER_MAX)
     if not 0 <= value <= high:
+        if what == "vp":
+            raise InvalidAction(Msg(N_("A game hands out one VP counter per war won, at most {n} in all: this "
+                                       "player can have from 0 to {high}."),
+                                    {"n": vp_counter_limit(len(config["players"])), "high": high}), field="delta")
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": high}), field="delta")
     state["players"][family][what] = value
     _leader_can_pay(state, config, "delta")

@@ -40,6 +40,7 @@ COINS = 15
 GRAIN = 20
 FARMYARD_GRAIN = 5
 CUSTOMERS = 24
+CUSTOMER_PRESTIGE_MAX = 30                # not a box count: the customer tiles are not known (FACTS §2.5.4)
 MONKS = 4
 PLAGUE_TIME = 2
 MARKET_TIME = 1
@@ -309,7 +310,7 @@ def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
     colour, player = _player(state, config, args)
     if colour != market["turn"]:
         raise InvalidAction(Msg(N_("It is {name}'s turn at the market."), {"name": _name(config, market["turn"])}))
-    prestige = _whole(args, "prestige", 0, 30)
+    prestige = _whole(args, "prestige", 0, CUSTOMER_PRESTIGE_MAX)
     if sum(len(p["customers"]) for p in state["players"].values()) >= CUSTOMERS:
         raise InvalidAction(Msg(N_("All 24 customers have been served.")))
     free = colour == market["trigger"] and not market["free_used"]
@@ -625,7 +626,10 @@ def check_player(raw: Any, path: str) -> dict:
         p[key] = [inputs.whole(v, inputs.join(j(key), i), 0, MEMBERS, N_("family members per colour"))
                   for i, v in enumerate(values)]
     customers = inputs.array(raw["customers"], j("customers"), 0, CUSTOMERS)
-    p["customers"] = [inputs.whole(v, inputs.join(j("customers"), i), 0, 30) for i, v in enumerate(customers)]
+    p["customers"] = [inputs.whole(v, inputs.join(j("customers"), i), 0, CUSTOMER_PRESTIGE_MAX,
+                                   N_("the app's bound against typing errors: the sources do not list the "
+                                      "customer tiles"))
+                      for i, v in enumerate(customers)]
     if p["living"] + p["chronicle"] > MEMBERS:
         raise inputs.InputError(j("chronicle"), Msg(N_("living and chronicle members add up to more than the {n} "
                                                        "family members of a colour"), {"n": MEMBERS}))

@@ -400,7 +400,7 @@ def final_screen(shell) -> list[ft.Control]:
         rows = [text(shell.game_text("final.cards"), SMALL)]
         for p in config["players"]:
             rows.append(Stepper(f"cards-{p['colour']}", who(p["name"], p["colour"]), counts[p["colour"]], 0,
-                                rules.TRAVEL_CARDS, lambda v, c=p["colour"]: counts.update({c: v})).control)
+                                rules.HAND_AFTER_MOVE, lambda v, c=p["colour"]: counts.update({c: v})).control)
         rows.append(button(_("Save the counts"), lambda e: shell.send("cards", "cards", cards=dict(counts)),
                            "save-cards", primary=False))
         controls.append(card(rows, "cards"))
