@@ -117,6 +117,31 @@ def test_tv_v10_passing_the_bridge_means_a_death_at_the_end_of_the_turn():
     refused(config, state, "death", player="blue", number="1", profession="crafts", place="grave")
 
 
+@pytest.mark.parametrize("actions, time, coins, prestige", [
+    pytest.param([("time", {"player": "red", "amount": vg.ACTION_TIME["wainwright"]}),
+                  ("time", {"player": "red", "amount": vg.ACTION_TIME["wainwright"]})], 4, 1, 0,
+                 id="TV-V4-wagon-by-time-train-2-produce-2"),
+    pytest.param([], 0, 1, 0, id="TV-V4-wagon-by-orange-and-pink-cubes-costs-no-time"),
+    pytest.param([("time", {"player": "red", "amount": vg.ACTION_TIME["travel"]}),
+                  ("correct", {"track": "red", "points": 3, "reason": "travel"})], 2, 1, 3,
+                 id="TV-V5-first-trip-2-time-and-3-prestige"),
+    pytest.param([("coins", {"player": "red", "delta": 1}), ("coins", {"player": "red", "delta": -1})], 0, 1, 0,
+                 id="TV-V8-joker-1-coin-and-1-green"),
+    pytest.param([("coins", {"player": "red", "delta": 1}), ("coins", {"player": "red", "delta": -2})], 0, 0, 0,
+                 id="TV-V8-joker-2-coins-for-2-green"),
+])
+def test_worked_examples_of_time_coins_and_prestige(actions, time, coins, prestige):
+    """FACTS §2.9: what the books record for Filip (red): time on his farmyard, coins, prestige."""
+    config, state = play([("begin", {}), *actions])
+    red = state["players"]["red"]
+    assert (red["time"], red["coins"], state["scores"]["red"]) == (time, coins, prestige)
+
+
+def test_tv_v8_the_joker_needs_the_coins():
+    config, state = play([("begin", {})])
+    refused(config, state, "coins", player="red", delta=-2)
+
+
 def test_tv_v6_market_day():
     config, state = play([
         ("begin", {}), ("market_start", {"player": "blue"}),

@@ -44,6 +44,11 @@ CUSTOMER_PRESTIGE_MAX = 30                # not a box count: the customer tiles 
 MONKS = 4
 PLAGUE_TIME = 2
 MARKET_TIME = 1
+#: Time the actions cost that FACTS §2.1 restores (the books' buttons): travel 2 (+ a wagon and 2 cubes),
+#: the mill 2 (+ 2 grain), the church 3 (or 1 brown cube), a new council member 1 (+ 2 green or a scroll),
+#: the wainwright 2 to train and 2 to produce (TV-V4), the stables 3 (one source). Board-printed costs
+#: the sources do not give (office, smithy, council steps) are entered as +1, +2, +3.
+ACTION_TIME = {"travel": 2, "mill": 2, "church": 3, "council": 1, "wainwright": 2, "stables": 3}
 MASS_PIECES = 4
 MASS_BONUS = 2
 TRAVEL_MARKERS = MARKERS - 2              # markers left for the travel map

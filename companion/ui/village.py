@@ -201,10 +201,10 @@ def books(shell) -> list[ft.Control]:
         tid(f"facts-{colour}", ft.Column([text(line, SMALL) for line in facts], spacing=2)),
         text(_("Time: what the action costs (board-printed costs with +1, +2, +3)"), SMALL),
         ft.Row([small(_("Plague +2"), act("time", plague=True), "plague"),
-                *[small(label, act("time", amount=n), f"time-{key}") for key, label, n in (
-                    ("travel", _("Travel +2"), 2), ("mill", _("Mill +2"), 2), ("church", _("Church +3"), 3),
-                    ("council", _("Council, new member +1"), 1), ("wainwright", _("Wainwright +2"), 2),
-                    ("stables", _("Stables +3"), 3))],
+                *[small(label, act("time", amount=rules.ACTION_TIME[key]), f"time-{key}") for key, label in (
+                    ("travel", _("Travel +2")), ("mill", _("Mill +2")), ("church", _("Church +3")),
+                    ("council", _("Council, new member +1")), ("wainwright", _("Wainwright +2")),
+                    ("stables", _("Stables +3")))],
                 small("+1", act("time", amount=1), "time-1"), small("+2", act("time", amount=2), "time-2"),
                 small("+3", act("time", amount=3), "time-3")], wrap=True),
         text(_("Coins and grain"), SMALL),
