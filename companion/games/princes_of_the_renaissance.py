@@ -377,11 +377,11 @@ def check_totals(players: list[dict]) -> None:
 
 def score_cli(data: Any) -> dict:
     """`companion score princes-of-the-renaissance`: check the input (scoring-contract.md) and score it."""
-    data, options, players = inputs.common(data, CLI_NAME, list(CLI_OPTIONS), 3, 6, top=["cities"])
+    data, options, players = inputs.common(data, CLI_NAME, [CLI_GOLD_OPTION], 3, 6, top=["cities"])
     cities = check_cities(data["cities"], "cities")
     checked = [check_player(p, inputs.join("players", i)) for i, p in enumerate(players)]
     check_totals(checked)
-    return final_scores(cities, checked, "tied-gold-no-second" in options)
+    return final_scores(cities, checked, CLI_GOLD_OPTION in options)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -441,8 +441,8 @@ FRENCH_INVASION = 2                      # status lost by the invaded city
 CARDS = ("bribe_troops", "bribe_cardinal", "freeze_bid", "steal_influence", "raid_gold", "veto", "start_war")
 OPTIONS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp", "banking_own_turn",
            "tied_gold_no_second")
-#: The one rule option that changes the final scoring, as `companion score` names it.
-CLI_OPTIONS = {"tied-gold-no-second": "tied_gold_no_second"}
+#: The one rule option that changes the final scoring (`tied_gold_no_second`), as `companion score` names it.
+CLI_GOLD_OPTION = "tied-gold-no-second"
 
 #: The actions of a turn, in the rulebook's order: the turn guide's steps (FACTS §3.4).
 STEPS = tuple(Step(a, helper=a) for a in ("troop", "treachery", "city", "pope", "event", "war", "pass"))
