@@ -137,6 +137,13 @@ def test_score_command_tv_c6_and_tie():
     assert [p["place"] for p in got["players"]] == [1, 1, 1] and got["winners"] == ["red", "blue", "green"]
 
 
+def test_a_count_of_zero_meeples_is_accepted():
+    """The contract allows non-negative counts: 0 meeples is no meeple, not an error."""
+    done = run_score(game(feature("road", {"red": 0, "blue": 1}, tiles=3)))
+    assert done.returncode == 0, done.stderr
+    assert [p["breakdown"]["roads"] for p in json.loads(done.stdout)["players"]] == [0, 3]
+
+
 def game(*features, players=None, options=None):
     data = {"players": players or [player("red"), player("blue")], "features": list(features)}
     if options is not None:
@@ -162,7 +169,7 @@ def gifted(red, blue=0):
     pytest.param(game(options=["abbots"]), "options[0]", id="unknown-option"),
     pytest.param(game(feature("road", {"yellow": 1}, tiles=3)), "features[0].meeples.yellow",
                  id="meeples-of-a-colour-not-in-the-game"),
-    pytest.param(game(feature("road", {"red": 0}, tiles=3)), "features[0].meeples.red", id="zero-meeples"),
+    pytest.param(game(feature("road", {"red": -1}, tiles=3)), "features[0].meeples.red", id="negative-meeples"),
     pytest.param(game(feature("monastery", tiles=10)), "features[0].tiles", id="monastery-with-10-tiles"),
     pytest.param(game(feature("monastery", tiles=8, complete=True)), "features[0].tiles",
                  id="complete-monastery-with-8-tiles"),

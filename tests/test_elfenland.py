@@ -28,6 +28,13 @@ def test_final_scoring(elfengold, players, places, winners):
     assert [p["breakdown"] for p in result["players"]] == [{"towns": p["towns"]} for p in players]
 
 
+def test_the_tie_line_says_who_still_shares_a_place():
+    players = [{"id": "a", "towns": 20, "gold": 5}, {"id": "b", "towns": 20, "gold": 5},
+               {"id": "c", "towns": 20, "gold": 9}]
+    lines = [m.english() for m in el.final_scores(True, players)["explain"]]
+    assert "a, b still tie on gold as well and share place 2." in lines
+
+
 def run_score(payload, *args):
     return score(GAME_NAME, payload, *args)
 
@@ -45,6 +52,8 @@ GOLD = {"options": ["elfengold"], "players": [{"id": "a", "towns": 3, "gold": 1}
     pytest.param({**GOLD, "players": [{"id": "a", "towns": 2, "gold": 200}, {"id": "b", "towns": 2, "gold": 200}]},
                  "players", id="more-gold-than-the-box"),
     pytest.param({**GOLD, "players": GOLD["players"][:1]}, "players", id="one-player"),
+    pytest.param({"players": [{"id": "a", "towns": 2, "cards": 5}, {"id": "b", "towns": 2, "cards": 1}]},
+                 "players[0].cards", id="base-hand-above-the-4-kept-after-a-move"),
     pytest.param({**GOLD, "options": ["elfengold", "wizards"]}, "options[1]", id="unknown-option"),
     pytest.param({**GOLD, "players": [{"id": "a", "towns": -1, "gold": 1}, GOLD["players"][1]]}, "players[0].towns",
                  id="negative"),
@@ -152,11 +161,26 @@ def test_a_winner_who_cannot_pay_loses_all_his_gold_and_the_tile_goes_up_again()
     t.do("pass_bid", player="green")
     assert t.gold("red") == 0 and t.state["sold"][-1]["broke"]
     assert t.state["auction"]["lot"] == {"tile": "dragon"} and t.state["auction"]["log"] == []
-    t.do("bid", player="red", amount=1)         # he may bid again: with no gold he cannot pay again
+    assert t.state["auction"]["bidders"] == ["blue", "green"]   # broke: he cannot bid again and again
+    t.refused("bid", "player", player="red", amount=1)
     t.do("bid", player="blue", amount=2)
     t.do("pass_bid", player="green")
-    t.do("pass_bid", player="red")
     assert t.gold("blue") == 10
+
+
+def test_nobody_with_gold_left_sends_the_tile_back_to_the_pool():
+    t = Table()
+    for colour in ("red", "blue", "green"):
+        t.state["players"][colour]["gold"] = 0
+    auction_phase(t)
+    assert t.state["auction"] is None and [s["winner"] for s in t.state["sold"]] == [None] * 6
+
+
+def test_the_auction_cannot_be_skipped_before_the_tiles_are_turned_up():
+    t = Table()
+    t.to("auction")
+    t.refused("next_phase")
+    assert t.state["step"] == "auction"
 
 
 def finish_auction(t):
@@ -188,6 +212,33 @@ def test_moves_pay_gold_or_two_cards_and_collect_towns():
     assert el.colour_at(t.config, t.state["start"]) == "blue"
     t.do("next_phase")
     assert t.gold("red") == 30 + 2                           # income from round 2
+
+
+def test_one_obstacle_per_road_bounds_the_wizard_cards_for_obstacles():
+    """Each road holds at most one obstacle, so a wizard stands in for at most one extra card per road
+    travelled; a flying carpet uses no road."""
+    t = Table()
+    auction_phase(t)
+    finish_auction(t)
+    t.to("move")
+    t.refused("move", "wizard_obstacles", player="red", visits=[{"town": "beata"}, {"town": "al_baran",
+                                                                                    "carpet": True}],
+              take="gold", wizard_obstacles=2)
+    t.do("move", player="red", visits=[{"town": "beata"}, {"town": "virst"}], take="gold", wizard_obstacles=2)
+    assert t.gold("red") == 12 + 2 + 3 - 2
+
+
+def test_gold_cards_among_the_two_cards_drawn_instead_of_gold_go_onto_the_gold_pile():
+    t = Table()
+    auction_phase(t)
+    finish_auction(t)
+    t.to("move")
+    t.refused("move", "gold_cards", player="red", visits=[{"town": "beata"}], take="gold", gold_cards=1)
+    t.do("move", player="red", visits=[{"town": "beata"}], take="cards", gold_cards=1)
+    assert t.state["gold_pile"] == 1 and t.gold("red") == 12
+    t.refused("pass_move", "gold_cards", player="blue", gold_cards=7)      # only 7 gold cards exist
+    t.do("pass_move", player="blue", gold_cards=2)
+    assert t.state["gold_pile"] == 3
 
 
 def test_wizard_moves_need_the_variant():
@@ -226,8 +277,15 @@ def test_base_game_four_rounds_and_the_travel_card_tie_break():
         t.do("next_phase")
     assert t.state["phase"] == "final"
     t.refused("cards", "cards.red", cards={"red": -1, "blue": 3})
-    t.do("cards", cards={"red": 2, "blue": 5})
+    t.refused("cards", "cards.blue", cards={"red": 2, "blue": 5})    # a hand keeps 4 cards after a move
+    t.do("cards", cards={"red": 2, "blue": 4})
     assert el.GAME.result(t.state, t.config)["winners"] == ["blue"]
+
+
+def test_a_gold_correction_stays_within_the_gold_in_the_box():
+    t = Table()
+    t.refused("adjust", "delta", player="red", delta=300 - 36 + 1, reason="miscount")   # 3 × 12 gold are out
+    t.do("adjust", player="red", delta=300 - 36, reason="miscount")
 
 
 def test_elf_wizards_only_with_elfengold():

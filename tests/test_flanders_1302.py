@@ -103,9 +103,10 @@ def test_two_player_total_is_own_plus_influenced_guild():
 
 
 def test_tied_winners_share_first_place():
-    players = [{"id": "blue", "influence_cards": 1}, {"id": "red", "influence_cards": 1}]
+    players = [{"id": "blue", "influence_cards": 1}, {"id": "red", "influence_cards": 1},
+               {"id": "green", "influence_cards": 0}]
     result = fl.final_scores(fl.STANDARD, players, [city({"blue": 2, "red": 2})])
-    assert [p["place"] for p in result["players"]] == [1, 1]
+    assert [p["place"] for p in result["players"]] == [1, 1, 3]
     assert result["winners"] == ["blue", "red"]
 
 
@@ -132,7 +133,8 @@ def test_score_reads_a_file_argument():
     assert done.returncode == 0 and json.loads(done.stdout)["winners"] == ["blue"]
 
 
-BASE = {"players": [{"id": "blue", "influence_cards": 1}, {"id": "red", "influence_cards": 0}],
+BASE = {"players": [{"id": "blue", "influence_cards": 1}, {"id": "red", "influence_cards": 0},
+                    {"id": "green", "influence_cards": 0}],
         "cities": [{"name": "ghent", "quarters": {"blue": 2, "red": 1}}]}
 
 
@@ -151,13 +153,19 @@ def changed(path, value):
 @pytest.mark.parametrize("payload, field", [
     pytest.param("{not json", "JSON", id="malformed"),
     pytest.param(changed(["players", 1, "influence_cards"], -3), "players[1].influence_cards", id="negative"),
+    pytest.param(dict(BASE, players=[{"id": c, "influence_cards": 20} for c in ("blue", "red", "green")]),
+                 "players[1].influence_cards", id="more-gold-influence-cards-in-all-than-the-28-gold-cards"),
     pytest.param(changed(["players", 1, "influence_cards"], "2"), "players[1].influence_cards", id="mistyped"),
     pytest.param(changed(["players", 1, "influence_cards"], KeyError), "players[1].influence_cards", id="missing"),
     pytest.param(changed(["players", 1, "id"], "blue"), "players[1].id", id="duplicate-id"),
     pytest.param(changed(["players", 1, "id"], "purple"), "players[1].id", id="unknown-colour"),
     pytest.param(changed(["players"], [{"id": "blue", "influence_cards": 0}]), "players", id="one-player"),
+    pytest.param(changed(["players"], BASE["players"][:2]), "players", id="standard-game-with-two-players"),
+    pytest.param(dict(BASE, cities=[{"quarters": {}}] * 6), "cities", id="three-players-score-the-empty-city"),
+    pytest.param(dict(BASE, players=[*BASE["players"], {"id": "yellow", "influence_cards": 0}],
+                      cities=[{"quarters": {}}] * 7), "cities", id="more-cities-than-the-board"),
     pytest.param(changed(["cities", 0, "quarters", "blue"], 17), "cities[0].quarters.blue", id="above-box"),
-    pytest.param(changed(["cities", 0, "quarters", "green"], 1), "cities[0].quarters.green", id="guild-not-in-game"),
+    pytest.param(changed(["cities", 0, "quarters", "yellow"], 1), "cities[0].quarters.yellow", id="guild-not-in-game"),
     pytest.param(changed(["cities", 0, "church_with_cathedral"], 5), "cities[0].church_with_cathedral",
                  id="five-cathedrals"),
     pytest.param(changed(["cities", 0, "masters"], {"green": 1}), "cities[0].masters.green",
@@ -179,6 +187,18 @@ def changed(path, value):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+def test_two_players_are_sent_to_the_variant():
+    done = run_score(changed(["players"], BASE["players"][:2]))
+    assert "two-player" in done.stderr
+
+
+def test_three_players_score_at_most_the_five_cities_in_play():
+    """The city that stays empty is never scored: five cities, and six with 4 players."""
+    assert json.loads(run_score(dict(BASE, cities=[{"quarters": {}}] * 5)).stdout)["winners"]
+    four = dict(BASE, players=[*BASE["players"], {"id": "yellow", "influence_cards": 0}], cities=[{"quarters": {}}] * 6)
+    assert run_score(four).returncode == 0
 
 
 def test_an_unknown_game_exits_2():
@@ -213,6 +233,26 @@ def test_setup_checklist_for_three_players_names_the_empty_city():
     ids = [i["id"] for i in items]
     assert "unused_guild" in ids and "empty_city" in ids and "all_cities" not in ids
     assert next(i for i in items if i["id"] == "empty_city")["params"]["city"].key == "flanders_1302.city.utrecht"
+
+
+def test_the_standard_game_is_for_three_or_four_players():
+    """Two players play the two-player variant (rulebook "Pravidla pro 2 hráče"; FACTS §1.1, §1.9)."""
+    with pytest.raises(InvalidAction) as error:
+        G.new_config(dict(FOUR, players=FOUR["players"][:2]))
+    assert error.value.field == "players" and "two-player variant" in error.value.msg.english()
+
+
+def test_three_players_never_score_the_empty_city():
+    config, state = play(dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht"), [("begin", {})])
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "utrecht", "quarters": {}}})
+    assert error.value.field == "city"
+
+
+def test_three_players_are_told_the_empty_city_does_not_count_for_the_end():
+    form = dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht")
+    assert fl.end_question(G.new_config(form)) == "end.board_three"
+    assert fl.end_question(G.new_config(FOUR)) == "end.board"
 
 
 def test_three_players_need_an_empty_city():
@@ -256,6 +296,16 @@ def test_full_game_to_the_winner():
     result = G.result(state, config)
     assert result["winners"] == ["blue"]
     assert {p["id"]: p["total"] for p in result["players"]} == {"yellow": 11, "green": 0, "blue": 19, "red": 0}
+
+
+def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
+    """3 silver per player and at most the 28 gold cards among all hands."""
+    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": False, "deck": True}),
+                                *[("score_city", {"city": c, "quarters": {}}) for c in fl.CITIES]])
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 20, "green": 20, "blue": 0,
+                                                                            "red": 0}}})
+    assert error.value.field == "cards.green"
 
 
 def test_cannot_finish_before_every_city_is_scored():

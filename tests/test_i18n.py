@@ -117,7 +117,6 @@ def looked_up(game) -> set:
 
 
 CONFIGS = {"flanders_1302": [
-    {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red")]},
     {"variant": "standard", "start": 0, "empty_city": "leuven",
      "players": [{"colour": c, "name": c} for c in ("blue", "red", "green")]},
     {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red", "green", "yellow")]},
@@ -129,8 +128,8 @@ CONFIGS = {"flanders_1302": [
 ], "princes_of_the_renaissance": [
     {"start": 0, "options": options, "players": [{"colour": c, "name": c} for c in families]}
     for options, families in (([], ("baglioni", "gonzaga", "d_este")),
-                              (["milan_seven", "first_left"], ("baglioni", "gonzaga", "d_este", "malatesta",
-                                                               "bentivogli", "montefeltro")))
+                              (["milan_seven", "first_left", "banking_own_turn", "tied_gold_no_second"],
+                               ("baglioni", "gonzaga", "d_este", "malatesta", "bentivogli", "montefeltro")))
 ], "elfenland": [
     {"start": 0, "variant": variant, "wizards": wizards, "players": [{"colour": c, "name": c} for c in colours]}
     for variant, wizards, colours in (("elfengold", True, ("red", "blue")), ("elfengold", False, ("red", "blue", "black")),

@@ -228,6 +228,9 @@ def without(mapping, key):
     pytest.param({"cities": PLAIN, "players": [entry("a", events_vp=[2] * 7), entry("b", events_vp=[3] * 6),
                                                entry("c")]}, "players[1].events_vp", id="thirteen-events"),
     pytest.param(bad(events_vp=[3, 11]), "players[0].events_vp[1]", id="event-vp-too-high"),
+    pytest.param(bad(vp_counters=14), "players[0].vp_counters", id="more-vp-counters-than-wars"),
+    pytest.param({"cities": PLAIN, "players": [entry("a", vp_counters=7), entry("b", vp_counters=7), entry("c")]},
+                 "players[1].vp_counters", id="more-vp-counters-in-all-than-wars"),
     pytest.param({"cities": PLAIN, "players": [without(entry("a"), "vp_counters"), entry("b"), entry("c")]},
                  "players[0].vp_counters", id="missing-field"),
     pytest.param(bad(coins=3), "players[0].coins", id="unknown-key"),
@@ -244,6 +247,15 @@ def without(mapping, key):
 def test_bad_input_exits_2_naming_the_field(payload, field):
     done = run_score(payload)
     assert_refused(done, field)
+
+
+@pytest.mark.parametrize("players, most", [(3, 13), (4, 13), (5, 16), (6, 16)])
+def test_vp_counters_are_bounded_by_the_wars_a_game_can_have(players, most):
+    """One VP counter per war won: at most 4 wars a decade (5 with 5–6 players) for 3 decades, plus the
+    war of the one Start War card (FACTS §3.1, §3.4.6, §3.5.9)."""
+    assert pr.vp_counter_limit(players) == most
+    ok = {"cities": PLAIN, "players": [entry("a", vp_counters=most)] + [entry(p) for p in "bcdef"[:players - 1]]}
+    assert run_score(ok).returncode == 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -413,8 +425,7 @@ def test_tv_p3_and_p4_condottieri_pay_and_the_counter_attack():
     assert t.state["auction"]["bidders"] == ["d_este"]
     t.do("bid", player="d_este", amount=4)
     assert t.p("d_este")["influence"] == 8 and t.p("d_este")["pay"] == 5
-    t.refused("bribe", "troop", player="d_este", troop="artillery")
-    t.do("bribe", player="d_este", troop="cavalry")
+    t.do("bribe", player="d_este", side="attacker", troop="cavalry")
     t.do("battle", dice={"attacker": 5, "defender": 1})
     first = t.state["war"]["rounds"][0]["sides"]
     assert (first["attacker"]["total"], first["defender"]["total"]) == (6, 6)
@@ -574,6 +585,13 @@ def test_treachery_hand_limit_cards_and_abilities():
     t.refused("ability", "player", player="malatesta", ability="banking", amount=-1)
 
 
+def test_a_vp_correction_stays_within_the_wars_a_game_can_have():
+    t = Table()
+    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=14, reason="x")
+    t.do("adjust", player="gonzaga", what="vp", delta=13, reason="x")
+    t.refused("adjust", "delta", player="baglioni", what="vp", delta=1, reason="x")
+
+
 def test_troops_one_of_each_type_and_trading():
     t = Table()
     t.do("buy_troop", troop="pike", **PIKE)
@@ -598,3 +616,189 @@ def test_every_named_thing_has_its_text():
     keys += ["pope", "income.family", "income.war_pay", "battle.neutral", "battle.modifier"]
     keys += [f"decade_end.{k}" for k in ("income", "pope", "tiles", "wars", "events", "final")]
     assert [k for k in keys if f"{pr.ID}.{k}" not in table] == []
+
+
+# -- the auction leader stays able to pay (FACTS §3.4: never bid more than you can pay) --------------
+
+def city_auction(t, amount=30):
+    """Geoff opens a Rome city tile at `amount` gold; the others may still bid."""
+    t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0, amount=amount)
+
+
+def test_a_trade_may_not_leave_the_auction_leader_unable_to_pay():
+    t = Table()
+    city_auction(t, 30)
+    t.refused("transfer", "deal_amount", giver="baglioni", taker="gonzaga", currency="gold", amount=30)
+    t.do("transfer", giver="baglioni", taker="gonzaga", currency="gold", amount=10)    # 30 left: still pays
+    t.do("transfer", giver="d_este", taker="gonzaga", currency="gold", amount=35)      # not the leader
+    t.do("transfer", giver="baglioni", taker="gonzaga", currency="influence", amount=12)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert t.p("baglioni")["gold"] == 0
+
+
+def test_banking_may_not_leave_the_auction_leader_unable_to_pay():
+    t = Table()
+    t.give("baglioni", banking={"city": "florence", "gold": 0, "influence": 0})
+    city_auction(t, 40)
+    t.refused("ability", "amount", player="baglioni", ability="banking", amount=3)      # 37 gold for a bid of 40
+    t.do("ability", player="baglioni", ability="banking", amount=-3)                   # influence to gold is fine
+    assert (t.p("baglioni")["gold"], t.p("baglioni")["influence"]) == (43, 9)
+
+
+def test_a_ledger_correction_may_not_leave_the_auction_leader_unable_to_pay():
+    t = Table()
+    city_auction(t, 30)
+    t.refused("adjust", "delta", player="baglioni", what="gold", delta=-11, reason="miscount")
+    t.do("adjust", player="baglioni", what="gold", delta=-10, reason="miscount")
+
+
+def test_the_price_is_checked_again_at_payment():
+    t = Table()
+    city_auction(t, 30)
+    t.p("baglioni")["gold"] = 20                     # however the ledger got there
+    for family in ("d_este", "malatesta"):
+        t.do("pass_bid", player=family)
+    error = t.refused("pass_bid", player="gonzaga")
+    assert "cannot pay" in str(error)
+    assert t.p("baglioni")["gold"] == 20 and t.state["auction"]
+
+
+def test_bid_limit_counts_the_swap_an_unused_banking_tile_allows():
+    t = Table()
+    t.give("baglioni", banking={"city": "florence", "gold": 0, "influence": 0})
+    lot = {"kind": "city", "city": "rome"}
+    assert pr.bid_limit(t.state, t.config, "baglioni", lot, "gold") == 43
+    assert pr.bid_limit(t.state, t.config, "d_este", lot, "gold") == 40
+    city_auction(t, 43)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert (t.p("baglioni")["gold"], t.p("baglioni")["influence"]) == (0, 9)   # 3 influence swapped to pay
+    assert "baglioni:banking" in t.state["used"] and t.state["last_auction"]["banking"] == 3
+    t.do("end_turn")
+    t.turn_to("baglioni")
+    assert pr.bid_limit(t.state, t.config, "baglioni", lot, "gold") == 0       # used this decade
+
+
+def test_banking_is_not_used_after_the_decades_last_event():
+    t = Table()
+    t.give("malatesta", banking={"city": "florence", "gold": 0, "influence": 0})
+    play_decade(t)
+    assert t.state["phase"] == "decade_end"
+    t.refused("ability", player="malatesta", ability="banking", amount=3)
+
+
+@pytest.mark.parametrize("options, allowed", [
+    pytest.param([], True, id="english-rules-at-any-time"),
+    pytest.param(["banking_own_turn"], False, id="czech-summary-on-your-turn-only"),
+])
+def test_banking_timing_is_a_rule_option(options, allowed):
+    """FACTS §3.8 (CONFLICT): the English rules allow Banking at any time, the Czech summary on your turn
+    or when paying for a tile you won. The English reading is the default."""
+    t = Table(dict(TABLE, options=options))
+    t.give("malatesta", banking={"city": "florence", "gold": 0, "influence": 0})
+    if allowed:
+        t.do("ability", player="malatesta", ability="banking", amount=2)
+    else:
+        t.refused("ability", "player", player="malatesta", ability="banking", amount=2)
+        t.turn_to("malatesta")
+        t.do("ability", player="malatesta", ability="banking", amount=2)
+    assert t.p("malatesta")["gold"] == 38
+
+
+# -- Lucrezia Borgia and Alfonso of Aragon: the active player only; Lucrezia never mid-auction -------
+
+def test_lucrezia_borgia_only_for_the_player_on_turn_and_never_mid_auction():
+    t = Table()
+    t.give("d_este", lucrezia_borgia={"city": "rome", "gold": 0, "influence": 0})
+    t.refused("ability", "player", player="d_este", ability="lucrezia_borgia", target="baglioni")
+    t.turn_to("d_este")
+    t.do("open_auction", lot="pope", amount=12)
+    t.refused("ability", player="d_este", ability="lucrezia_borgia", target="malatesta")
+    for family in ("malatesta", "gonzaga", "baglioni"):
+        t.do("pass_bid", player=family)
+    t.do("ability", player="d_este", ability="lucrezia_borgia", target="malatesta")
+    assert t.p("d_este")["influence"] == 2 and t.p("malatesta")["influence"] == 10
+
+
+def test_alfonso_of_aragon_only_for_the_player_on_turn():
+    t = Table()
+    t.give("d_este", alfonso_of_aragon={"city": "naples", "gold": 0, "influence": 0})
+    t.refused("ability", "player", player="d_este", ability="alfonso_of_aragon")
+    t.turn_to("d_este")
+    t.do("ability", player="d_este", ability="alfonso_of_aragon")
+    assert t.p("d_este")["treachery"] == 1
+
+
+# -- Bribe Troops: any troop in the war, own and the Pope's included --------------------------------
+
+def test_bribe_troops_on_any_troop_in_the_war():
+    t = Table()
+    armies(t)
+    t.p("d_este")["treachery"] = 3
+    t.p("malatesta")["troops"] = {"crossbow": {"cost": 3, "attack": 1, "defence": 2, "gold": 0, "influence": 0}}
+    t.state["pope"] = "malatesta"
+    t.do("declare_war", attacker="venice", defender="rome")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("pass_bid", player="malatesta")
+    t.do("bid", player="d_este", amount=1)
+    t.do("pass_bid", player="malatesta")
+    t.do("pope_joins", side="attacker")
+    t.do("bribe", player="d_este", side="defender", troop="fortification")     # his own troop
+    t.do("bribe", player="d_este", side="pope", troop="crossbow")              # the Pope's troop
+    t.refused("bribe", "troop", player="d_este", side="attacker", troop="artillery")   # not in that army
+    t.refused("bribe", "troop", player="d_este", side="pope", troop="crossbow")        # bribed already
+    war = t.state["war"]
+    assert pr.strength(t.state, t.config, war, "defender", "defence")[0] == 1 + 1      # artillery + d'Este
+    assert pr.strength(t.state, t.config, war, "attacker", "attack")[0] == 2 + 0 + 1   # no crossbow
+    assert t.p("d_este")["treachery"] == 1
+
+
+# -- Freeze Bid: the player whose turn it is to bid plays it on another bidder still in --------------
+
+def test_freeze_bid_is_played_by_the_bidder_on_turn_on_a_chosen_bidder():
+    t = Table()
+    t.p("d_este")["treachery"] = 1
+    city_auction(t, 10)                                   # Geoff 10; Hammy, Stella and Timo to bid
+    t.refused("play_card", "player", player="gonzaga", card="freeze_bid", target="malatesta")  # not his turn
+    t.refused("play_card", "target", player="d_este", card="freeze_bid", target="d_este")
+    t.do("play_card", player="d_este", card="freeze_bid", target="gonzaga")
+    assert t.state["auction"]["next"] == "d_este" and t.p("d_este")["treachery"] == 0
+    t.do("bid", player="d_este", amount=11)
+    t.do("bid", player="malatesta", amount=12)
+    assert t.state["auction"]["next"] == "baglioni"      # Timo was frozen: his turn became a pass
+    assert {"player": "gonzaga", "pass": True, "frozen": True} in t.state["auction"]["log"]
+    t.do("pass_bid", player="baglioni")
+    t.do("pass_bid", player="d_este")
+    assert t.p("malatesta")["tiles"][-1]["city"] == "rome"
+
+
+def test_freeze_bid_needs_a_bidder_still_in():
+    t = Table()
+    t.p("malatesta")["treachery"] = 1
+    city_auction(t, 10)
+    t.do("pass_bid", player="d_este")
+    t.refused("play_card", "target", player="malatesta", card="freeze_bid", target="d_este")
+
+
+# -- second-most gold when most gold is tied: a rule option (FACTS §3.10) ----------------------------
+
+@pytest.mark.parametrize("options, points", [
+    pytest.param([], [6, 6, 3], id="default-next-lower-amount-is-second"),
+    pytest.param(["tied-gold-no-second"], [6, 6, 0], id="option-a-tie-for-most-takes-second-place"),
+])
+def test_second_most_gold_after_a_tie_for_most_is_a_rule_option(options, points):
+    """30/30/20: the third player gets 3 VP in one reading and 0 in the other."""
+    payload = {"cities": PLAIN, "options": options,
+               "players": [entry("a", gold=30), entry("b", gold=30), entry("c", gold=20)]}
+    assert [p["breakdown"]["gold"] for p in pr.score_cli(payload)["players"]] == points
+
+
+def test_the_gold_option_of_a_session_reaches_its_final_scoring():
+    for options, points in (([], [6, 6, 0, 3]), (["tied_gold_no_second"], [6, 6, 0, 0])):
+        t = Table(dict(TABLE, options=options))
+        for family, gold in (("baglioni", 30), ("d_este", 30), ("malatesta", 10), ("gonzaga", 20)):
+            t.p(family)["gold"] = gold
+        assert [p["breakdown"]["gold"] for p in pr.GAME.result(t.state, t.config)["players"]] == points

@@ -261,8 +261,8 @@ def elfengold_round(first_round, mover_order, tiles=("dragon", "gold", "tree", "
     steps += [("next_phase", {}), ("next_phase", {})]
     steps += [("move", {"player": mover_order[0], "visits": [{"town": "beata"}, {"town": "virst", "gold_road": True}],
                         "take": "gold"}),
-              ("move", {"player": mover_order[1], "visits": [{"town": "al_baran", "carpet": True}], "take": "cards",
-                        "wizard_obstacles": 1}),
+              ("move", {"player": mover_order[1], "visits": [{"town": "beata"}, {"town": "al_baran", "carpet": True}],
+                        "take": "cards", "wizard_obstacles": 1}),
               ("pass_move", {"player": mover_order[2]}), ("next_phase", {}), ("next_phase", {})]
     return steps
 

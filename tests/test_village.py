@@ -117,6 +117,31 @@ def test_tv_v10_passing_the_bridge_means_a_death_at_the_end_of_the_turn():
     refused(config, state, "death", player="blue", number="1", profession="crafts", place="grave")
 
 
+@pytest.mark.parametrize("actions, time, coins, prestige", [
+    pytest.param([("time", {"player": "red", "amount": vg.ACTION_TIME["wainwright"]}),
+                  ("time", {"player": "red", "amount": vg.ACTION_TIME["wainwright"]})], 4, 1, 0,
+                 id="TV-V4-wagon-by-time-train-2-produce-2"),
+    pytest.param([], 0, 1, 0, id="TV-V4-wagon-by-orange-and-pink-cubes-costs-no-time"),
+    pytest.param([("time", {"player": "red", "amount": vg.ACTION_TIME["travel"]}),
+                  ("correct", {"track": "red", "points": 3, "reason": "travel"})], 2, 1, 3,
+                 id="TV-V5-first-trip-2-time-and-3-prestige"),
+    pytest.param([("coins", {"player": "red", "delta": 1}), ("coins", {"player": "red", "delta": -1})], 0, 1, 0,
+                 id="TV-V8-joker-1-coin-and-1-green"),
+    pytest.param([("coins", {"player": "red", "delta": 1}), ("coins", {"player": "red", "delta": -2})], 0, 0, 0,
+                 id="TV-V8-joker-2-coins-for-2-green"),
+])
+def test_worked_examples_of_time_coins_and_prestige(actions, time, coins, prestige):
+    """FACTS §2.9: what the books record for Filip (red): time on his farmyard, coins, prestige."""
+    config, state = play([("begin", {}), *actions])
+    red = state["players"]["red"]
+    assert (red["time"], red["coins"], state["scores"]["red"]) == (time, coins, prestige)
+
+
+def test_tv_v8_the_joker_needs_the_coins():
+    config, state = play([("begin", {})])
+    refused(config, state, "coins", player="red", delta=-2)
+
+
 def test_tv_v6_market_day():
     config, state = play([
         ("begin", {}), ("market_start", {"player": "blue"}),
@@ -198,6 +223,32 @@ def test_end_of_game_final_actions_final_mass_and_scoring():
     assert result["winners"] == ["blue"] and result["players"][0]["breakdown"]["travel"] == 6
 
 
+@pytest.mark.parametrize("ender, order", [
+    pytest.param("yellow", ["yellow", "red", "blue"], id="another-player-all-act-market-starter-last"),
+    pytest.param("blue", ["yellow", "red"], id="the-market-starter-himself-the-others-act"),
+])
+def test_an_end_during_a_market_day_gives_the_rulebook_final_turns(ender, order):
+    """Seed 001, end of the game, special case: the market day is finished first. If the player who ends
+    the game did not start the market day, every player takes one more action, clockwise after the
+    market day's starter, who acts last; if he did, the others act (the app's `end.market` text)."""
+    config, state = play([("begin", {}), ("market_start", {"player": "blue"}),
+                          ("market_sell", {"player": "blue", "prestige": 6}),
+                          ("end_trigger", {"player": ender})])
+    assert state["market"]
+    for colour in ("yellow", "red", "blue"):
+        state = flow.apply(G, config, state, {"type": "market_pass", "args": {"player": colour}})
+    assert state["market"] is None and vg.final_action_order(state, config) == order
+    for colour in order:
+        assert config["players"][state["turn"]]["colour"] == colour
+        state = flow.apply(G, config, state, {"type": "next_turn", "args": {}})
+    assert state["phase"] == "mass" and state["mass"]["final"] and state["end"]["market"] == "blue"
+
+
+def test_the_end_trigger_outside_a_market_day_records_no_market():
+    config, state = play([("begin", {}), ("end_trigger", {"player": "blue"})])
+    assert state["end"]["market"] is None and vg.final_action_order(state, config) == ["yellow", "red"]
+
+
 def test_box_limits_for_coins_and_grain():
     config, state = play([("begin", {})])
     refused(config, state, "coins", player="blue", delta=-2)
@@ -258,3 +309,9 @@ def test_a_mass_where_nobody_can_act_is_one_entry():
         state = flow.apply(G, config, state, {"type": kind, "args": args})
     assert not vg.mass_idle(state)
     refused(config, state, "mass_quiet")
+
+
+def test_an_option_for_a_game_without_options_says_so():
+    done = run_score({"options": ["gifts"], "players": [entry("a")]})
+    assert_refused(done, "options[0]")
+    assert "one of ," not in done.stderr and "has no options" in done.stderr

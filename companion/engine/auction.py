@@ -1,6 +1,7 @@
 """An open auction for one lot, shared by every game that auctions (Princes of the Renaissance,
 Elfengold): bidding goes clockwise from the opener, each bidder in turn raises or passes, a pass is
-final, and the last bidder left wins at his bid.
+final, and the last bidder left wins at his bid. A bidder may be frozen (Princes' Freeze Bid): his
+next turn to bid is a pass.
 
 The auction is a plain dict inside the game's state, so it replays and undoes like everything else.
 What a bidder can pay, who may bid at all and what the winner pays are the game's business: the game
@@ -23,7 +24,7 @@ def start(lot: Mapping[str, Any], currency: str, minimum: int, bidders: Sequence
     """
     return {"lot": dict(lot), "currency": currency, "minimum": minimum, "bidders": list(bidders), "out": [],
             "high": None, "leader": None, "next": bidders[0] if bidders else None,
-            "opener_must_bid": opener_must_bid, "skipped": [dict(s) for s in skipped], "log": []}
+            "opener_must_bid": opener_must_bid, "skipped": [dict(s) for s in skipped], "log": [], "frozen": []}
 
 
 def running(auction: Mapping | None) -> dict:
@@ -62,16 +63,19 @@ def _turn(auction: Mapping, player: Any) -> None:
 
 
 def _advance(auction: dict) -> None:
-    if finished(auction):
-        auction["next"] = None
-        return
-    order = auction["bidders"]
-    i = order.index(auction["next"])
-    for step in range(1, len(order) + 1):
-        candidate = order[(i + step) % len(order)]
-        if candidate not in auction["out"]:
-            auction["next"] = candidate
+    """The turn passes to the next bidder still in; a frozen bidder's turn is a pass."""
+    while not finished(auction):
+        order = auction["bidders"]
+        i = order.index(auction["next"])
+        following = [order[(i + step) % len(order)] for step in range(1, len(order) + 1)]
+        auction["next"] = next(candidate for candidate in following if candidate not in auction["out"])
+        if auction["next"] not in auction["frozen"]:
             return
+        frozen = auction["next"]
+        auction["frozen"].remove(frozen)
+        auction["out"].append(frozen)
+        auction["log"].append({"player": frozen, "pass": True, "frozen": True})
+    auction["next"] = None
 
 
 def bid(auction: dict, player: str, amount: Any, limit: int | None = None) -> None:
@@ -91,6 +95,17 @@ def bid(auction: dict, player: str, amount: Any, limit: int | None = None) -> No
     auction["high"], auction["leader"] = amount, player
     auction["log"].append({"player": player, "bid": amount})
     _advance(auction)
+
+
+def freeze(auction: dict, player: str, target: Any) -> None:
+    """`player`, whose turn it is to bid, freezes `target`, another bidder still in: when the bidding
+    next comes to the target, he passes (Princes' Freeze Bid). `player` then bids or passes as usual."""
+    _turn(auction, player)
+    if target == player or target not in active(auction):
+        raise InvalidAction(Msg(N_("Choose another bidder who is still in the auction.")), field="target")
+    if target in auction["frozen"]:
+        raise InvalidAction(Msg(N_("That bidder's next bid is frozen already.")), field="target")
+    auction["frozen"].append(target)
 
 
 def pass_(auction: dict, player: str) -> None:

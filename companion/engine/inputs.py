@@ -88,6 +88,9 @@ def common(data: Any, game: str, options: Sequence[str], low: int, high: int,
         raise InputError("game", Msg(N_("must be {game} (the game named on the command line), got {got}"),
                                      {"game": game, "got": _shown(data["game"])}))
     chosen = array(data.get("options", []), "options")
+    if chosen and not options:
+        raise InputError(join("options", 0), Msg(N_("this game has no options, got {got}"),
+                                                 {"got": _shown(chosen[0])}))
     for i, option in enumerate(chosen):
         choice(option, join("options", i), options)
     if len(set(chosen)) != len(chosen):

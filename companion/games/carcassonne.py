@@ -22,7 +22,8 @@ Decisions where the sources are silent (FACTS marks them UNKNOWN):
 - the box limits checked: 72 land tiles, 7 meeples in a player's supply, 25 gift cards, 2–5
   players (5 colours). A player's 7 meeples bound his meeples on unfinished features and fields
   together (the board at the end of the game); a complete feature listed here was scored during
-  play and its meeples went back to the supply, so it is bounded only on its own.
+  play and its meeples went back to the supply, so it is bounded only on its own. A count of 0
+  meeples is accepted and means none (the contract allows non-negative counts).
 """
 from __future__ import annotations
 
@@ -229,7 +230,9 @@ def check_feature(raw: Any, path: str, players: list[str]) -> dict:
         if pid not in players:
             raise inputs.InputError(where, Msg(N_("no meeples of a colour that is not in the game: {got}"),
                                                {"got": pid}))
-        meeples[pid] = inputs.whole(count, where, 1, MEEPLES, N_("meeples in a player's supply"))
+        count = inputs.whole(count, where, 0, MEEPLES, N_("meeples in a player's supply"))
+        if count:                                       # 0 meeples: no meeple of that player
+            meeples[pid] = count
     feature["meeples"] = meeples
     return feature
 

@@ -11,19 +11,29 @@ seed 004 and S-GT, S-LZ, S-SM):
 - Elfengold's gold: 12 to start, income 2 from round 2, the gold pile at 3 per gold card (TV-E7),
   the move's town gold with gold roads doubling the next town and Elvenhold paying nothing, or 2
   cards instead, and the Elf-wizard costs (FACTS §5.4.1–2, §5.4.6, §5.6.3; TV-E8): `move_gold`;
-- the transport-tile auction: 2 × players tiles a round, opened by the start player, a pass final
-  for that tile, the winner pays the bank, a winner who cannot pay loses all his gold and the tile
-  is auctioned again, no bid sends it back to the pool (FACTS §5.4.4): `_reveal`, `_settle`;
+- the transport-tile auction: 2 × players tiles a round (the phase does not end before they are
+  turned up and auctioned), opened by the start player, a pass final for that tile, the winner pays
+  the bank, a winner who cannot pay loses all his gold and the tile is auctioned again, no bid sends
+  it back to the pool (FACTS §5.4.4): `_reveal`, `_open`, `_settle`, `_next_phase`;
+- obstacles: one per road, so a wizard card stands in for at most one obstacle card per road
+  travelled (FACTS §5.1, §5.6.3): `_move`; in Elfengold all board tiles, trees included, go back to
+  the pool at the round's end (FACTS §5.4.7); the tiles Elfengold leaves in the box (FACTS §5.1 vs
+  §5.3): `setup_items`;
+- gold cards drawn among the 2 cards taken instead of the move's gold go onto the gold pile
+  (FACTS §5.4.1, §5.4.6): `_gold_cards_drawn`;
 - the town race: 20 town pieces, the game ends after the round in which someone has all 20
   (FACTS §5.5): `_move`, `_end_round`;
 - the final scoring: most towns; tie → most gold (Elfengold) or most travel cards in hand
-  (base game); players still tied share the place (FACTS §5.1, §5.5; TV-E9): `final_scores`.
+  (base game); players still tied share the place, and a line says who (FACTS §5.1, §5.5; TV-E9):
+  `final_scores`.
 
 Decisions where the sources are silent (FACTS §5.8 lists them as open):
 - the town a move starts from pays nothing and a town reached twice pays twice (S-PK); a flying
   carpet's town gives its town piece but no gold;
 - a tile auction's lowest bid is 1 gold (nobody bidding sends the tile back, so a bid of 0 would be
   no bid); a bid is not limited by the bidder's gold: that is what "a winner who cannot pay" is for;
+  but a player without gold does not bid: he would risk nothing, and could win, fail to pay and bid
+  again for ever;
 - the base game ends early the same way as Elfengold: after the round in which a player has all 20
   town pieces;
 - the Elfengold variants with town cards or randomly placed gold discs are not computed: the move
@@ -44,7 +54,7 @@ from ..engine.seats import check_seats
 ELFENGOLD = "elfengold"
 TOWNS = 20            # town pieces per player (FACTS §5.1)
 GOLD_IN_BOX = 300     # 25 × 1 + 25 × 5 + 15 × 10 (FACTS §5.2)
-TRAVEL_CARDS = 72     # base game (FACTS §5.1)
+HAND_AFTER_MOVE = 4   # base game: a hand is reduced to 4 cards at the end of each move (FACTS §5.1)
 
 
 def final_scores(elfengold: bool, players: list[dict]) -> dict:
@@ -60,6 +70,12 @@ def final_scores(elfengold: bool, players: list[dict]) -> dict:
         explain.append(Msg(N_("Tie on {n} towns: the most gold wins ({details}).") if elfengold else
                            N_("Tie on {n} towns: the most travel cards in hand wins ({details})."),
                            {"n": group[0]["towns"], "details": details}))
+        for still in tied_groups(group, key=lambda p: p[second]):
+            if len(still) > 1:
+                explain.append(Msg(N_("{names} still tie on gold as well and share place {place}.") if elfengold
+                                   else N_("{names} still tie on travel cards as well and share place {place}."),
+                                   {"names": ", ".join(p.get("name", p["id"]) for p in still),
+                                    "place": place[still[0]["id"]]}))
     return {"game": "elfenland",
             "players": [{"id": p["id"], "total": p["towns"], "place": place[p["id"]],
                          "breakdown": {"towns": p["towns"]}} for p in players],
@@ -70,7 +86,8 @@ def score_cli(data: Any) -> dict:
     """`companion score elfenland`: check the input (scoring-contract.md) and score it."""
     _data, options, players = inputs.common(data, "elfenland", [ELFENGOLD], 2, 6)
     elfengold = ELFENGOLD in options
-    second, box = ("gold", GOLD_IN_BOX) if elfengold else ("cards", TRAVEL_CARDS)
+    second = "gold" if elfengold else "cards"
+    each = GOLD_IN_BOX if elfengold else HAND_AFTER_MOVE
     checked = []
     for i, raw in enumerate(players):
         path = inputs.join("players", i)
@@ -78,11 +95,11 @@ def score_cli(data: Any) -> dict:
         checked.append({"id": raw["id"],
                         "towns": inputs.whole(raw["towns"], inputs.join(path, "towns"), 0, TOWNS,
                                               N_("town pieces per player")),
-                        second: inputs.whole(raw[second], inputs.join(path, second), 0, box,
-                                             N_("gold in the box") if elfengold else N_("travel cards in the box"))})
-    if sum(p[second] for p in checked) > box:
-        raise inputs.InputError("players", Msg(N_("more gold in all than the box's {n}") if elfengold
-                                               else N_("more travel cards in all than the box's {n}"), {"n": box}))
+                        second: inputs.whole(raw[second], inputs.join(path, second), 0, each,
+                                             N_("gold in the box") if elfengold else
+                                             N_("cards a hand keeps at the end of a move"))})
+    if elfengold and sum(p["gold"] for p in checked) > GOLD_IN_BOX:      # hands of 4 never reach the 72 cards
+        raise inputs.InputError("players", Msg(N_("more gold in all than the box's {n}"), {"n": GOLD_IN_BOX}))
     return final_scores(elfengold, checked)
 
 
@@ -242,6 +259,8 @@ def _next_phase(state: dict, args: Mapping, config: Mapping) -> None:
     """On to the next phase of the round; income is booked on entering it (from round 2)."""
     need(state, "play")
     current = state["step"]
+    if current == "auction" and not state["row"]:
+        raise InvalidAction(Msg(N_("Turn up the tiles for the auction first.")))
     if state["auction"] or (current == "auction" and state["next_tile"] < len(state["row"])):
         raise InvalidAction(Msg(N_("Auction every tile of the row first.")))
     if current == "move" and not all(p["moved"] for p in state["players"].values()):
@@ -310,9 +329,15 @@ def _reveal(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _open(state: dict, config: Mapping) -> None:
-    """Auction the next tile of the row, opened by the start player."""
+    """Auction the next tile of the row, opened by the start player. A player without gold does not
+    bid (with nothing to lose he could win and fail to pay again and again); when nobody has gold,
+    the tile goes back to the pool at once."""
     order = [colour_at(config, state["start"] + i) for i in range(len(config["players"]))]
-    state["auction"] = auction.start({"tile": state["row"][state["next_tile"]]}, "gold", MIN_BID, order)
+    bidders = [c for c in order if state["players"][c]["gold"] > 0]
+    state["auction"] = auction.start({"tile": state["row"][state["next_tile"]]}, "gold", MIN_BID, bidders,
+                                     skipped=[{"player": c, "reason": "no_gold"} for c in order if c not in bidders])
+    if auction.finished(state["auction"]):
+        _settle(state, config, state["auction"])
 
 
 def _bid(state: dict, args: Mapping, config: Mapping) -> None:
@@ -388,14 +413,20 @@ def _move(state: dict, args: Mapping, config: Mapping) -> None:
         if take not in ("gold", "cards"):
             raise InvalidAction(Msg(N_("Gold or 2 cards?")), field="take")
         obstacles = args.get("wizard_obstacles", 0)
-        if isinstance(obstacles, bool) or not isinstance(obstacles, int) or obstacles < 0 or                 (obstacles and not config["wizards"]) or obstacles > len(visits):
-            raise InvalidAction(Msg(N_("Enter how many obstacles a wizard card paid for.")), field="wizard_obstacles")
+        roads = sum(not v["carpet"] for v in visits)      # a road holds at most one obstacle
+        if (isinstance(obstacles, bool) or not isinstance(obstacles, int) or obstacles < 0
+                or (obstacles and not config["wizards"]) or obstacles > roads):
+            raise InvalidAction(P_("Enter how many obstacles a wizard card paid for: a road holds at most one "
+                                   "obstacle, and this move used {n} road.",
+                                   "Enter how many obstacles a wizard card paid for: a road holds at most one "
+                                   "obstacle, and this move used {n} roads.", roads), field="wizard_obstacles")
         cost = WIZARD_OBSTACLE * obstacles + WIZARD_CARPET * sum(v["carpet"] for v in visits)
         if cost > p["gold"]:
             raise InvalidAction(Msg(N_("The wizard costs {n} gold; this player has {have}."),
                                     {"n": cost, "have": p["gold"]}), field="wizard_obstacles")
         earned = move_gold(visits)[0] if take == "gold" else 0
         p["gold"] += earned - cost
+        state["gold_pile"] += _gold_cards_drawn(state, config, args, take == "cards")
     new = [v["town"] for v in visits if v["town"] != CAPITAL and v["town"] not in p["towns"]]
     p["towns"] += list(dict.fromkeys(new))
     p["at"], p["moved"] = visits[-1]["town"], True
@@ -410,9 +441,21 @@ def _pass_move(state: dict, args: Mapping, config: Mapping) -> None:
     family = _player(state, args.get("player"))
     if family != colour_at(config, state["turn"]) or state["players"][family]["moved"]:
         raise InvalidAction(Msg(N_("It is another player's move.")), field="player")
+    state["gold_pile"] += _gold_cards_drawn(state, config, args, _variant(config) == "elfengold")
     state["players"][family]["moved"] = True
     state["last_move"] = {"player": family, "visits": [], "earned": 0, "cost": 0, "take": "cards", "new": []}
     _next_mover(state, config)
+
+
+def _gold_cards_drawn(state: Mapping, config: Mapping, args: Mapping, drawing: bool) -> int:
+    """Gold cards that turned up among the 2 cards drawn instead of the move's gold (or for not moving):
+    they go onto the gold pile, as in the drawing phase (FACTS §5.4.1, §5.4.6)."""
+    n = args.get("gold_cards", 0)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0 or (n and not drawing):
+        raise InvalidAction(Msg(N_("Gold cards go onto the gold pile only when cards are drawn.")), field="gold_cards")
+    if state["gold_pile"] + n > GOLD_CARDS:
+        raise InvalidAction(Msg(N_("There are only {n} gold cards."), {"n": GOLD_CARDS}), field="gold_cards")
+    return n
 
 
 def _next_mover(state: dict, config: Mapping) -> None:
@@ -450,22 +493,25 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
     if not 0 <= state["players"][family]["gold"] + delta <= GOLD_IN_BOX:
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": GOLD_IN_BOX}), field="delta")
+    if sum(p["gold"] for p in state["players"].values()) + delta > GOLD_IN_BOX:
+        raise InvalidAction(Msg(N_("The players would hold more than the {n} gold in the box."), {"n": GOLD_IN_BOX}),
+                            field="delta")
     state["players"][family]["gold"] += delta
     state["corrections"].append({"track": family, "points": delta, "reason": reason.strip()[:200]})
 
 
 def _cards(state: dict, args: Mapping, config: Mapping) -> None:
-    """The base game's tie-break: travel cards in each hand at the end."""
+    """The base game's tie-break: travel cards in each hand at the end, at most the 4 a hand keeps at
+    the end of a move (FACTS §5.1)."""
     need(state, "final")
     cards = args.get("cards")
     if not isinstance(cards, Mapping) or set(cards) != set(state["players"]):
         raise InvalidAction(Msg(N_("Count every player's travel cards.")), field="cards")
     for family, n in cards.items():
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= TRAVEL_CARDS:
-            raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}."),
-                                    {"low": 0, "high": TRAVEL_CARDS}), field=f"cards.{family}")
-    if sum(cards.values()) > TRAVEL_CARDS:
-        raise InvalidAction(Msg(N_("more travel cards in all than the box's {n}"), {"n": TRAVEL_CARDS}), field="cards")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= HAND_AFTER_MOVE:
+            raise InvalidAction(Msg(N_("Enter a whole number from {low} to {high}: a hand keeps at most 4 cards at "
+                                       "the end of a move."), {"low": 0, "high": HAND_AFTER_MOVE}),
+                                field=f"cards.{family}")
     for family, n in cards.items():
         state["players"][family]["cards"] = n
 

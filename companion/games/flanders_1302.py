@@ -1,19 +1,27 @@
 """Flanders 1302 (Wolfgang Panning, Queen Games 2004): setup, round guide, bookkeeping, scoring.
 
 Encodes the rulebook as summarised in ../shared/rules/FACTS.md §1 (Czech seed 000):
+- the player counts: the standard game for 3 or 4 players, 2 players only in the two-player variant
+  (rulebook "Pravidla pro 2 hráče"; FACTS §1.1, §1.9): `new_config`, `score_cli`;
 - components and setup per player count (rulebook "Komponenty a příprava hry"; FACTS §1.2, §1.3): `setup_items`;
 - the round of six steps (rulebook "1.–6."; FACTS §1.4): `STEPS`;
 - turn order in step 3 (rulebook "3. Odkrytí karet"; FACTS §1.4, TV-F1): `turn_order`;
 - city scoring in step 6 (rulebook "6. Přidělení bodů", "Remíza"; FACTS §1.7, TV-F2, TV-F3): `score_city`;
-- end of game and the influence-card bonus (rulebook "Konec hry"; FACTS §1.8, TV-F4): `final_scores`;
+- end of game and the influence-card bonus (rulebook "Konec hry"; FACTS §1.8, TV-F4): `end_question`,
+  `final_scores`;
 - the two-player variant (rulebook "Pravidla pro 2 hráče"; FACTS §1.9): option `two-player`.
 
 Decisions where the sources are silent (FACTS marks them UNKNOWN or inferred):
 - the winner's tie-break is not in the rulebook: tied players share the place;
 - the +3 influence bonus needs at least one influence card in hand (nobody "has the most" of none);
 - kept gold influence cards count as influence cards in hand (FACTS §1.8, inferred);
+- with 3 players the empty city's building spaces do not count for the end condition "at most one
+  empty building space": nothing can be built there (`end_question` asks with that text);
+- with 3 players the city left empty is never scored, so `companion score` takes at most 5 cities
+  (6 with 4 players or the variant); which city it is, the input does not say;
 - the gold deck's composition is unknown, so influence cards in hand are bounded only by the box
-  (3 silver + 28 gold cards); guild masters per guild in a city by 2 printed per quarter + 4 tiles;
+  (3 silver cards per player, and all hands together hold at most the 28 gold cards); guild masters
+  per guild in a city by 2 printed per quarter + 4 tiles;
 - in the two-player variant the influenced guilds are chosen by the players, one each.
 """
 from __future__ import annotations
@@ -80,6 +88,9 @@ def new_config(raw: Mapping) -> dict:
         raise InvalidAction(Msg(N_("Choose the standard game or the two-player variant.")), field="variant")
     low, high = (2, 2) if variant == TWO_PLAYER else (2, 4)
     clean, start = check_seats(raw, COLOURS, low, high)
+    if variant == STANDARD and len(clean) == 2:
+        raise InvalidAction(Msg(N_("The standard game is for 3 or 4 players; with 2 players choose the two-player "
+                                   "variant.")), field="players")
     seen = {p["colour"] for p in clean}
     config: dict[str, Any] = {"game": ID, "variant": variant, "players": clean, "start": start}
     if variant == STANDARD and len(clean) == 3:
@@ -106,6 +117,14 @@ def new_config(raw: Mapping) -> dict:
 
 def cities_in_play(config: Mapping) -> list[str]:
     return [c for c in CITIES if c != config.get("empty_city")]
+
+
+def end_question(config: Mapping) -> str:
+    """The text key of the end-of-round question about the board: with 3 players it says that the
+    empty city's spaces do not count (the app's reading; FACTS §1.3, §1.8)."""
+    if config["variant"] == TWO_PLAYER:
+        return "end.two_board"
+    return "end.board_three" if len(config["players"]) == 3 else "end.board"
 
 
 def guilds_in_play(config: Mapping) -> list[str]:
@@ -294,6 +313,18 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
     return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters}
 
 
+def gold_influence_beyond_box(cards: list[int]) -> int | None:
+    """The index of the first hand that takes the influence cards in all hands beyond the box: 3 silver
+    ones per player, and kept gold influence cards from the 28 gold cards (their number is unknown,
+    so the whole gold deck bounds them). None when every hand fits."""
+    gold = 0
+    for i, n in enumerate(cards):
+        gold += max(0, n - SILVER_INFLUENCE)
+        if gold > GOLD_CARDS:
+            return i
+    return None
+
+
 def check_totals(cities: list[dict], path: str, variant: str) -> None:
     """Across all scored cities no guild, church or cathedral count may exceed the box."""
     for guild in GUILDS:
@@ -376,6 +407,10 @@ def score_cli(data: Any) -> dict:
     variant = TWO_PLAYER if TWO_PLAYER in options else STANDARD
     if variant == TWO_PLAYER:
         inputs.array(players, "players", 2, 2)
+    elif len(players) < 3:
+        raise inputs.InputError("players", Msg(N_("the standard game is for 3 or 4 players; 2 players play the "
+                                                  "two-player variant (option two-player), got {got}"),
+                                               {"got": len(players)}))
     colours = []
     for i, player in enumerate(players):
         path = inputs.join("players", i)
@@ -391,11 +426,24 @@ def score_cli(data: Any) -> dict:
             inputs.obj(player, path, required=["id", "influence_cards"])
             inputs.whole(player["influence_cards"], inputs.join(path, "influence_cards"), 0,
                          SILVER_INFLUENCE + GOLD_CARDS, N_("3 silver influence cards plus the 28 gold cards"))
+    if variant == STANDARD:
+        over = gold_influence_beyond_box([p["influence_cards"] for p in players])
+        if over is not None:
+            raise inputs.InputError(inputs.join(inputs.join("players", over), "influence_cards"),
+                                    Msg(N_("more influence cards in all hands than 3 silver ones each plus the {n} "
+                                           "gold cards"), {"n": GOLD_CARDS}))
     if variant == TWO_PLAYER and players[0]["influenced_guild"] == players[1]["influenced_guild"]:
         raise inputs.InputError("players[1].influenced_guild", Msg(N_("the two players influence different guilds")))
     guilds = list(GUILDS) if variant == TWO_PLAYER else colours + [GREY]
+    scored = inputs.array(data["cities"], "cities")
+    if variant == STANDARD and len(players) == 3 and len(scored) > len(CITIES) - 1:
+        raise inputs.InputError("cities", Msg(N_("with 3 players one city stays empty and is never scored: at most "
+                                                 "{n} cities, got {got}"), {"n": len(CITIES) - 1, "got": len(scored)}))
+    if len(scored) > len(CITIES):
+        raise inputs.InputError("cities", Msg(N_("the board has {n} cities, got {got}"),
+                                              {"n": len(CITIES), "got": len(scored)}))
     cities, names = [], set()
-    for i, raw in enumerate(inputs.array(data["cities"], "cities")):
+    for i, raw in enumerate(scored):
         path = inputs.join("cities", i)
         city = check_city(raw, path, variant, guilds)
         name = inputs.choice(raw.get("name"), inputs.join(path, "name"), CITIES) if "name" in raw else None
@@ -527,9 +575,10 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     need(state, "final")
     if config["variant"] == STANDARD:
         counts = _player_counts(args, config, "cards", 0)
-        for colour, n in counts.items():
-            if n > SILVER_INFLUENCE + GOLD_CARDS:
-                raise InvalidAction(Msg(N_("More influence cards than the box holds.")), field=f"cards.{colour}")
+        over = gold_influence_beyond_box(list(counts.values()))
+        if over is not None:
+            raise InvalidAction(Msg(N_("More influence cards than the box holds: 3 silver ones per player plus "
+                                       "the 28 gold cards in all.")), field=f"cards.{list(counts)[over]}")
         state["influence"] = counts
     missing = [c for c in cities_in_play(config) if c not in state["cities"]]
     if missing:

@@ -9,14 +9,25 @@ S-RP-P):
   §3.4): `_end_turn`, `_settle_auction`;
 - the actions: troops, treachery cards (hand limit), the auctions of city tiles, the Pope and event
   tiles with their minimums, eligibility and discounts (FACTS §3.4, §3.8; TV-P1, TV-P2):
-  `_buy_troop`, `_buy_card`, `_open_auction`, `bid_limit`, `_price`;
+  `_buy_troop`, `_buy_card`, `_open_auction`, `bid_limit`, `price`;
+- never bid more than you can pay (FACTS §3.4): the limit counts discounts, Bribe Cardinal and the
+  swap an unused Banking tile allows; while an auction runs, a deal, Banking or a correction that
+  would leave its leader unable to pay is refused, and the payment is checked again:
+  `bid_limit`, `banking_room`, `_leader_can_pay`, `_settle_auction`;
+- the cards and tile abilities the ledgers feel (FACTS §3.8): Freeze Bid (the bidder on turn on
+  another bidder still in), Steal Influence and Raid Gold Shipment, Banking, Lucrezia Borgia and
+  Alfonso of Aragon (the player on turn; Lucrezia never during an auction): `_play_card`, `_ability`;
 - war: the war track, veto, the condottiere auctions (TV-P3), war pay, the Pope's Holy League,
-  Bribe Troops, the battle with its counter-attack and result (FACTS §3.5; TV-P4): `_declare_war`,
-  `strength`, `battle_round`, `_battle`;
+  Bribe Troops on any troop in the war, one's own and the Pope's too, the battle with its
+  counter-attack and result (FACTS §3.5, §3.8; TV-P4): `_declare_war`, `_bribe`, `strength`,
+  `battle_round`, `_battle`;
 - income at the end of a decade (FACTS §3.6; TV-P5): `income`, `_book_income`;
 - what the box contains, as far as it bounds a final-scoring input (FACTS §3.1, §3.4, §3.8): five
   major cities with status 3–10, 4 "+1 status" artist tiles, 12 event tiles, 6 city tiles per city,
-  at most 6 city tiles from at most 3 cities per player, exactly two Merchant city tiles, one Pope;
+  at most 6 city tiles from at most 3 cities per player, exactly two Merchant city tiles, one Pope,
+  and one VP counter per war won: at most 3 decades × 4 wars (5 with 5–6 players) plus the war of
+  the one Start War card (`vp_counter_limit`). Gold and influence have no box count in the sources
+  (the counters are not counted), so they are not bounded by one;
 - the city ranks 10/7/5/3/2 with the artist tie-break and shared lowest rank (FACTS §3.7.1; TV-P7):
   `city_ranks`;
 - the final scoring: city tiles, Merchant event, event tiles, Pope, gold, influence and the
@@ -27,17 +38,22 @@ Where the Czech summary (seed) and the English rules disagree (FACTS §6), the E
 default and the other is a named option of the new game: Milan starts at 7 (`milan_seven`), the
 next decade's first player is the left neighbour of the last first player (`first_left`), Swiss
 Mercenaries add attack only (`swiss_attack_only`), no counter-attack (`no_counter_attack`), VP
-counters may be traded too (`trade_vp`).
+counters may be traded too (`trade_vp`), Banking only on your turn or when paying for a tile you won
+(`banking_own_turn`; by the English rules at any time, never after the decade's last event tile
+except to pay for it).
 
 Tile data no source settles (troops' cost, strength and income; the 30 city tiles' city, income and
 ability; the event tiles' decade, VP and currency) is entered from the physical tile when it is
 bought or auctioned, never invented; the few known values only prefill the forms (`KNOWN_TROOPS`).
 
 Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
-- second-most gold when several players tie for most gold: it is still awarded, to the players with
-  the next lower gold amount. Gold ranks by distinct amounts: every player with the highest amount
-  gets 6, every player with the next lower amount gets 3 (an explain line says so when it applies);
-  when everybody has the same gold, all get 6 and nobody gets 3;
+- second-most gold when several players tie for most gold: by default it is still awarded, to the
+  players with the next lower gold amount. Gold ranks by distinct amounts: every player with the
+  highest amount gets 6, every player with the next lower amount gets 3 (an explain line says so
+  when it applies); when everybody has the same gold, all get 6 and nobody gets 3. The rule option
+  `tied_gold_no_second` (`companion score`: `tied-gold-no-second`) gives the 3 to nobody after a tie;
+- a winner short of the auction's currency when paying uses his unused Banking tile: the app swaps
+  just what is missing (at most 3);
 - a player's "merchant_tiles" are among his city tiles (so never more than those), and the
   Merchant event's bonus is 1 VP per such tile (two exist, so at most 2 VP);
 - event tiles scored are bounded only by the 12 event tiles of the game; artist tiles placed at
@@ -155,10 +171,11 @@ def _names(rows: list[dict]) -> str:
     return ", ".join(r["name"] for r in rows)
 
 
-def final_scores(cities: Mapping[str, Mapping], players: list[dict]) -> dict:
+def final_scores(cities: Mapping[str, Mapping], players: list[dict], tied_gold_no_second: bool = False) -> dict:
     """Final scoring (FACTS §3.7) of checked input: city tiles by rank, Merchant event, event tiles,
     Pope, VP counters, most and second-most gold, most influence; ties in a bonus give every tied
-    player the full amount; the winner has most VP, tied players share the place."""
+    player the full amount; the winner has most VP, tied players share the place. With
+    `tied_gold_no_second` (a rule option) nobody scores second-most gold when most gold is tied."""
     ranks, explain = rank_cities(cities)
     rows = []
     for p in players:
@@ -199,7 +216,7 @@ def final_scores(cities: Mapping[str, Mapping], players: list[dict]) -> dict:
                               p["vp_counters"], name=who, points=breakdown["war"]))
         rows.append({"id": p["id"], "name": who, "gold": p["gold"], "influence": p["influence"],
                      "breakdown": breakdown})
-    explain += _gold(rows) + _influence(rows)
+    explain += _gold(rows, tied_gold_no_second) + _influence(rows)
     explain += places_without_tie_break(rows, _names)
     return {"game": CLI_NAME,
             "players": [{"id": r["id"], "total": r["total"], "place": r["place"], "breakdown": r["breakdown"]}
@@ -207,11 +224,19 @@ def final_scores(cities: Mapping[str, Mapping], players: list[dict]) -> dict:
             "winners": [r["id"] for r in rows if r["place"] == 1], "explain": explain}
 
 
-def _gold(rows: list[dict]) -> list[Msg]:
+def _gold(rows: list[dict], tied_no_second: bool = False) -> list[Msg]:
     """Most gold +6, second-most +3, by distinct gold amounts: ties get the full amount; a tie for
-    most still leaves the next lower amount second (FACTS §3.10 leaves this open)."""
+    most still leaves the next lower amount second, or, with the rule option, nobody (FACTS §3.10
+    leaves this open)."""
     groups = tied_groups(rows, key=lambda r: r["gold"])
     explain = []
+    if len(groups) > 1 and len(groups[0]) > 1 and tied_no_second:
+        for row in groups[0]:
+            row["breakdown"]["gold"] = GOLD[0]
+        return [Msg(N_("Most gold ({n}): +{points} for {names}."),
+                    {"n": groups[0][0]["gold"], "points": GOLD[0], "names": _names(groups[0])}),
+                Msg(N_("Most gold is tied: by the rule option chosen for this game, nobody scores second-most "
+                       "gold."))]
     if len(groups) == 1:
         for row in groups[0]:
             row["breakdown"]["gold"] = GOLD[0]
@@ -224,7 +249,8 @@ def _gold(rows: list[dict]) -> list[Msg]:
         explain.append(Msg(line, {"n": group[0]["gold"], "points": award, "names": _names(group)}))
     if len(groups[0]) > 1:
         explain.append(Msg(N_("Most gold is tied: the rulebook does not say whether second-most gold is still "
-                              "awarded; here the next lower amount ({n}) counts as second-most."),
+                              "awarded; here the next lower amount ({n}) counts as second-most (a rule option "
+                              "gives it to nobody)."),
                            {"n": groups[1][0]["gold"]}))
     return explain
 
@@ -274,7 +300,10 @@ def check_player(raw: Any, path: str) -> dict:
          "vp_counters": inputs.whole(raw["vp_counters"], j("vp_counters")),
          "merchant_event": inputs.boolean(raw["merchant_event"], j("merchant_event"))}
     events = inputs.array(raw["events_vp"], j("events_vp"), 0, EVENT_TILES)
-    p["events_vp"] = [inputs.whole(v, inputs.join(j("events_vp"), i), 0, EVENT_VP_MAX) for i, v in enumerate(events)]
+    p["events_vp"] = [inputs.whole(v, inputs.join(j("events_vp"), i), 0, EVENT_VP_MAX,
+                                   N_("the app's bound against typing errors: the sources do not list every event "
+                                      "tile's VP"))
+                      for i, v in enumerate(events)]
     inputs.obj(raw["city_tiles"], j("city_tiles"), optional=CITIES)
     tiles = {}
     for city in CITIES:
@@ -300,11 +329,13 @@ def check_player(raw: Any, path: str) -> dict:
 
 
 def check_totals(players: list[dict]) -> None:
-    """Across all players: one Pope, one Merchant event, two Merchant tiles, 12 event tiles, 6 tiles per city.
+    """Across all players: one Pope, one Merchant event, two Merchant tiles, 12 event tiles, 6 tiles per city,
+    and no more VP counters than the wars a game can have (`vp_counter_limit`).
 
     The error names the field of the first player that goes beyond the box.
     """
-    counts = {"pope": 0, "merchant_event": 0, "merchant_tiles": 0, "events_vp": 0}
+    counts = {"pope": 0, "merchant_event": 0, "merchant_tiles": 0, "events_vp": 0, "vp_counters": 0}
+    wars = vp_counter_limit(len(players))
     per_city = {c: 0 for c in CITIES}
     for i, p in enumerate(players):
         path = inputs.join("players", i)
@@ -323,6 +354,13 @@ def check_totals(players: list[dict]) -> None:
             raise inputs.InputError(inputs.join(path, "merchant_tiles"),
                                     Msg(N_("more Merchant city tiles in all than the {n} in the game, got {got}"),
                                         {"n": MERCHANT_TILES, "got": sum(q["merchant_tiles"] for q in players)}))
+        counts["vp_counters"] += p["vp_counters"]
+        if counts["vp_counters"] > wars:
+            raise inputs.InputError(inputs.join(path, "vp_counters"),
+                                    Msg(N_("one VP counter per war won, and a game of {players} players has at most "
+                                           "{n} wars (3 decades × {limit}, plus the Start War card), got {got} in all"),
+                                        {"players": len(players), "n": wars, "limit": war_limit(len(players)),
+                                         "got": sum(q["vp_counters"] for q in players)}))
         counts["events_vp"] += len(p["events_vp"])
         if counts["events_vp"] > EVENT_TILES:
             raise inputs.InputError(inputs.join(path, "events_vp"),
@@ -339,11 +377,11 @@ def check_totals(players: list[dict]) -> None:
 
 def score_cli(data: Any) -> dict:
     """`companion score princes-of-the-renaissance`: check the input (scoring-contract.md) and score it."""
-    data, _options, players = inputs.common(data, CLI_NAME, [], 3, 6, top=["cities"])
+    data, options, players = inputs.common(data, CLI_NAME, [CLI_GOLD_OPTION], 3, 6, top=["cities"])
     cities = check_cities(data["cities"], "cities")
     checked = [check_player(p, inputs.join("players", i)) for i, p in enumerate(players)]
     check_totals(checked)
-    return final_scores(cities, checked)
+    return final_scores(cities, checked, CLI_GOLD_OPTION in options)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -361,6 +399,7 @@ DECADES = 3
 EVENTS_PER_DECADE = 4
 CARD_PRICE = (1, 1)                      # a treachery card: 1 gold + 1 influence
 TREACHERY_CARDS = 23
+START_WAR_CARDS = 1
 HAND_LIMIT = 2
 CITY_MINIMUM = 2                         # × the city's status
 CONDOTTIERE_MINIMUM = 1
@@ -400,7 +439,10 @@ KNOWN_EVENT_CURRENCY = {"gozzoli": "influence"}
 FRENCH_INVASION = 2                      # status lost by the invaded city
 
 CARDS = ("bribe_troops", "bribe_cardinal", "freeze_bid", "steal_influence", "raid_gold", "veto", "start_war")
-OPTIONS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp")
+OPTIONS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp", "banking_own_turn",
+           "tied_gold_no_second")
+#: The one rule option that changes the final scoring (`tied_gold_no_second`), as `companion score` names it.
+CLI_GOLD_OPTION = "tied-gold-no-second"
 
 #: The actions of a turn, in the rulebook's order: the turn guide's steps (FACTS §3.4).
 STEPS = tuple(Step(a, helper=a) for a in ("troop", "treachery", "city", "pope", "event", "war", "pass"))
@@ -413,6 +455,12 @@ def family_name(family: str) -> Ref:
 def war_limit(players: int) -> int:
     """Wars per decade: 4, or 5 with 5–6 players (FACTS §3.4.6)."""
     return 5 if players >= 5 else 4
+
+
+def vp_counter_limit(players: int) -> int:
+    """VP counters a whole game can hand out: one per war won (FACTS §3.5.9), at most `war_limit` wars
+    a decade on the track for 3 decades, plus the war of the one Start War card (FACTS §3.1)."""
+    return DECADES * war_limit(players) + START_WAR_CARDS
 
 
 # ----------------------------------------------------------------------------------------------
@@ -530,11 +578,26 @@ def discount(state: Mapping, family: str, lot: Mapping) -> int:
     return 0
 
 
-def bid_limit(state: Mapping, family: str, lot: Mapping, currency: str, cardinal: int = 0) -> int:
+def banking_room(state: Mapping, config: Mapping, family: str, lot: Mapping, currency: str) -> int:
+    """What an unused Banking tile can add to `currency` when its owner pays for `lot`: up to 3 of the
+    other currency. By the Czech summary's reading (option `banking_own_turn`) it is used on your turn
+    or to pay for a tile you won, so a condottiere is paid with it only by the player on turn."""
+    if not owns(state, family, "banking") or f"{family}:banking" in state["used"]:
+        return 0
+    if (option(config, "banking_own_turn") and lot["kind"] == "condottiere"
+            and family != active_family(state, config)):
+        return 0
+    other = "influence" if currency == "gold" else "gold"
+    return min(BANKING, state["players"][family][other])
+
+
+def bid_limit(state: Mapping, config: Mapping, family: str, lot: Mapping, currency: str, cardinal: int = 0) -> int:
     """The highest bid a player can honour: what he holds plus his discounts (a bid may exceed his
-    holdings when discounts cover it, FACTS §3.4.5; TV-P2) plus 3 per Bribe Cardinal toward the Pope."""
+    holdings when discounts cover it, FACTS §3.4.5; TV-P2), 3 per Bribe Cardinal toward the Pope, and
+    the swap an unused Banking tile allows."""
     held = state["players"][family][currency]
-    return held + discount(state, family, lot) + BRIBE_CARDINAL * cardinal
+    return (held + discount(state, family, lot) + BRIBE_CARDINAL * cardinal
+            + banking_room(state, config, family, lot, currency))
 
 
 def price(state: Mapping, family: str, lot: Mapping, amount: int, cardinal: int = 0) -> int:
@@ -585,8 +648,9 @@ def _troop_bonuses(state: Mapping, config: Mapping, family: str) -> dict[str, tu
 
 def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str) -> tuple[int, list]:
     """A side's attack or defence before the die: its condottiere's troops (less any bribed), his
-    tile and family bonuses, Caterina Sforza's +2 defence, the Pope's raw troop values if he joined
-    this side, and the modifier entered for anything else. A side without condottiere is 3/3.
+    tile and family bonuses, Caterina Sforza's +2 defence, the Pope's raw troop values (less any
+    bribed) if he joined this side, and the modifier entered for anything else. A side without
+    condottiere is 3/3.
 
     Returns the total and its parts `(text key, value)`.
     """
@@ -606,7 +670,8 @@ def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str
         if stat == "defence" and troops and owns(state, family, "caterina_sforza"):
             parts.append(("tile.caterina_sforza", 2))
     if war["pope"] == side and state["pope"]:
-        raw = sum(t[stat] for t in state["players"][state["pope"]]["troops"].values())
+        raw = sum(t[stat] for name, t in state["players"][state["pope"]]["troops"].items()
+                  if name not in war["bribed"]["pope"])
         parts.append(("pope", raw))
     if war["extra"][side]:
         parts.append(("battle.modifier", war["extra"][side]))
@@ -781,8 +846,9 @@ def _buy_card(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
-    """Treachery cards the ledger feels: Freeze Bid (the next bidder must pass), Steal Influence
-    (2) and Raid Gold Shipment (3), these two by the player on turn and not during an auction."""
+    """Treachery cards the ledger feels: Freeze Bid (played by the bidder on turn on another bidder
+    still in, who passes when his turn next comes), Steal Influence (2) and Raid Gold Shipment (3),
+    these two by the player on turn and not during an auction."""
     need(state, "play")
     family = _family(state, args.get("player"))
     card = args.get("card")
@@ -790,12 +856,8 @@ def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
         current = state["auction"]
         if not current or auction.finished(current):
             raise InvalidAction(Msg(N_("Freeze Bid is played during an auction.")), field="card")
-        target = current["next"]
-        if target == family:
-            raise InvalidAction(Msg(N_("Freeze Bid is played on another player.")), field="player")
+        auction.freeze(current, family, args.get("target"))
         _card(state, family)
-        auction.pass_(current, target)
-        _after_bid(state, config)
         return
     if card not in ("steal_influence", "raid_gold"):
         raise InvalidAction(Msg(N_("Choose a card.")), field="card")
@@ -814,12 +876,24 @@ def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _ability(state: dict, args: Mapping, config: Mapping) -> None:
-    """Once-a-decade city tiles: Banking (swap up to 3 gold and influence), Lucrezia Borgia (take 2
-    influence), Alfonso of Aragon (a treachery card without using the action)."""
+    """Once-a-decade city tiles: Banking (swap up to 3 gold and influence: at any time, or with the
+    option `banking_own_turn` on the owner's turn; never after the decade's last event tile, except
+    to pay for it, which the payment does by itself), Lucrezia Borgia (take 2 influence: the player
+    on turn, never during an auction), Alfonso of Aragon (a treachery card without using the action:
+    the player on turn)."""
     need(state, "play")
     family = _family(state, args.get("player"))
     ability = args.get("ability")
+    on_turn = family == active_family(state, config)
+    if ability in ("lucrezia_borgia", "alfonso_of_aragon") and not on_turn:
+        raise InvalidAction(Msg(N_("Only the player on turn may use this tile.")), field="player")
     if ability == "banking":
+        if state["events_left"] == 0:
+            raise InvalidAction(Msg(N_("Banking is not used after the decade's last event tile (paying for that "
+                                       "tile uses it by itself).")), field="player")
+        if option(config, "banking_own_turn") and not on_turn:
+            raise InvalidAction(Msg(N_("By the rule option chosen for this game, Banking is used on your own turn "
+                                       "or when paying for a tile you won.")), field="player")
         amount = args.get("amount")
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < abs(amount) <= BANKING:
             raise InvalidAction(Msg(N_("Banking swaps 1 to 3 at a time: enter 1 to 3 (gold to influence) or −1 to −3 "
@@ -830,7 +904,10 @@ def _ability(state: dict, args: Mapping, config: Mapping) -> None:
         _once(state, family, ability)
         state["players"][family][give] -= abs(amount)
         state["players"][family][get] += abs(amount)
+        _leader_can_pay(state, config, "amount")
     elif ability == "lucrezia_borgia":
+        if state["auction"]:
+            raise InvalidAction(Msg(N_("Not during an auction.")), field="player")
         target = _family(state, args.get("target"), "target")
         if target == family:
             raise InvalidAction(Msg(N_("Choose another player.")), field="target")
@@ -862,6 +939,7 @@ def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
                             field="deal_amount")
     state["players"][giver][currency] -= amount
     state["players"][taker][currency] += amount
+    _leader_can_pay(state, config, "deal_amount")
 
 
 def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
@@ -878,10 +956,17 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
     value = state["players"][family][what] + delta
-    high = hand_limit(state, family) if what == "treachery" else LEDGER_MAX
+    high = {"treachery": hand_limit(state, family),
+            "vp": vp_counter_limit(len(config["players"])) - sum(
+                p["vp"] for f, p in state["players"].items() if f != family)}.get(what, LEDGER_MAX)
     if not 0 <= value <= high:
+        if what == "vp":
+            raise InvalidAction(Msg(N_("A game hands out one VP counter per war won, at most {n} in all: this "
+                                       "player can have from 0 to {high}."),
+                                    {"n": vp_counter_limit(len(config["players"])), "high": high}), field="delta")
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": high}), field="delta")
     state["players"][family][what] = value
+    _leader_can_pay(state, config, "delta")
     state["corrections"].append({"track": family, "what": what, "points": delta, "reason": reason.strip()[:200]})
 
 
@@ -964,10 +1049,13 @@ def _bid(state: dict, args: Mapping, config: Mapping) -> None:
     cardinal = 0
     if current["lot"]["kind"] == "pope":
         cardinal = _count(args.get("cardinal", 0), "cardinal", 0, 2)
-        if cardinal > state["players"][family]["treachery"]:
-            raise InvalidAction(Msg(N_("This player holds fewer treachery cards than the Bribe Cardinal cards "
-                                       "entered.")), field="cardinal")
-    limit = bid_limit(state, family, current["lot"], current["currency"], cardinal)
+        held = state["players"][family]["treachery"]
+        if cardinal > held:
+            raise InvalidAction(P_("Each Bribe Cardinal is one of the treachery cards in hand, and this player "
+                                   "holds only {n}.",
+                                   "Each Bribe Cardinal is one of the treachery cards in hand, and this player "
+                                   "holds only {n}.", held), field="cardinal")
+    limit = bid_limit(state, config, family, current["lot"], current["currency"], cardinal)
     auction.bid(current, family, args.get("amount"), limit)
     current["lot"]["cardinal"][family] = cardinal
     _after_bid(state, config)
@@ -988,15 +1076,23 @@ def _after_bid(state: dict, config: Mapping) -> None:
 
 def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
     """The last bidder pays (less his discounts) and takes the lot; an event tile may need a city."""
-    lot, winner = done["lot"], auction.winner(done)
-    paid = 0
+    lot, winner, currency = done["lot"], auction.winner(done), done["currency"]
+    paid = swapped = 0
     if winner:
         cardinal = lot["cardinal"].get(winner, 0)
         paid = price(state, winner, lot, done["high"], cardinal)
-        state["players"][winner][done["currency"]] -= paid
-        state["players"][winner]["treachery"] -= cardinal
-    state["last_auction"] = {"lot": lot, "winner": winner, "bid": done["high"], "paid": paid,
-                             "currency": done["currency"], "log": done["log"], "skipped": done["skipped"]}
+        ledger = state["players"][winner]
+        swapped = max(0, paid - ledger[currency])
+        if ledger["treachery"] < cardinal or swapped > banking_room(state, config, winner, lot, currency):
+            raise InvalidAction(_cannot_pay(config, winner, currency, paid))
+        if swapped:
+            ledger["influence" if currency == "gold" else "gold"] -= swapped
+            ledger[currency] += swapped
+            state["used"].append(f"{winner}:banking")
+        ledger[currency] -= paid
+        ledger["treachery"] -= cardinal
+    state["last_auction"] = {"lot": lot, "winner": winner, "bid": done["high"], "paid": paid, "banking": swapped,
+                             "currency": currency, "log": done["log"], "skipped": done["skipped"]}
     kind = lot["kind"]
     if kind == "condottiere":
         _hired(state, config, lot["side"], winner)
@@ -1018,6 +1114,30 @@ def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
             if event == "merchant":
                 state["merchant_event"] = winner
         _decade_over(state)
+
+
+def _cannot_pay(config: Mapping, family: str, currency: str, amount: int) -> Msg:
+    name = next(p["name"] for p in config["players"] if p["colour"] == family)
+    if currency == "gold":
+        return P_("{name} cannot pay {n} gold any more: undo or correct the ledger first.",
+                  "{name} cannot pay {n} gold any more: undo or correct the ledger first.", amount, name=name)
+    return P_("{name} cannot pay {n} influence any more: undo or correct the ledger first.",
+              "{name} cannot pay {n} influence any more: undo or correct the ledger first.", amount, name=name)
+
+
+def _leader_can_pay(state: Mapping, config: Mapping, field: str) -> None:
+    """Refuse a change of the ledgers (a deal, Banking, a correction) that would leave the leader of the
+    auction under way unable to pay his bid."""
+    current = state["auction"]
+    if not current or current["leader"] is None:
+        return
+    leader, lot = current["leader"], current["lot"]
+    cardinal = lot["cardinal"].get(leader, 0)
+    if (state["players"][leader]["treachery"] < cardinal
+            or bid_limit(state, config, leader, lot, current["currency"], cardinal) < current["high"]):
+        name = next(p["name"] for p in config["players"] if p["colour"] == leader)
+        raise InvalidAction(Msg(N_("{name} leads the auction with a bid of {n} and could not pay it after this: "
+                                   "finish the auction first."), {"name": name, "n": current["high"]}), field=field)
 
 
 def _place(state: dict, args: Mapping, config: Mapping) -> None:
@@ -1076,7 +1196,8 @@ def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
     state["acted"] = True
     state["war"] = {"attacker": attacker, "defender": defender, "starter": starter, "card": card, "stage": "veto",
                     "condottieri": {"attacker": None, "defender": None}, "pay": {"attacker": 0, "defender": 0},
-                    "bribed": {"attacker": [], "defender": []}, "pope": None, "extra": {"attacker": 0, "defender": 0},
+                    "bribed": {"attacker": [], "defender": [], "pope": []}, "pope": None,
+                    "extra": {"attacker": 0, "defender": 0},
                     "rounds": []}
 
 
@@ -1156,24 +1277,32 @@ def _pope_joins(state: dict, args: Mapping, config: Mapping) -> None:
     state["pope_joined"] = True
 
 
+def war_armies(state: Mapping, war: Mapping) -> dict[str, str]:
+    """Whose troops fight in the war: the condottiere of each side and the Pope's holder if he joined
+    (`{"attacker": family, "defender": family, "pope": family}`, absent ones left out)."""
+    armies = {side: family for side, family in war["condottieri"].items() if family}
+    if war["pope"] and state["pope"]:
+        armies["pope"] = state["pope"]
+    return armies
+
+
 def _bribe(state: dict, args: Mapping, config: Mapping) -> None:
-    """Bribe Troops: one enemy troop does not fight in this war (before the dice)."""
+    """Bribe Troops: one troop taking part in this war, any side's and even your own or the Pope's,
+    does not fight in it (before the dice; FACTS §3.8)."""
     war = _war(state, "battle")
     family = _family(state, args.get("player"))
     if war["rounds"]:
         raise InvalidAction(Msg(N_("Troops are bribed before the dice.")))
-    sides = {f: s for s, f in war["condottieri"].items() if f}
-    if war["pope"] and state["pope"]:
-        sides.setdefault(state["pope"], war["pope"])
-    if family not in sides:
+    armies = war_armies(state, war)
+    if family not in armies.values():
         raise InvalidAction(Msg(N_("Only the condottieri and the Pope bribe troops in a war.")), field="player")
-    enemy = "defender" if sides[family] == "attacker" else "attacker"
-    target = war["condottieri"][enemy]
-    troop = args.get("troop")
-    if not target or troop not in state["players"][target]["troops"] or troop in war["bribed"][enemy]:
-        raise InvalidAction(Msg(N_("Choose a troop of the other side.")), field="troop")
+    side, troop = args.get("side"), args.get("troop")
+    if side not in armies:
+        raise InvalidAction(Msg(N_("Choose a troop that takes part in this war.")), field="side")
+    if troop not in state["players"][armies[side]]["troops"] or troop in war["bribed"][side]:
+        raise InvalidAction(Msg(N_("Choose a troop that takes part in this war.")), field="troop")
     _card(state, family)
-    war["bribed"][enemy].append(troop)
+    war["bribed"][side].append(troop)
 
 
 def _modifier(state: dict, args: Mapping, config: Mapping) -> None:
@@ -1292,7 +1421,7 @@ def scoring_input(state: Mapping, config: Mapping) -> tuple[dict, list[dict]]:
 
 def result(state: Mapping, config: Mapping) -> dict:
     """The final scoring of the session: the same `final_scores` as `companion score`."""
-    return final_scores(*scoring_input(state, config))
+    return final_scores(*scoring_input(state, config), option(config, "tied_gold_no_second"))
 
 
 def describe(action: Mapping, config: Mapping) -> Msg:

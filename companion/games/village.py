@@ -9,7 +9,9 @@ digits §2.1 restores):
 - birth (FACTS §2.5.2; TV-V3): `_birth`;
 - the market day (FACTS §2.5.4; TV-V6): `_market_*`;
 - the mass and its majority bonus (FACTS §2.6; TV-V7): `_mass_*`, `mass_majority`;
-- the end of the game and the final scoring (FACTS §2.8; TV-V1): `final_scores`, `score_cli`.
+- the end of the game: the final actions, also when the end comes during a market day (rulebook "Konec
+  hry", "Zvláštní případ"; FACTS §2.8): `_end_trigger`, `final_action_order`;
+- the final scoring (FACTS §2.8; TV-V1): `final_scores`, `score_cli`.
 
 Board data no source settles (FACTS §2.10) is never invented: the time track's length is entered
 when the game starts; the grain paid to move up a church window, the printed prestige of a customer
@@ -38,9 +40,15 @@ COINS = 15
 GRAIN = 20
 FARMYARD_GRAIN = 5
 CUSTOMERS = 24
+CUSTOMER_PRESTIGE_MAX = 30                # not a box count: the customer tiles are not known (FACTS §2.5.4)
 MONKS = 4
 PLAGUE_TIME = 2
 MARKET_TIME = 1
+#: Time the actions cost that FACTS §2.1 restores (the books' buttons): travel 2 (+ a wagon and 2 cubes),
+#: the mill 2 (+ 2 grain), the church 3 (or 1 brown cube), a new council member 1 (+ 2 green or a scroll),
+#: the wainwright 2 to train and 2 to produce (TV-V4), the stables 3 (one source). Board-printed costs
+#: the sources do not give (office, smithy, council steps) are entered as +1, +2, +3.
+ACTION_TIME = {"travel": 2, "mill": 2, "church": 3, "council": 1, "wainwright": 2, "stables": 3}
 MASS_PIECES = 4
 MASS_BONUS = 2
 TRAVEL_MARKERS = MARKERS - 2              # markers left for the travel map
@@ -307,7 +315,7 @@ def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
     colour, player = _player(state, config, args)
     if colour != market["turn"]:
         raise InvalidAction(Msg(N_("It is {name}'s turn at the market."), {"name": _name(config, market["turn"])}))
-    prestige = _whole(args, "prestige", 0, 30)
+    prestige = _whole(args, "prestige", 0, CUSTOMER_PRESTIGE_MAX)
     if sum(len(p["customers"]) for p in state["players"].values()) >= CUSTOMERS:
         raise InvalidAction(Msg(N_("All 24 customers have been served.")))
     free = colour == market["trigger"] and not market["free_used"]
@@ -494,18 +502,26 @@ def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _end_trigger(state: dict, args: Mapping, config: Mapping) -> None:
-    """A member took the last chronicle space or the last grave: everyone else gets one last action."""
+    """A member took the last chronicle space or the last grave: the final actions follow (after the
+    market day, if one is running: who started it is recorded, since it decides the order)."""
     need(state, "play")
     colour, _ = _player(state, config, args)
     state["phase"] = "final_actions"
-    state["end"] = {"trigger": colour, "acted": []}
-    state["turn"] = (_seat(config, colour) + 1) % len(config["players"])
+    state["end"] = {"trigger": colour, "market": state["market"]["trigger"] if state["market"] else None,
+                    "acted": []}
+    state["turn"] = _seat(config, final_action_order(state, config)[0])
 
 
 def final_action_order(state: Mapping, config: Mapping) -> list[str]:
-    """Who still gets a final action, in order: everyone but the trigger player, clockwise after him."""
+    """Who still gets a final action, in order: everyone but the trigger player, clockwise after him.
+    Ended during a market day by someone other than its starter: every player, clockwise after the
+    starter, who acts last (seed 001, end of the game)."""
     n = len(config["players"])
-    seat = _seat(config, state["end"]["trigger"])
+    end = state["end"]
+    if end["market"] is not None and end["market"] != end["trigger"]:
+        seat = _seat(config, end["market"])
+        return [config["players"][(seat + k) % n]["colour"] for k in range(1, n + 1)]
+    seat = _seat(config, end["trigger"])
     return [config["players"][(seat + k) % n]["colour"] for k in range(1, n)]
 
 
@@ -635,7 +651,10 @@ def check_player(raw: Any, path: str) -> dict:
         p[key] = [inputs.whole(v, inputs.join(j(key), i), 0, MEMBERS, N_("family members per colour"))
                   for i, v in enumerate(values)]
     customers = inputs.array(raw["customers"], j("customers"), 0, CUSTOMERS)
-    p["customers"] = [inputs.whole(v, inputs.join(j("customers"), i), 0, 30) for i, v in enumerate(customers)]
+    p["customers"] = [inputs.whole(v, inputs.join(j("customers"), i), 0, CUSTOMER_PRESTIGE_MAX,
+                                   N_("the app's bound against typing errors: the sources do not list the "
+                                      "customer tiles"))
+                      for i, v in enumerate(customers)]
     if p["living"] + p["chronicle"] > MEMBERS:
         raise inputs.InputError(j("chronicle"), Msg(N_("living and chronicle members add up to more than the {n} "
                                                        "family members of a colour"), {"n": MEMBERS}))

@@ -185,6 +185,9 @@ def _auction(shell) -> list[ft.Control]:
     rows = [heading(_("Tile {k} of {n}: {tile}").format(k=state["next_tile"] + 1, n=n,
                                                         tile=shell.game_text(f"tile.{a['lot']['tile']}"))),
             text(_("The start player opens; a pass is final for this tile."), SMALL)]
+    if a["skipped"]:
+        rows.append(text(_("Without gold, no bid: {names}").format(
+            names=", ".join(shell.player_name(s["player"]) for s in a["skipped"])), SMALL))
     for entry in a["log"]:
         rows.append(text(_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"])
                          if "bid" in entry else _("{name} passes").format(name=shell.player_name(entry["player"])),
@@ -232,7 +235,7 @@ def _move(shell) -> list[ft.Control]:
         return controls
     mover = rules.colour_at(config, state["turn"])
     here = state["players"][mover]["at"]
-    draft = shell.draft.setdefault("move", {"visits": [], "obstacles": 0})
+    draft = shell.draft.setdefault("move", {"visits": [], "obstacles": 0, "gold_cards": 0})
     visits = draft["visits"]
     gold_game = _gold_game(shell)
     rows = [tid("mover", ft.Row([text(_("Moving:")), who(shell.player_name(mover), mover)], wrap=True)),
@@ -263,13 +266,15 @@ def _move(shell) -> list[ft.Control]:
             rows.append(text(_("Flying carpets cost {n} gold.").format(n=cost), SMALL))
         rows += [button(_("Take {gold} gold").format(gold=earned), lambda e: _send_move(shell, mover, "gold"),
                         "take-gold", disabled=not visits),
+                 Stepper("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
+                         draft["gold_cards"], 0, rules.GOLD_CARDS, lambda v: draft.update(gold_cards=v)).control,
+                 shell.problem("gold_cards"),
                  button(_("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"), "take-cards",
                         primary=False, disabled=not visits)]
     else:
         rows.append(button(_("Move done"), lambda e: _send_move(shell, mover, None), "move-done", disabled=not visits))
     rows.append(button(_("Does not move (draws 2 cards)") if gold_game else _("Does not move"),
-                       lambda e: (shell.draft.pop("move", None), vm.dispatch("pass_move", player=mover)), "pass-move",
-                       primary=False))
+                       lambda e: _send_pass(shell, mover, gold_game), "pass-move", primary=False))
     controls.append(card(rows, "move", highlight=True))
     return controls
 
@@ -292,7 +297,15 @@ def _send_move(shell, mover: str, take: str | None) -> None:
     args = {"player": mover, "visits": [dict(v) for v in draft["visits"]]}
     if take:
         args.update(take=take, wizard_obstacles=draft["obstacles"])
+    if take == "cards":
+        args["gold_cards"] = draft["gold_cards"]
     shell.send("move", "move", **args)
+
+
+def _send_pass(shell, mover: str, gold_game: bool) -> None:
+    """Not moving: in Elfengold the player draws 2 cards, and gold cards among them go onto the pile."""
+    args = {"player": mover, "gold_cards": shell.draft["move"]["gold_cards"]} if gold_game else {"player": mover}
+    shell.send("pass_move", "move", **args)
 
 
 def _move_story(shell, last: dict) -> str:
@@ -385,7 +398,7 @@ def final_screen(shell) -> list[ft.Control]:
         rows = [text(shell.game_text("final.cards"), SMALL)]
         for p in config["players"]:
             rows.append(Stepper(f"cards-{p['colour']}", who(p["name"], p["colour"]), counts[p["colour"]], 0,
-                                rules.TRAVEL_CARDS, lambda v, c=p["colour"]: counts.update({c: v})).control)
+                                rules.HAND_AFTER_MOVE, lambda v, c=p["colour"]: counts.update({c: v})).control)
         rows.append(button(_("Save the counts"), lambda e: shell.send("cards", "cards", cards=dict(counts)),
                            "save-cards", primary=False))
         controls.append(card(rows, "cards"))

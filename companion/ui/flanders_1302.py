@@ -62,7 +62,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     ]
     if form["variant"] == rules.STANDARD:
         controls += [heading(_("Number of players")),
-                     choice_chips("count", [(str(n), str(n)) for n in (2, 3, 4)], str(form["count"]),
+                     choice_chips("count", [(str(n), str(n)) for n in (3, 4)], str(form["count"]),
                                   lambda v: update(count=int(v), start=min(form["start"], int(v) - 1)))]
     controls += shell.seat_fields(form, players, rules.COLOURS, lambda c: _guild(shell, c))
     if form["variant"] == rules.STANDARD and count == 3:
@@ -372,7 +372,7 @@ def end_of_round(shell) -> tuple[list[ft.Control], ft.Control]:
     _, vm = shell.vm.t, shell.vm
     two = vm.session["config"]["variant"] == rules.TWO_PLAYER
     answers = shell.draft.setdefault("end", {"board": False, "deck": False})
-    questions = [("board", f"{GAME}.end.two_board" if two else f"{GAME}.end.board")]
+    questions = [("board", f"{GAME}.{rules.end_question(vm.session['config'])}")]
     if not two:
         questions.append(("deck", f"{GAME}.end.deck"))
     rows: list[ft.Control] = [heading(_("End of the turn") if two else _("End of the round"))]

@@ -374,7 +374,7 @@ def _auction(shell) -> ft.Control:
                          if "bid" in entry else _("{name} passes").format(name=shell.player_name(entry["player"])),
                          SMALL))
     bidder = a["next"]
-    limit = rules.bid_limit(vm.state, bidder, lot, a["currency"])
+    limit = rules.bid_limit(vm.state, vm.session["config"], bidder, lot, a["currency"])
     draft = shell.draft.get("bid")
     if not draft or draft["at"] != len(a["log"]):
         draft = shell.draft["bid"] = {"at": len(a["log"]), "amount": low, "cardinal": 0}
@@ -392,11 +392,11 @@ def _auction(shell) -> ft.Control:
                      tid("pass-bid", ft.OutlinedButton(content=ft.Text(_("Pass"), size=TEXT), height=TARGET,
                                                        expand=True, on_click=lambda e: vm.dispatch(
                                                            "pass_bid", player=bidder)))])]
-    freezers = [f for f in _families(shell) if f != bidder and vm.state["players"][f]["treachery"]]
-    if a["log"] and freezers:
-        rows += [text(_("Freeze Bid on {name}, played by:").format(name=shell.player_name(bidder)), SMALL),
-                 _player_chips(shell, "freeze", freezers,
-                               lambda f: vm.dispatch("play_card", player=f, card="freeze_bid"))]
+    targets = [f for f in bidding.active(a) if f != bidder and f not in a["frozen"]]
+    if vm.state["players"][bidder]["treachery"] and targets:
+        rows += [text(_("{name} plays Freeze Bid on:").format(name=shell.player_name(bidder)), SMALL),
+                 _player_chips(shell, "freeze", targets,
+                               lambda f: vm.dispatch("play_card", player=bidder, card="freeze_bid", target=f))]
     return card(rows, "auction", highlight=True)
 
 
@@ -497,25 +497,22 @@ def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
         rows += [text(_("{name} (Pope) may join one side:").format(name=shell.player_name(pope)), SMALL),
                  choice_chips("pope", [(s, shell.game_text(f"city.{war[s]}")) for s in ("attacker", "defender")],
                               war["pope"], lambda s: vm.dispatch("pope_joins", side=s))]
-    fighters = {f: s for s, f in war["condottieri"].items() if f}
-    if war["pope"] and pope:
-        fighters.setdefault(pope, war["pope"])
+    armies = rules.war_armies(state, war)
     options = []
-    for family, side in fighters.items():
-        enemy = "defender" if side == "attacker" else "attacker"
-        target = war["condottieri"][enemy]
-        if not target or not state["players"][family]["treachery"]:
+    for family in dict.fromkeys(armies.values()):
+        if not state["players"][family]["treachery"]:
             continue
-        for troop in state["players"][target]["troops"]:
-            if troop not in war["bribed"][enemy]:
-                options.append((family, troop))
+        for side, owner in armies.items():
+            options += [(family, side, owner, troop) for troop in state["players"][owner]["troops"]
+                        if troop not in war["bribed"][side]]
     if options:
         rows += [text(shell.game_text("card.bribe_troops"), SMALL),
-                 ft.Row([tid(f"bribe-{f}-{t}", ft.OutlinedButton(
-                     content=ft.Text(_("{name}: {troop}").format(name=shell.player_name(f),
-                                                                 troop=shell.game_text(f"troop.{t}")), size=SMALL),
-                     height=TARGET, on_click=lambda e, f=f, t=t: vm.dispatch("bribe", player=f, troop=t)))
-                     for f, t in options], wrap=True, spacing=6, run_spacing=6)]
+                 ft.Row([tid(f"bribe-{f}-{s}-{t}", ft.OutlinedButton(
+                     content=ft.Text(_("{name} bribes {owner}: {troop}").format(
+                         name=shell.player_name(f), owner=shell.player_name(o), troop=shell.game_text(f"troop.{t}")),
+                         size=SMALL),
+                     height=TARGET, on_click=lambda e, f=f, s=s, t=t: vm.dispatch("bribe", player=f, side=s, troop=t)))
+                     for f, s, o, t in options], wrap=True, spacing=6, run_spacing=6)]
     extra = shell.draft.setdefault("extra", dict(war["extra"]))
     rows.append(ft.ExpansionTile(title=ft.Text(_("Other modifiers"), size=TEXT), min_tile_height=56, controls=[
         Stepper("mod-attacker", shell.game_text(f"city.{war['attacker']}"), extra["attacker"], -9, 9,
@@ -578,7 +575,8 @@ def _extras(shell) -> list[ft.Control]:
     for owner in _families(shell):
         unused = lambda ability: (rules.owns(state, owner, ability)  # noqa: E731
                                   and f"{owner}:{ability}" not in state["used"])
-        if unused("banking"):
+        if (unused("banking") and state["events_left"]
+                and (owner == family or not rules.option(config, "banking_own_turn"))):
             swap = shell.draft.setdefault(f"bank-{owner}", {"amount": 3})
             rows += [text(_("{name}: Banking (+ gold to influence, − influence to gold)").format(
                 name=shell.player_name(owner)), SMALL),
@@ -587,13 +585,13 @@ def _extras(shell) -> list[ft.Control]:
                 button(_("Swap"), lambda e, o=owner, s=swap: shell.send(
                     "ability", f"bank-{o}", player=o, ability="banking", amount=s["amount"]), f"bank-{owner}-go",
                     primary=False)]
-        if unused("lucrezia_borgia"):
+        if owner == family and unused("lucrezia_borgia") and not state["auction"]:
             rows += [text(_("{name}: Lucrezia Borgia takes 2 influence from:").format(name=shell.player_name(owner)),
                           SMALL),
                      _player_chips(shell, f"lucrezia-{owner}", [f for f in _families(shell) if f != owner],
                                    lambda f, o=owner: vm.dispatch("ability", player=o, ability="lucrezia_borgia",
                                                                   target=f))]
-        if unused("alfonso_of_aragon"):
+        if owner == family and unused("alfonso_of_aragon"):
             rows.append(button(_("{name}: Alfonso of Aragon draws a treachery card").format(
                 name=shell.player_name(owner)), lambda e, o=owner: vm.dispatch(
                     "ability", player=o, ability="alfonso_of_aragon"), f"alfonso-{owner}", primary=False))

@@ -102,11 +102,7 @@ def round_screen(shell) -> Screen:
             controls += [
                 button(_("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
                        "round-end", primary=False, icon=ft.Icons.CHURCH),
-                card([heading(_("End of the game")),
-                      text(_("Did a family member just take the last chronicle space or the last grave? "
-                             "Whose was it?"), SMALL),
-                      choice_chips("end-trigger", [(p["colour"], p["name"]) for p in players], None,
-                                   lambda c: vm.dispatch("end_trigger", player=c))], "end-check"),
+                end_check(shell),
             ]
         primary = primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
                                         icon=ft.Icons.ARROW_FORWARD)
@@ -221,10 +217,11 @@ def books(shell) -> list[ft.Control]:
                wrap=True, spacing=4),
         tid("time-costs", ft.ExpansionTile(
             title=ft.Text(_("Time by action"), size=TEXT), min_tile_height=52,
-            controls=[ft.Row([small(label, act("time", amount=n), f"time-{key}") for key, label, n in (
-                ("travel", _("Travel +2"), 2), ("mill", _("Mill +2"), 2), ("church", _("Church +3"), 3),
-                ("council", _("Council, new member +1"), 1), ("wainwright", _("Wainwright +2"), 2),
-                ("stables", _("Stables +3"), 3))], wrap=True, spacing=4)])),
+            controls=[ft.Row([small(label, act("time", amount=rules.ACTION_TIME[key]), f"time-{key}")
+                              for key, label in (
+                ("travel", _("Travel +2")), ("mill", _("Mill +2")), ("church", _("Church +3")),
+                ("council", _("Council, new member +1")), ("wainwright", _("Wainwright +2")),
+                ("stables", _("Stables +3")))], wrap=True, spacing=4)])),
     ]
     return [card(rows, "books")]
 
@@ -261,7 +258,20 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     if draft["prestige"] is not None:
         sell = bar_button(_("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
             "market_sell", "sale", player=turn, prestige=draft["prestige"]), "market-sell", icon=ft.Icons.CHECK)
-    return [card(rows, "market", highlight=True)], sell
+    controls = [card(rows, "market", highlight=True)]
+    if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
+        controls.append(end_check(shell))
+    return controls, sell
+
+
+def end_check(shell) -> ft.Control:
+    """Who took the last chronicle space or the last grave (also during a market day)."""
+    _, vm = shell.vm.t, shell.vm
+    return card([heading(_("End of the game")),
+                 text(_("Did a family member just take the last chronicle space or the last grave? "
+                        "Whose was it?"), SMALL),
+                 choice_chips("end-trigger", [(p["colour"], p["name"]) for p in vm.session["config"]["players"]], None,
+                              lambda c: vm.dispatch("end_trigger", player=c))], "end-check")
 
 
 def action_rules(shell) -> list[ft.Control]:
