@@ -5,15 +5,17 @@ the app's database (scoring-contract.md). Heavy imports happen only inside `serv
 """
 from __future__ import annotations
 
-import argparse
+import errno
 import json
 import os
 import sys
 
-from .engine.inputs import InputError
+from .engine.inputs import InputError, printable
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser():
+    import argparse
+
     parser = argparse.ArgumentParser(prog="companion", description="Rulebook companion and scoring assistant.")
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="serve the web app (the default)")
@@ -37,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _serve_options(parser: argparse.ArgumentParser) -> None:
+def _serve_options(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8550)
     parser.add_argument("--data-dir", default=None,
@@ -50,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["serve", *argv]
+    if argv[0] == "score" and 2 <= len(argv) <= 3 and not any(a.startswith("-") and a != "-" for a in argv[1:]):
+        return score(*argv[1:])  # the plain form skips building the parser: `score` starts as fast as it can
     args = _parser().parse_args(argv)
     if args.command == "score":
         return score(args.game, args.file)
@@ -64,53 +68,125 @@ def main(argv: list[str] | None = None) -> int:
     return serve(args.host, args.port, args.data_dir, args.lan)
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 2
+#: The longest `error:` line any command prints (a message naming a huge field is cut).
+ERROR_LENGTH = 300
+#: The largest input `companion score` reads: a finished game's description is a few kilobytes.
+SCORE_INPUT = 256_000
 
 
-def score(game_name: str, path: str) -> int:
+def _fail(message: str, status: int = 2) -> int:
+    """One `error:` line on standard error, however long or strange the message (see ERROR_LENGTH)."""
+    line = printable(" ".join(f"error: {message}".split("\n")))
+    if len(line) > ERROR_LENGTH:
+        line = line[:ERROR_LENGTH - 3] + "..."
+    if sys.stderr is not None:
+        sys.stderr.write(line + "\n")
+    return status
+
+
+def _read_score_input(path: str) -> bytes:
+    """At most SCORE_INPUT + 1 bytes of the input (the file, or standard input for "-")."""
+    if path != "-":
+        with open(path, "rb") as handle:
+            return handle.read(SCORE_INPUT + 1)
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read(SCORE_INPUT + 1) if stream is not None else sys.stdin.read(SCORE_INPUT + 1).encode()
+
+
+def score(game_name: str, path: str = "-") -> int:
     """Score a finished game from JSON; exit 0 with the result, or 2 with one clear message."""
-    from .games import SCORERS  # the registry is pure: no Flet, no TinyDB
+    from .games import SCORERS  # the registry imports only the game it scores: no Flet, no TinyDB
 
     scorer = SCORERS.get(game_name)
     if scorer is None:
         return _fail(f"GAME: unknown game {game_name!r} (one of: {', '.join(SCORERS)})")
     try:
-        if path == "-":
-            raw = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                raw = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        return _fail(f"FILE: cannot read {path}: {getattr(error, 'strerror', None) or error}")
+        raw = _read_score_input(path)
+    except OSError as error:
+        return _fail(f"FILE: cannot read {'standard input' if path == '-' else path}: {error.strerror or error}")
+    if len(raw) > SCORE_INPUT:
+        return _fail(f"input is larger than {SCORE_INPUT // 1000} KB (a game's scoring input is a few KB)")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as error:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return _fail(f"input is not UTF-8 text (byte {error.start})")
+    except json.JSONDecodeError as error:
         return _fail(f"input is not valid JSON: {error}")
+    except ValueError:  # a number of more than 4300 digits
+        return _fail("input is not valid JSON: a number is too long")
+    except RecursionError:
+        return _fail("input is nested too deeply")
     try:
         result = scorer.score(data)
+        texts = _english_texts(scorer.game_id)
+        result["explain"] = [line.english(texts) for line in result.get("explain", [])]
+        out = json.dumps(result, ensure_ascii=False) + "\n"
     except InputError as error:
         return _fail(str(error))
     except RecursionError:
         return _fail("input is nested too deeply")
-    result["explain"] = [line.english(_english_texts(scorer.game_id)) for line in result.get("explain", [])]
+    except Exception as error:  # noqa: BLE001 - a fault of ours: still one line, never a traceback
+        return _fail(f"internal error, please report it: {type(error).__name__}: {error}", 1)
+    if sys.stdout is None:
+        return _fail("standard output is closed", 1)
     try:
-        json.dump(result, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is not None:
+            stream.write(out.encode("utf-8"))
+        else:
+            sys.stdout.write(out)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        return _fail(f"cannot write the result: {error.strerror or error}", 1)
     return 0
 
 
 def _english_texts(game_id: str):
-    """Resolve rule-text references (city and guild names) in English from the game's data file."""
-    from . import texts
+    """Resolve rule-text references (city and guild names) in English from the game's data file.
 
-    path = texts.DATA_DIR / f"{game_id}.toml"
-    table = texts.load(path)[0] if path.exists() else {}
-    return lambda key: table.get(key, {}).get("en", key.rsplit(".", 1)[-1])
+    The command names a few cities or guilds of a large file, so each name is read from the line of
+    the file's `[text]` table that defines it (`"city.ghent" = { en = "Ghent", cs = "Gent" }`); the
+    whole file is parsed (companion/texts.py) only for a text written otherwise."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", f"{game_id}.toml")
+    lines: list[str] | None = None
+    table: dict | None = None
+
+    def one_line(key: str) -> str | None:
+        nonlocal lines
+        if lines is None:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except OSError:
+                lines = []
+        import tomllib
+
+        head, start = "", f'"{key}" = {{'
+        for line in lines:
+            if line.startswith("["):
+                head = line.strip()
+            elif head == "[text]" and line.startswith(start):
+                try:
+                    return tomllib.loads(line)[key]["en"]
+                except (tomllib.TOMLDecodeError, KeyError, TypeError):
+                    return None
+        return None
+
+    def resolve(key: str) -> str:
+        nonlocal table
+        found = one_line(key.removeprefix(f"{game_id}."))
+        if found is not None:
+            return found
+        if table is None:
+            from . import texts
+
+            table = texts.load(texts.DATA_DIR / f"{game_id}.toml")[0] if os.path.exists(path) else {}
+        return table.get(key, {}).get("en", key.rsplit(".", 1)[-1])
+    return resolve
 
 
 def default_data_dir() -> str:
