@@ -198,20 +198,36 @@ def default_data_dir() -> str:
     return platformdirs.user_data_dir("companion", appauthor=False)
 
 
+def _store(folder: str):
+    """The store of the data folder; OSError (a folder that is a file, not writable, ...) for the caller."""
+    from .store import Store
+
+    return Store(folder)
+
+
+def _folder_failure(folder: str, error: OSError) -> int:
+    from .store import os_reason
+
+    return _fail(f"cannot use the data folder {folder}: {os_reason(error).english()}")
+
+
 def export(kind: str, data_dir: str | None) -> int:
     """Every stored game to standard output (see companion/exchange.py for the formats)."""
     from . import exchange
-    from .store import Store
 
-    store = Store(data_dir or default_data_dir())
+    folder = data_dir or default_data_dir()
+    try:
+        store = _store(folder)
+    except OSError as error:
+        return _folder_failure(folder, error)
     sys.stdout.write(exchange.export_csv(store) if kind == "csv" else exchange.export_json(store) + "\n")
     return 0
 
 
 def import_(path: str, data_dir: str | None) -> int:
-    """Games from a JSON export; exit 2 with one message (and nothing changed) if it is refused."""
+    """Games from a JSON export; exit 2 with one message (and nothing changed: the data folder is not
+    even opened) if it is refused. Safe while the server runs: the store writes under the folder's lock."""
     from . import exchange
-    from .store import Store
 
     try:
         with open(path, "rb") as handle:
@@ -219,11 +235,15 @@ def import_(path: str, data_dir: str | None) -> int:
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return _fail(f"FILE: cannot read {path}: {getattr(error, 'strerror', None) or error}")
-    store = Store(data_dir or default_data_dir())
     try:
-        imported, skipped = exchange.import_json(store, text)
+        checked = exchange.check_json(text)
     except exchange.ImportRefused as error:
         return _fail(f"refused, nothing was changed: {error}")
+    folder = data_dir or default_data_dir()
+    try:
+        imported, skipped = exchange.store_new(_store(folder), checked)
+    except OSError as error:
+        return _folder_failure(folder, error)
     print(f"imported {imported} game(s), {skipped} already stored")
     return 0
 
@@ -252,8 +272,10 @@ def backup(path: str, data_dir: str | None) -> int:
 
 
 def restore(path: str, data_dir: str | None) -> int:
-    """A backup back into the data folder; exit 2 with one message (and nothing changed) if it is refused."""
+    """A backup back into the data folder; exit 2 with one message (and nothing changed) if it is
+    refused, cannot be unpacked, or a server serves the folder (its phones would keep a state that is gone)."""
     from . import backup as archive
+    from .store import server_of
 
     try:
         with open(path, "rb") as handle:
@@ -261,6 +283,10 @@ def restore(path: str, data_dir: str | None) -> int:
     except OSError as error:
         return _fail(f"FILE: cannot read {path}: {error.strerror or error}")
     folder = data_dir or default_data_dir()
+    server = server_of(folder)
+    if server is not None:
+        return _fail(f"refused, nothing was changed: a companion server serves {folder} "
+                     f"({_server_words(server)}); stop it first, or restore from the app's Finished games screen")
     try:
         games, aside = archive.restore(folder, blob)
     except archive.BackupRefused as error:
@@ -272,7 +298,24 @@ def restore(path: str, data_dir: str | None) -> int:
     return 0
 
 
+def _server_words(holder: dict) -> str:
+    return ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "pid unknown"
+
+
 def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:
+    """The web app; refused (exit 2) when another server already serves the data folder."""
+    from .store import FolderInUse, claim_server
+
+    folder = data_dir or default_data_dir()
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") or lan else host
+    try:
+        os.makedirs(folder, exist_ok=True)
+        claim_server(folder, {"pid": os.getpid(), "url": f"http://{shown}:{port}"})
+    except FolderInUse as error:
+        return _fail(f"the data folder {folder} is in use by a companion server ({_server_words(error.holder)}); "
+                     "stop it first, or use another --data-dir")
+    except OSError as error:
+        return _folder_failure(folder, error)
     from .server import run
 
-    return run(host=host, port=port, data_dir=data_dir or default_data_dir(), lan=lan)
+    return run(host=host, port=port, data_dir=folder, lan=lan)
