@@ -257,7 +257,8 @@ class Store:
         self.dir = Path(data_dir) if data_dir is not None else None
         self.notices: list[Msg] = []
         self._sessions: dict[str, TinyDB] = {}
-        self._skipped: set[int] = set()
+        self._checked: dict[str, dict] = {}  # catalogue entries found right, by key, as last read
+        self._skipped: set[str] = set()
         if self.dir is not None:
             (self.dir / SESSIONS).mkdir(parents=True, exist_ok=True)
         self._writing = folder_lock(self.dir) if self.dir is not None else contextlib.nullcontext()
@@ -270,7 +271,7 @@ class Store:
             missing = self.dir is not None and not (self.dir / INDEX).exists()
             self._index, index_lost = self._open(INDEX)
             if self.dir is not None:
-                self._list_unlisted(rebuilt=index_lost or missing)
+                self._list_unlisted(lost=index_lost, missing=missing)
             self._texts_db, _ = self._open(TEXTS)
             self._texts: dict[str, dict[str, str]] = {}
             self.sections: dict[str, list[str]] = {}
@@ -298,9 +299,10 @@ class Store:
                                    "a fresh one was started; nothing else was touched."), {"file": str(aside)}))
         return FileDB(path, storage=AtomicJSONStorage), True
 
-    def _list_unlisted(self, rebuilt: bool) -> None:
+    def _list_unlisted(self, lost: bool, missing: bool) -> None:
         """List every readable session file the catalogue does not list: all of them when the catalogue
-        was lost (`rebuilt`), else those of a process killed between writing a game's file and listing it."""
+        was unreadable (`lost`) or is `missing`, else those of a process killed between writing a
+        game's file and listing it."""
         table = self._index.table("sessions")
         listed = {doc.get("id") for doc in table.all()}
         found = []
@@ -316,7 +318,7 @@ class Store:
                 found.append(entry)
         if found:
             table.insert_multiple(found)
-        if rebuilt:
+        if lost or missing and found:
             self.notices.append(Msg(N_("The list of games was rebuilt from the saved games.")))
         elif found:
             self.notices.append(P_("A saved game was missing from the list of games; it is listed again.",
@@ -425,6 +427,7 @@ class Store:
                 for db in self._sessions.values():
                     db.close()
                 self._sessions.clear()
+                self._checked.clear()
                 self._skipped.clear()
                 self._index = self._open(INDEX)[0]
 
@@ -432,16 +435,19 @@ class Store:
         """Catalogue entries, newest first (optionally only those with `status`). An entry of the
         wrong shape (a hand-edited or foreign catalogue) is left out, with a notice the first time."""
         with self._lock:
-            table = self._index.table("sessions")
+            raw = (self._index.storage.read() or {}).get("sessions", {})
             docs = []
-            for doc in table.all():
-                if entry_fault(doc) is not None:
-                    if doc.doc_id not in self._skipped:
-                        self._skipped.add(doc.doc_id)
-                        self.notices.append(Msg(N_("An entry of the list of games is damaged and is not shown "
-                                                   "(entry {n}); the other games are not affected."),
-                                                {"n": doc.doc_id}))
-                elif status is None or doc["status"] == status:
+            for key, doc in raw.items():
+                if self._checked.get(key) is not doc:  # each entry is checked once as read from the file
+                    if entry_fault(doc) is not None:
+                        if key not in self._skipped:
+                            self._skipped.add(key)
+                            self.notices.append(Msg(N_("An entry of the list of games is damaged and is not "
+                                                       "shown (entry {n}); the other games are not affected."),
+                                                    {"n": key}))
+                        continue
+                    self._checked[key] = doc
+                if status is None or doc["status"] == status:
                     docs.append(dict(doc))
             return sorted(docs, key=lambda d: d["created"], reverse=True)
 

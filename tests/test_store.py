@@ -316,3 +316,17 @@ def test_a_data_folder_that_is_a_file_is_one_message(tmp_path):
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
         assert "the data folder is not a folder" in done.stderr
+
+
+def test_an_entry_damaged_by_another_process_is_left_out_too(tmp_path):
+    server = Store(tmp_path)
+    sid = server.create_session("flanders_1302", CONFIG)
+    assert [s["id"] for s in server.sessions()] == [sid]
+    data = json.loads((tmp_path / "companion.json").read_text())
+    data["sessions"]["1"]["created"] = "soon"
+    (tmp_path / "companion.json").write_text(json.dumps(data))
+    assert server.sessions() == [] and len(server.notices) == 1
+
+
+def test_a_new_data_folder_has_no_notice(tmp_path):
+    assert Store(tmp_path / "new").notices == [] and Store(tmp_path / "new").notices == []
