@@ -122,7 +122,8 @@ def score(game_name: str, path: str = "-") -> int:
         result = scorer.score(data)
         texts = _english_texts(scorer.game_id)
         result["explain"] = [line.english(texts) for line in result.get("explain", [])]
-        out = json.dumps(result, ensure_ascii=False) + "\n"
+        # a lone surrogate can only sit inside a JSON string, where its \udXXX escape is valid JSON
+        out = (json.dumps(result, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
     except InputError as error:
         return _fail(str(error))
     except RecursionError:
@@ -134,9 +135,9 @@ def score(game_name: str, path: str = "-") -> int:
     try:
         stream = getattr(sys.stdout, "buffer", None)
         if stream is not None:
-            stream.write(out.encode("utf-8"))
+            stream.write(out)
         else:
-            sys.stdout.write(out)
+            sys.stdout.write(out.decode("utf-8"))
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
