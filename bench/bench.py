@@ -3,7 +3,8 @@
     python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
 
 - record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
-  progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5.
+  progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5; and what the
+  data folder's lock (the flock every write holds) costs of it.
 - score:  whole-process time of `companion score flanders-1302` on the public example (target <= 0.3 s),
   and its ratio to a bare `python -c pass` (target <= 2).
 - web:    server start to the first interactive screen in headless Chromium (Playwright).
@@ -147,10 +148,27 @@ def bench_history(n: int = 10_000, runs: int = 5) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def folder_lock_cost(rounds: int = 20_000) -> float:
+    """Seconds to take and let go of a data folder's lock (the flock every write holds)."""
+    from companion.store import folder_lock
+
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    try:
+        lock = folder_lock(folder)
+        start = time.perf_counter()
+        for _ in range(rounds):
+            with lock:
+                pass
+        return (time.perf_counter() - start) / rounds
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def bench_record() -> None:
     small, large = record(10), record(10_000)
     print(f"record one action, median: {small * 1000:.2f} ms with 10 finished games, "
-          f"{large * 1000:.2f} ms with 10,000; ratio {large / small:.2f} (must be <= 1.5)")
+          f"{large * 1000:.2f} ms with 10,000; ratio {large / small:.2f} (must be <= 1.5); "
+          f"of which the data folder's lock: {folder_lock_cost() * 1e6:.1f} µs")
 
 
 def bench_score(runs: int = 20) -> None:
