@@ -161,7 +161,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module", params=[False, True], ids=["plain", "table"])
 def served(request, tmp_path_factory):
-    """`companion serve` (plain, or --lan) on a free port; yields its port."""
+    """`companion serve` (plain, or --lan) on a free port; yields its port, data folder and pid."""
     port, data = free_port(), tmp_path_factory.mktemp("gate") / "data"
     command = [sys.executable, "-m", "companion", "serve", "--port", str(port), "--data-dir", str(data),
                *(["--lan"] if request.param else [])]
@@ -171,7 +171,7 @@ def served(request, tmp_path_factory):
         while raw(port, "GET / HTTP/1.1", f"127.0.0.1:{port}") == "":
             assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
-        yield port
+        yield port, data, proc.pid
     finally:
         proc.terminate()
         try:
@@ -203,6 +203,7 @@ WEBSOCKET = ("Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dG
 
 
 def test_a_real_server_answers_only_its_own_addresses(served):
+    served, _, _ = served
     own = f"127.0.0.1:{served}"
     page = raw(served, "GET / HTTP/1.1", own)
     assert page.startswith("HTTP/1.1 200") and "flutter" in page.lower()
@@ -217,3 +218,11 @@ def test_a_real_server_answers_only_its_own_addresses(served):
     assert raw(served, upgrade, own, "Origin: http://evil.example", *WEBSOCKET).startswith("HTTP/1.1 403")
     assert raw(served, upgrade, f"evil.example:{served}", f"Origin: http://evil.example:{served}",
                *WEBSOCKET).startswith("HTTP/1.1 403")
+
+
+def test_a_second_server_on_the_same_folder_refuses_to_start(served):
+    port, data, pid = served
+    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--port", str(free_port()), "--data-dir",
+                           str(data)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert f"in use by a companion server (pid {pid}, url http://127.0.0.1:{port})" in done.stderr
