@@ -175,8 +175,8 @@ def served(request, tmp_path_factory):
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:  # stopping with phones connected is another issue's (15, "Smaller")
+            proc.wait(3)
+        except subprocess.TimeoutExpired:  # a prompt stop after a websocket was open: issue 15's "Smaller"
             proc.kill()
             proc.wait(10)
 
