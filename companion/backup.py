@@ -8,14 +8,19 @@ A backup is a zip file holding the data folder's own files, unchanged:
 The rule texts (`texts.json`) are not in it: the app seeds them again from `data/`. Files the
 app moved aside as damaged (`*.corrupt-*`) and half-written temporary files are left out.
 
-A restore checks the whole archive before it touches anything: its size (compressed and
-uncompressed), the manifest, every file name and every file's content (a TinyDB document). An
-archive that fails any check changes nothing. Then the current `companion.json` and `sessions/`
-are moved into `before-restore-<YYYYmmdd-HHMMSS>/` inside the data folder (nothing is lost; that
-folder is itself a data folder the app can open with `--data-dir`), and the backup's files are
-written atomically, the catalogue last. Run `companion restore` while the server is stopped; the
-app's own "Restore a backup" goes through `Store.replace_files`, which holds the store's lock and
-reads every file afresh afterwards.
+A restore checks the whole archive before it changes anything: its size, every file name, what
+each file may hold unpacked (a game file at most what a game of `exchange.MAX_ACTIONS` actions can
+be, the catalogue at most what its games' entries can be: a zip bomb is refused before it is
+unpacked), the manifest, and every file's content: a TinyDB document whose every field has the
+type and range the app writes (`store.entry_fault`, `setting_fault`, `session_fault`; a game's
+log is replayed only when the game is opened). The files are unpacked one at a time into a
+staging folder inside the data folder (so memory holds one file, and a full disk stops the restore
+before anything changed). Only when every file is there are the current `companion.json` and
+`sessions/` moved into `before-restore-<YYYYmmdd-HHMMSS>/` (nothing is lost; that folder is itself
+a data folder the app can open with `--data-dir`) and the staged ones moved in: renames, which
+need no space. A restore is all or nothing; a refused one changes nothing. The whole restore holds
+the data folder's lock. `companion restore` refuses to run while a server serves the folder; the
+app's own "Restore a backup" goes through `Store.replace_files`, which reads every file afresh.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ import io
 import json
 import os
 import re
+import shutil
 import time
 import zipfile
 import zlib
@@ -30,38 +36,35 @@ from pathlib import Path
 from typing import Any
 
 from .engine.model import Msg, N_
-from .store import INDEX, SESSIONS, AtomicJSONStorage
+from .store import INDEX, SESSIONS, STAGING, AtomicJSONStorage, entry_fault, folder_lock, is_document, \
+    os_reason, session_fault, setting_fault
 
 FORMAT = {"name": "companion-backup", "version": 1}
 MANIFEST = "backup.json"
 MAX_BYTES = 200_000_000           # a larger file is not a backup of ours
-MAX_UNPACKED = 1_000_000_000      # all files together, uncompressed (a zip bomb is refused)
+MAX_UNPACKED = 1_000_000_000      # all files together, uncompressed
+MAX_GAMES = 100_000               # game files in one backup (as many as an import takes)
+GAME_FILE = 20_000_000            # a game file: 20,000 actions (exchange.MAX_ACTIONS) of at most 1 KB each
+ENTRY = 4_000                     # one game's entry in the catalogue: players and a finished game's summary
+CATALOGUE = 64_000                # the catalogue's settings and frame, besides its games' entries
 DATA_FILE = re.compile(rf"{re.escape(INDEX)}|{SESSIONS}/[0-9a-f]{{12}}\.json")
 UNREADABLE_ZIP = (zipfile.BadZipFile, RuntimeError, zlib.error, EOFError, ValueError, OSError)
 
 
 class BackupRefused(Exception):
-    """The archive cannot be restored (nothing was changed), or the data cannot be backed up. `msg`
-    says why in the reader's language; the exception's text is the English, with the zip or JSON
-    library's own technical detail for the command line."""
+    """The archive cannot be restored (nothing was changed), or the data cannot be backed up; `msg`
+    says why, in any language (str() is English)."""
 
-    def __init__(self, why: str, detail: str | None = None, **params):
-        self.msg = Msg(why, params)
-        super().__init__(f"{self.msg.english()}: {detail}" if detail else self.msg.english())
-
-
-def _is_document(data: Any) -> bool:
-    """A TinyDB document: tables by name, each of documents (objects) by numeric id."""
-    return isinstance(data, dict) and all(
-        isinstance(table, dict) and all(key.isdecimal() and isinstance(doc, dict) for key, doc in table.items())
-        for table in data.values())
+    def __init__(self, msg: Msg):
+        super().__init__(msg.english())
+        self.msg = msg
 
 
 def _readable(path: Path) -> bytes | None:
     """The file's bytes if it holds a TinyDB document; None if it is missing or unreadable."""
     try:
         raw = path.read_bytes()
-        return raw if _is_document(json.loads(raw)) else None
+        return raw if is_document(json.loads(raw)) else None
     except (OSError, ValueError, RecursionError):
         return None
 
@@ -73,8 +76,8 @@ def backup(data_dir: str | Path) -> bytes:
     index = folder / INDEX
     catalogue = _readable(index) if index.exists() else b"{}"  # no catalogue yet: no game was ever stored
     if catalogue is None:
-        raise BackupRefused(N_("{file} cannot be read; start the app once (it repairs it), then back up again"),
-                            file=str(index))
+        raise BackupRefused(Msg(N_("{file} cannot be read; start the app once (it repairs it), then back up again"),
+                                {"file": str(index)}))
     contents = {INDEX: catalogue}
     for path in games:
         name = f"{SESSIONS}/{path.name}"
@@ -90,89 +93,188 @@ def backup(data_dir: str | Path) -> bytes:
     return buffer.getvalue()
 
 
-def _members(blob: bytes) -> dict[str, bytes]:
-    """Every file of the archive by name, after the checks of size and names."""
-    if len(blob) > MAX_BYTES:
-        raise BackupRefused(N_("the file is larger than {n} MB"), n=MAX_BYTES // 1_000_000)
+def _size(limit: int) -> str:
+    return f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} KB"
+
+
+def _infos(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
+    """The archive's files by name, after the checks of names and of what each may hold unpacked."""
+    infos = archive.infolist()
+    names = [info.filename for info in infos]
+    if MANIFEST not in names:
+        raise BackupRefused(Msg(N_("not a companion backup: {manifest} is missing"), {"manifest": MANIFEST}))
+    for name in names:
+        if name != MANIFEST and not DATA_FILE.fullmatch(name):
+            raise BackupRefused(Msg(N_("unexpected file {name} in the archive (only {manifest}, {index} and "
+                                       "{sessions}/<id>.json belong there)"),
+                                    {"name": repr(name[:100]), "manifest": MANIFEST, "index": INDEX,
+                                     "sessions": SESSIONS}))
+    if len(set(names)) != len(names):
+        raise BackupRefused(Msg(N_("a file appears twice in the archive")))
+    games = len(names) - 2
+    if games > MAX_GAMES:
+        raise BackupRefused(Msg(N_("the archive holds more games than a backup can ({n})"), {"n": MAX_GAMES}))
+    limits = {MANIFEST: 1000 + 40 * len(names), INDEX: CATALOGUE + ENTRY * max(games, 1)}
+    for info in infos:
+        limit = limits.get(info.filename, GAME_FILE)
+        if info.file_size > limit:
+            raise BackupRefused(Msg(N_("{name} is larger unpacked than such a file can be ({size})"),
+                                    {"name": info.filename, "size": _size(limit)}))
+    if sum(info.file_size for info in infos) > MAX_UNPACKED:
+        raise BackupRefused(Msg(N_("the files are larger than {mb} MB when unpacked"),
+                                {"mb": MAX_UNPACKED // 1_000_000}))
+    return {info.filename: info for info in infos}
+
+
+def _parsed(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Any:
+    """One file of the archive, unpacked (never past its declared size) and parsed."""
+    with archive.open(info) as handle:
+        raw = handle.read(info.file_size + 1)
     try:
-        with zipfile.ZipFile(io.BytesIO(blob)) as archive:
-            infos = archive.infolist()
-            names = [info.filename for info in infos]
-            if MANIFEST not in names:
-                raise BackupRefused(N_("not a companion backup: {file} is missing"), file=MANIFEST)
-            for name in names:
-                if name != MANIFEST and not DATA_FILE.fullmatch(name):
-                    raise BackupRefused(N_("unexpected file {name} in the archive (only {manifest}, {index} and "
-                                           "{sessions}/<id>.json belong there)"), name=repr(name[:100]),
-                                        manifest=MANIFEST, index=INDEX, sessions=SESSIONS)
-            if len(set(names)) != len(names):
-                raise BackupRefused(N_("a file appears twice in the archive"))
-            if sum(info.file_size for info in infos) > MAX_UNPACKED:
-                raise BackupRefused(N_("the files are larger than {n} MB when unpacked"), n=MAX_UNPACKED // 1_000_000)
-            return {info.filename: archive.read(info) for info in infos}
-    except UNREADABLE_ZIP as error:
-        raise BackupRefused(N_("not a readable zip archive (truncated?)"), detail=str(error)) from None
+        return json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise BackupRefused(Msg(N_("{name} is nested too deeply"), {"name": info.filename})) from None
+    except json.JSONDecodeError as error:
+        raise BackupRefused(Msg(N_("{name} is not valid JSON (line {line}, column {column})"),
+                                {"name": info.filename, "line": error.lineno, "column": error.colno})) from None
+    except ValueError:  # NaN or Infinity (see _no_constant), a number of over 4,300 digits, not UTF-8
+        raise BackupRefused(Msg(N_("{name} holds something JSON does not allow (NaN, Infinity, a number too "
+                                   "long to read, or bytes that are not UTF-8)"), {"name": info.filename})) from None
 
 
-def _checked(blob: bytes) -> dict[str, dict]:
-    """The data files of a backup, parsed, once every check has passed."""
-    documents = {}
-    for name, raw in _members(blob).items():
-        try:
-            documents[name] = json.loads(raw)
-        except RecursionError:
-            raise BackupRefused(N_("{file} is nested too deeply"), file=name) from None
-        except json.JSONDecodeError as error:
-            raise BackupRefused(N_("{file} is not valid JSON: line {line}, column {column}"), file=name,
-                                line=error.lineno, column=error.colno) from None
-        except ValueError:  # bytes that are not UTF-8 text
-            raise BackupRefused(N_("{file} is not a text file"), file=name) from None
-    manifest = documents.pop(MANIFEST)
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _check(name: str, document: Any) -> None:
+    """Every field of one data file has the type and range the app writes."""
+    if not is_document(document):
+        raise BackupRefused(Msg(N_("{name} is not a TinyDB document (an object of tables of objects by number)"),
+                                {"name": name}))
+    if name != INDEX:
+        fault = session_fault(document)
+        if fault is not None:
+            raise BackupRefused(Msg(N_("{name}: {reason}"), {"name": name, "reason": fault}))
+        return
+    ids = set()
+    for key, entry in document.get("sessions", {}).items():
+        fault = entry_fault(entry)
+        if fault is None and entry["id"] in ids:
+            fault = Msg(N_("id appears twice in the list of games"))
+        if fault is not None:
+            raise BackupRefused(Msg(N_("{name}, game {n} of the list of games: {reason}"),
+                                    {"name": name, "n": key, "reason": fault}))
+        ids.add(entry["id"])
+    for key, setting in document.get("settings", {}).items():
+        fault = setting_fault(setting)
+        if fault is not None:
+            raise BackupRefused(Msg(N_("{name}, setting {n}: {reason}"), {"name": name, "n": key, "reason": fault}))
+
+
+def _unpack(archive: zipfile.ZipFile, staging: Path) -> int:
+    """Check the archive and write its data files into `staging`, one at a time; the number of games."""
+    infos = _infos(archive)
+    manifest = _parsed(archive, infos.pop(MANIFEST))
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise BackupRefused(N_('not a companion backup: {file} must have "format" {format}'), file=MANIFEST,
-                            format=json.dumps(FORMAT))
-    if INDEX not in documents:
-        raise BackupRefused(N_("{file} (the list of games and the settings) is missing"), file=INDEX)
+        raise BackupRefused(Msg(N_("not a companion backup: {manifest} must have \"format\" {format}"),
+                                {"manifest": MANIFEST, "format": json.dumps(FORMAT)}))
+    if INDEX not in infos:
+        raise BackupRefused(Msg(N_("{index} (the list of games and the settings) is missing"), {"index": INDEX}))
     files = manifest.get("files")
-    if not isinstance(files, list) or sorted(map(str, files)) != sorted(documents):
-        raise BackupRefused(N_("{file} does not list exactly the files in the archive"), file=MANIFEST)
-    for name, document in documents.items():
-        if not _is_document(document):
-            raise BackupRefused(N_("{file} is not a TinyDB document (an object of tables of objects by number)"),
-                                file=name)
-    return documents
+    if not isinstance(files, list) or sorted(map(str, files)) != sorted(infos):
+        raise BackupRefused(Msg(N_("{manifest} does not list exactly the files in the archive"),
+                                {"manifest": MANIFEST}))
+    (staging / SESSIONS).mkdir(parents=True)
+    for name in sorted(infos, key=lambda name: name == INDEX):  # the catalogue last
+        document = _parsed(archive, infos[name])
+        _check(name, document)
+        try:
+            AtomicJSONStorage(staging / name).write(document)
+        except UnicodeEncodeError:  # a lone surrogate ("\ud800") cannot be written as UTF-8
+            raise BackupRefused(Msg(N_("{name} holds text that is not valid Unicode (a lone surrogate)"),
+                                    {"name": name})) from None
+    return len(infos) - 1
 
 
-def _move_aside(folder: Path) -> Path | None:
-    """Move the current catalogue and games into a new `before-restore-*` folder (None if there are none)."""
+def _move(moves: list[tuple[Path, Path]], source: Path, target: Path) -> None:
+    os.replace(source, target)
+    moves.append((source, target))
+
+
+def _swap(folder: Path, staging: Path) -> Path | None:
+    """Move the current catalogue and games into a new `before-restore-*` folder (None if there are
+    none) and the staged ones in; on a failure, every move made is undone."""
     sessions = folder / SESSIONS
     present = [path for path in (folder / INDEX, sessions)
                if path.is_file() or path.is_dir() and any(path.iterdir())]
-    if not present:
-        return None
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside, n = folder / f"before-restore-{stamp}", 1
-    while True:
-        try:
-            aside.mkdir()
-            break
-        except FileExistsError:
-            n += 1
-            aside = folder / f"before-restore-{stamp}-{n}"
-    for path in present:
-        os.replace(path, aside / path.name)
+    aside = None
+    if present:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside, n = folder / f"before-restore-{stamp}", 1
+        while True:
+            try:
+                aside.mkdir()
+                break
+            except FileExistsError:
+                n += 1
+                aside = folder / f"before-restore-{stamp}-{n}"
+    moves: list[tuple[Path, Path]] = []
+    try:
+        for path in present:
+            _move(moves, path, aside / path.name)
+        _move(moves, staging / SESSIONS, sessions)  # over an empty one, if one is left
+        _move(moves, staging / INDEX, folder / INDEX)
+    except OSError as error:
+        for source, target in reversed(moves):  # if this fails too, the OSError says so (and the
+            os.replace(target, source)          # data moved aside is in its before-restore-* folder)
+        if aside is not None:
+            aside.rmdir()
+        raise BackupRefused(Msg(N_("the backup could not be put in place, so nothing was changed: {reason}"),
+                                {"reason": os_reason(error)})) from None
+    AtomicJSONStorage.sync_folder(folder)
     return aside
 
 
 def restore(data_dir: str | Path, blob: bytes) -> tuple[int, Path | None]:
     """Replace the data folder's games and settings with a backup's; BackupRefused (and nothing
-    changed) if the archive fails any check. Returns the number of games restored and the folder
-    the previous data was moved into (None when there was none)."""
-    documents = _checked(blob)
+    changed) if the archive fails any check or cannot be unpacked. Returns the number of games
+    restored and the folder the previous data was moved into (None when there was none)."""
+    if len(blob) > MAX_BYTES:
+        raise BackupRefused(Msg(N_("the file is larger than {mb} MB"), {"mb": MAX_BYTES // 1_000_000}))
     folder = Path(data_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    aside = _move_aside(folder)
-    (folder / SESSIONS).mkdir(exist_ok=True)
-    for name in sorted(documents, key=lambda name: name == INDEX):  # the catalogue last
-        AtomicJSONStorage(folder / name).write(documents[name])
-    return len(documents) - 1, aside
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(blob))
+    except UNREADABLE_ZIP:
+        raise BackupRefused(Msg(N_("not a readable zip archive (truncated or damaged)"))) from None
+    created = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # the data folder is a file, or may not be written
+        raise BackupRefused(Msg(N_("the backup could not be unpacked, so nothing was changed: {reason}"),
+                                {"reason": os_reason(error)})) from None
+    try:
+        with archive, folder_lock(folder):
+            staging = folder / f"{STAGING}{os.getpid()}"
+            shutil.rmtree(staging, ignore_errors=True)
+            try:
+                try:
+                    games = _unpack(archive, staging)
+                except BackupRefused:
+                    raise
+                except OSError as error:  # the disk, not the archive
+                    raise BackupRefused(Msg(N_("the backup could not be unpacked, so nothing was changed: "
+                                               "{reason}"), {"reason": os_reason(error)})) from None
+                except UNREADABLE_ZIP:
+                    raise BackupRefused(Msg(N_("not a readable zip archive (truncated or damaged)"))) from None
+                return games, _swap(folder, staging)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+    except BackupRefused:
+        _forget(folder, created)
+        raise
+
+
+def _forget(folder: Path, created: bool) -> None:
+    """A refused restore into a folder it created leaves no folder behind."""
+    if created:
+        shutil.rmtree(folder, ignore_errors=True)

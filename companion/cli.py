@@ -5,15 +5,17 @@ the app's database (scoring-contract.md). Heavy imports happen only inside `serv
 """
 from __future__ import annotations
 
-import argparse
+import errno
 import json
 import os
 import sys
 
-from .engine.inputs import InputError
+from .engine.inputs import InputError, printable
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser():
+    import argparse
+
     parser = argparse.ArgumentParser(prog="companion", description="Rulebook companion and scoring assistant.")
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="serve the web app (the default)")
@@ -37,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _serve_options(parser: argparse.ArgumentParser) -> None:
+def _serve_options(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8550)
     parser.add_argument("--data-dir", default=None,
@@ -50,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["serve", *argv]
+    if argv[0] == "score" and 2 <= len(argv) <= 3 and not any(a.startswith("-") and a != "-" for a in argv[1:]):
+        return score(*argv[1:])  # the plain form skips building the parser: `score` starts as fast as it can
     args = _parser().parse_args(argv)
     if args.command == "score":
         return score(args.game, args.file)
@@ -64,53 +68,126 @@ def main(argv: list[str] | None = None) -> int:
     return serve(args.host, args.port, args.data_dir, args.lan)
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 2
+#: The longest `error:` line any command prints (a message naming a huge field is cut).
+ERROR_LENGTH = 300
+#: The largest input `companion score` reads: a finished game's description is a few kilobytes.
+SCORE_INPUT = 256_000
 
 
-def score(game_name: str, path: str) -> int:
+def _fail(message: str, status: int = 2) -> int:
+    """One `error:` line on standard error, however long or strange the message (see ERROR_LENGTH)."""
+    line = printable(" ".join(f"error: {message}".split("\n")))
+    if len(line) > ERROR_LENGTH:
+        line = line[:ERROR_LENGTH - 3] + "..."
+    if sys.stderr is not None:
+        sys.stderr.write(line + "\n")
+    return status
+
+
+def _read_score_input(path: str) -> bytes:
+    """At most SCORE_INPUT + 1 bytes of the input (the file, or standard input for "-")."""
+    if path != "-":
+        with open(path, "rb") as handle:
+            return handle.read(SCORE_INPUT + 1)
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, "standard input is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read(SCORE_INPUT + 1) if stream is not None else sys.stdin.read(SCORE_INPUT + 1).encode()
+
+
+def score(game_name: str, path: str = "-") -> int:
     """Score a finished game from JSON; exit 0 with the result, or 2 with one clear message."""
-    from .games import SCORERS  # the registry is pure: no Flet, no TinyDB
+    from .games import SCORERS  # the registry imports only the game it scores: no Flet, no TinyDB
 
     scorer = SCORERS.get(game_name)
     if scorer is None:
         return _fail(f"GAME: unknown game {game_name!r} (one of: {', '.join(SCORERS)})")
     try:
-        if path == "-":
-            raw = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                raw = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        return _fail(f"FILE: cannot read {path}: {getattr(error, 'strerror', None) or error}")
+        raw = _read_score_input(path)
+    except OSError as error:
+        return _fail(f"FILE: cannot read {'standard input' if path == '-' else path}: {error.strerror or error}")
+    if len(raw) > SCORE_INPUT:
+        return _fail(f"input is larger than {SCORE_INPUT // 1000} KB (a game's scoring input is a few KB)")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as error:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return _fail(f"input is not UTF-8 text (byte {error.start})")
+    except json.JSONDecodeError as error:
         return _fail(f"input is not valid JSON: {error}")
+    except ValueError:  # a number of more than 4300 digits
+        return _fail("input is not valid JSON: a number is too long")
+    except RecursionError:
+        return _fail("input is nested too deeply")
     try:
         result = scorer.score(data)
+        texts = _english_texts(scorer.game_id)
+        result["explain"] = [line.english(texts) for line in result.get("explain", [])]
+        # a lone surrogate can only sit inside a JSON string, where its \udXXX escape is valid JSON
+        out = (json.dumps(result, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
     except InputError as error:
         return _fail(str(error))
     except RecursionError:
         return _fail("input is nested too deeply")
-    result["explain"] = [line.english(_english_texts(scorer.game_id)) for line in result.get("explain", [])]
+    except Exception as error:  # noqa: BLE001 - a fault of ours: still one line, never a traceback
+        return _fail(f"internal error, please report it: {type(error).__name__}: {error}", 1)
+    if sys.stdout is None:
+        return _fail("standard output is closed", 1)
     try:
-        json.dump(result, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is not None:
+            stream.write(out)
+        else:
+            sys.stdout.write(out.decode("utf-8"))
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        return _fail(f"cannot write the result: {error.strerror or error}", 1)
     return 0
 
 
 def _english_texts(game_id: str):
-    """Resolve rule-text references (city and guild names) in English from the game's data file."""
-    from . import texts
+    """Resolve rule-text references (city and guild names) in English from the game's data file.
 
-    path = texts.DATA_DIR / f"{game_id}.toml"
-    table = texts.load(path)[0] if path.exists() else {}
-    return lambda key: table.get(key, {}).get("en", key.rsplit(".", 1)[-1])
+    The command names a few cities or guilds of a large file, so each name is read from the line of
+    the file's `[text]` table that defines it (`"city.ghent" = { en = "Ghent", cs = "Gent" }`); the
+    whole file is parsed (companion/texts.py) only for a text written otherwise."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", f"{game_id}.toml")
+    lines: list[str] | None = None
+    table: dict | None = None
+
+    def one_line(key: str) -> str | None:
+        nonlocal lines
+        if lines is None:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except OSError:
+                lines = []
+        import tomllib
+
+        head, start = "", f'"{key}" = {{'
+        for line in lines:
+            if line.startswith("["):
+                head = line.strip()
+            elif head == "[text]" and line.startswith(start):
+                try:
+                    return tomllib.loads(line)[key]["en"]
+                except (tomllib.TOMLDecodeError, KeyError, TypeError):
+                    return None
+        return None
+
+    def resolve(key: str) -> str:
+        nonlocal table
+        found = one_line(key.removeprefix(f"{game_id}."))
+        if found is not None:
+            return found
+        if table is None:
+            from . import texts
+
+            table = texts.load(texts.DATA_DIR / f"{game_id}.toml")[0] if os.path.exists(path) else {}
+        return table.get(key, {}).get("en", key.rsplit(".", 1)[-1])
+    return resolve
 
 
 def default_data_dir() -> str:
@@ -122,20 +199,36 @@ def default_data_dir() -> str:
     return platformdirs.user_data_dir("companion", appauthor=False)
 
 
+def _store(folder: str):
+    """The store of the data folder; OSError (a folder that is a file, not writable, ...) for the caller."""
+    from .store import Store
+
+    return Store(folder)
+
+
+def _folder_failure(folder: str, error: OSError) -> int:
+    from .store import os_reason
+
+    return _fail(f"cannot use the data folder {folder}: {os_reason(error).english()}")
+
+
 def export(kind: str, data_dir: str | None) -> int:
     """Every stored game to standard output (see companion/exchange.py for the formats)."""
     from . import exchange
-    from .store import Store
 
-    store = Store(data_dir or default_data_dir())
+    folder = data_dir or default_data_dir()
+    try:
+        store = _store(folder)
+    except OSError as error:
+        return _folder_failure(folder, error)
     sys.stdout.write(exchange.export_csv(store) if kind == "csv" else exchange.export_json(store) + "\n")
     return 0
 
 
 def import_(path: str, data_dir: str | None) -> int:
-    """Games from a JSON export; exit 2 with one message (and nothing changed) if it is refused."""
+    """Games from a JSON export; exit 2 with one message (and nothing changed: the data folder is not
+    even opened) if it is refused. Safe while the server runs: the store writes under the folder's lock."""
     from . import exchange
-    from .store import Store
 
     try:
         with open(path, "rb") as handle:
@@ -143,11 +236,15 @@ def import_(path: str, data_dir: str | None) -> int:
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return _fail(f"FILE: cannot read {path}: {getattr(error, 'strerror', None) or error}")
-    store = Store(data_dir or default_data_dir())
     try:
-        imported, skipped = exchange.import_json(store, text)
+        checked = exchange.check_json(text)
     except exchange.ImportRefused as error:
         return _fail(f"refused, nothing was changed: {error}")
+    folder = data_dir or default_data_dir()
+    try:
+        imported, skipped = exchange.store_new(_store(folder), checked)
+    except OSError as error:
+        return _folder_failure(folder, error)
     print(f"imported {imported} game(s), {skipped} already stored")
     return 0
 
@@ -176,8 +273,10 @@ def backup(path: str, data_dir: str | None) -> int:
 
 
 def restore(path: str, data_dir: str | None) -> int:
-    """A backup back into the data folder; exit 2 with one message (and nothing changed) if it is refused."""
+    """A backup back into the data folder; exit 2 with one message (and nothing changed) if it is
+    refused, cannot be unpacked, or a server serves the folder (its phones would keep a state that is gone)."""
     from . import backup as archive
+    from .store import server_of
 
     try:
         with open(path, "rb") as handle:
@@ -185,6 +284,10 @@ def restore(path: str, data_dir: str | None) -> int:
     except OSError as error:
         return _fail(f"FILE: cannot read {path}: {error.strerror or error}")
     folder = data_dir or default_data_dir()
+    server = server_of(folder)
+    if server is not None:
+        return _fail(f"refused, nothing was changed: a companion server serves {folder} "
+                     f"({_server_words(server)}); stop it first, or restore from the app's Finished games screen")
     try:
         games, aside = archive.restore(folder, blob)
     except archive.BackupRefused as error:
@@ -196,7 +299,24 @@ def restore(path: str, data_dir: str | None) -> int:
     return 0
 
 
+def _server_words(holder: dict) -> str:
+    return ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "pid unknown"
+
+
 def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:
+    """The web app; refused (exit 2) when another server already serves the data folder."""
+    from .store import FolderInUse, claim_server
+
+    folder = data_dir or default_data_dir()
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") or lan else host
+    try:
+        os.makedirs(folder, exist_ok=True)
+        claim_server(folder, {"pid": os.getpid(), "url": f"http://{shown}:{port}"})
+    except FolderInUse as error:
+        return _fail(f"the data folder {folder} is in use by a companion server ({_server_words(error.holder)}); "
+                     "stop it first, or use another --data-dir")
+    except OSError as error:
+        return _folder_failure(folder, error)
     from .server import run
 
-    return run(host=host, port=port, data_dir=data_dir or default_data_dir(), lan=lan)
+    return run(host=host, port=port, data_dir=folder, lan=lan)

@@ -4,10 +4,15 @@ JSON export: `{"format": {"name": "companion", "version": 1}, "games": [...]}`, 
 id, game, creation time, status, configuration, whole action log and, when finished, its final
 result (places, totals, breakdown, winners). CSV export: one row per player per game.
 
-An import is checked completely before anything is written: the format, every game's
-configuration (the game's own new-game check) and every log (replayed by the engine). A file that
-fails any check changes nothing. Games already stored (the same game, configuration and log) are
-skipped, so importing the same export twice does not duplicate them.
+An import is checked completely before anything is written (`check_json` needs no store): the
+format, every field's type and range (a creation time between 1970 and 2100; no NaN or Infinity,
+which JSON does not allow; no lone surrogate, which no file can hold), every game's configuration
+(the game's own new-game check) and every log (replayed by the engine). A file that fails any check
+changes nothing. Games already stored (the same game, configuration and log) are skipped, so
+importing the same export twice does not duplicate them.
+
+A CSV cell that a spreadsheet would take for a formula (a name starting with `=`, `+`, `-` or
+`@`) is written with a `'` in front, so it stays text.
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from . import history
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
 from .games import GAMES
-from .store import SessionLost, Store
+from .store import SessionLost, Store, is_time
 
 FORMAT = {"name": "companion", "version": 1}
 MAX_BYTES = 50_000_000            # a file larger than this is not an export of ours
@@ -31,8 +36,8 @@ CSV_FIELDS = ("game_id", "game", "created", "status", "colour", "name", "total",
 
 
 class ImportRefused(Exception):
-    """The file is not an export this program can take back; nothing was changed. `msg` says why
-    in the reader's language; the exception's text is the English."""
+    """The file is not an export this program can take back; nothing was changed. `msg` says why, in
+    any language (str() is English)."""
 
     def __init__(self, msg: Msg):
         super().__init__(msg.english())
@@ -74,10 +79,15 @@ def export_csv(store: Store) -> str:
         for player in item["config"]["players"]:
             row = rows.get(player["colour"], {})
             writer.writerow({"game_id": item["id"], "game": GAMES[item["game"]].cli_name, "created": item["created"],
-                             "status": item["status"], "colour": player["colour"], "name": player["name"],
+                             "status": item["status"], "colour": player["colour"], "name": _cell(player["name"]),
                              "total": row.get("total", ""), "place": row.get("place", ""),
                              "winner": ("yes" if player["colour"] in winners else "no") if row else ""})
     return buffer.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text, never runs as a formula (OWASP's CSV injection advice)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _fingerprint(game: str, config: Any, log: list) -> str:
@@ -86,66 +96,83 @@ def _fingerprint(game: str, config: Any, log: list) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _refuse(where: str, why: str, **params) -> ImportRefused:
-    reason = Msg(why, params)
-    return ImportRefused(Msg(N_("{where}: {why}"), {"where": where, "why": reason}) if where else reason)
-
-
 def _checked_game(raw: Any, where: str) -> dict:
     if not isinstance(raw, dict):
-        raise _refuse(where, N_("must be an object"))
+        raise ImportRefused(Msg(N_("{where} must be an object"), {"where": where}))
     for key in ("game", "config", "log", "status", "created"):
         if key not in raw:
-            raise _refuse(where, N_("{key} is missing"), key=key)
-    if raw["game"] not in GAMES:
-        raise _refuse(f"{where}.game", N_("unknown game {name}"), name=repr(str(raw["game"])[:40]))
+            raise ImportRefused(Msg(N_("{where}: {key} is missing"), {"where": where, "key": key}))
+    if not isinstance(raw["game"], str) or raw["game"] not in GAMES:
+        raise ImportRefused(Msg(N_("{where}: unknown game {game}"),
+                                {"where": where, "game": repr(str(raw["game"])[:40])}))
     if raw["status"] not in ("active", "finished"):
-        raise _refuse(f"{where}.status", N_("must be active or finished"))
-    if isinstance(raw["created"], bool) or not isinstance(raw["created"], (int, float)) or raw["created"] < 0:
-        raise _refuse(f"{where}.created", N_("must be a time in seconds"))
+        raise ImportRefused(Msg(N_("{where}: status must be active or finished"), {"where": where}))
+    if not is_time(raw["created"]):
+        raise ImportRefused(Msg(N_("{where}: created must be a time in seconds between 1970 and 2100"),
+                                {"where": where}))
     log = raw["log"]
     if not isinstance(log, list) or len(log) > MAX_ACTIONS:
-        raise _refuse(f"{where}.log", N_("must be a list of at most {n} actions"), n=MAX_ACTIONS)
+        raise ImportRefused(Msg(N_("{where}: log must be a list of at most {n} actions"),
+                                {"where": where, "n": MAX_ACTIONS}))
+    if not isinstance(raw["config"], dict):
+        raise ImportRefused(Msg(N_("{where}: config must be an object"), {"where": where}))
     game = GAMES[raw["game"]]
     try:
-        config = game.new_config(raw["config"]) if isinstance(raw["config"], dict) else None
-        if config is None:
-            raise _refuse(f"{where}.config", N_("must be an object"))
+        config = game.new_config(raw["config"])
         actions = []
         for i, action in enumerate(log):
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise _refuse(f"{where}.log[{i}]", N_("must be an action object"))
+                raise ImportRefused(Msg(N_("{where}: log entry {i} must be an action object"),
+                                        {"where": where, "i": i}))
             actions.append({"type": action["type"], "args": action.get("args", {})})
         state = flow.replay(game, config, actions)
     except InvalidAction as error:
-        raise _refuse(f"{where}", N_("the game cannot be replayed ({reason})"), reason=error.msg) from None
+        raise ImportRefused(Msg(N_("{where}: the game cannot be replayed ({reason})"),
+                                {"where": where, "reason": error.msg})) from None
     except (TypeError, AttributeError, KeyError, ValueError, IndexError):  # data no screen could send
-        raise _refuse(f"{where}", N_("the game cannot be replayed (its data is not what the game records)")) from None
+        raise ImportRefused(Msg(N_("{where}: the game cannot be replayed (it holds data no screen can enter)"),
+                                {"where": where})) from None
     finished = state.get("phase") == "over"
     return {"game": raw["game"], "config": config, "log": actions, "status": "finished" if finished else "active",
             "created": raw["created"], **({"result": history.summary(game, config, state)} if finished else {})}
 
 
-def import_json(store: Store, text: str) -> tuple[int, int]:
-    """Check the whole file, then store the games not stored yet. Returns (imported, skipped)."""
+def _no_constant(name: str) -> Any:
+    raise ImportRefused(Msg(N_("the file holds {name}, which is not a number JSON allows"), {"name": name}))
+
+
+def check_json(text: str) -> list[dict]:
+    """The games of an export, each checked and replayed (nothing is stored); ImportRefused naming
+    the first fault."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
-        raise _refuse("", N_("the file is larger than {n} MB"), n=MAX_BYTES // 1_000_000)
+        raise ImportRefused(Msg(N_("the file is larger than {mb} MB"), {"mb": MAX_BYTES // 1_000_000}))
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
-        raise _refuse("", N_("the file is nested too deeply")) from None
+        raise ImportRefused(Msg(N_("the file is nested too deeply"))) from None
     except json.JSONDecodeError as error:
-        raise _refuse("", N_("not valid JSON (truncated?): line {line}, column {column}"),
-                      line=error.lineno, column=error.colno) from None
+        raise ImportRefused(Msg(N_("not valid JSON (truncated?): line {line}, column {column}"),
+                                {"line": error.lineno, "column": error.colno})) from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise ImportRefused(Msg(N_("the file holds a number too long to read"))) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _refuse("", N_("not a companion export: \"format\" must be {format}"), format=json.dumps(FORMAT))
+        raise ImportRefused(Msg(N_('not a companion export: "format" must be {format}'),
+                                {"format": json.dumps(FORMAT)}))
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ImportRefused(Msg(N_("the file holds text that is not valid Unicode (a lone surrogate)"))) from None
     games = data.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
-        raise _refuse("games", N_("must be a list of at most {n} games"), n=MAX_GAMES)
+        raise ImportRefused(Msg(N_("games must be a list of at most {n} games"), {"n": MAX_GAMES}))
     try:
-        checked = [_checked_game(raw, f"games[{i}]") for i, raw in enumerate(games)]
+        return [_checked_game(raw, f"games[{i}]") for i, raw in enumerate(games)]
     except RecursionError:
-        raise _refuse("", N_("the file is nested too deeply")) from None
+        raise ImportRefused(Msg(N_("the file is nested too deeply"))) from None
+
+
+def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
+    """Store the checked games that are not stored yet. Returns (imported, skipped)."""
     known = set()
     for entry in store.sessions():
         try:
@@ -163,3 +190,7 @@ def import_json(store: Store, text: str) -> tuple[int, int]:
         store.import_sessions(new)
     return len(new), len(checked) - len(new)
 
+
+def import_json(store: Store, text: str) -> tuple[int, int]:
+    """Check the whole file, then store the games not stored yet. Returns (imported, skipped)."""
+    return store_new(store, check_json(text))

@@ -55,6 +55,7 @@ def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
     app = flet_fastapi.FastAPI()
     add_downloads(app, store, data_dir)
     app.mount("/", flet_fastapi.app(make_main(store, join), no_cdn=True))
-    uvicorn.run(table.TableGate(app, token) if lan else app, host=host, port=port,
+    gate = table.TableGate(app, token if lan else None, table.own_hosts(host, lan), port)
+    uvicorn.run(gate, host=host, port=port,
                 log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")
     return 0

@@ -9,27 +9,152 @@ A tap writes only its own session's file, so recording an action does not get sl
 finished games pile up. Every file is written atomically (temp file in the same folder, fsync,
 `os.replace`): a process killed mid-write leaves the old or the new file, never half of one.
 A file that cannot be read is moved aside (`*.corrupt-<time>`), a notice says so in plain words,
-and the app goes on; a lost catalogue is rebuilt from the session files.
-One lock serialises all access (TinyDB is not thread-safe).
+and the app goes on; a lost or missing catalogue is rebuilt from the session files, and a session
+file the catalogue does not list (written by a process killed before it listed it) is listed again.
+A catalogue entry or a setting of the wrong type or range (a hand-edited or foreign file) is not
+shown, with a notice; the rest of the app works.
+
+One lock per store serialises its access (TinyDB is not thread-safe). Every write also holds the
+data folder's lock (an exclusive `flock` on `companion.lock` in the folder), so that two processes
+on one folder (`companion import` while the server runs) never lose each other's writes; reads need
+no lock, since every file is replaced whole. A server marks the folder as its own for as long as it
+runs (`claim_server`), and a second one refuses to start. Where there is no `fcntl` (Pyodide in
+the browser: one process, no other to exclude) the folder lock is the thread lock alone.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import re
+import shutil
 import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+try:
+    import fcntl
+except ImportError:  # Pyodide (and Windows): no other process to lock out
+    fcntl = None
+
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage, Storage
 from tinydb.table import Table
 
+from . import table as table_mode
 from . import texts as text_data
-from .engine.model import Msg, N_
+from .engine.model import Msg, N_, P_
+from .games import GAME_IDS
 
 INDEX, TEXTS, SESSIONS = "companion.json", "texts.json", "sessions"
+#: The folder's write lock, and the mark of the server that serves it (its pid and address).
+LOCK, SERVER = "companion.lock", "server.lock"
+#: A restore unpacks into `<data>/.restore-<pid>` first (see backup.py); one left by a killed restore goes.
+STAGING = ".restore-"
+#: A session id (also its file's name): 12 hex digits.
+SESSION_ID = re.compile(r"[0-9a-f]{12}")
+STATUSES = ("active", "finished", "damaged")
+#: Times the screens show: from 1970 to 2100 (a time outside is not a time of a game played).
+LATEST = 4_102_444_800
+
+
+class FolderLock:
+    """A data folder's lock for writing: this process's threads one at a time (a re-entrant lock) and
+    other processes shut out (an exclusive `flock` on `companion.lock`, taken by the outermost hold
+    only). One per folder per process: see `folder_lock`."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / LOCK
+        self._thread = threading.RLock()
+        self._depth = 0
+        self._fd: int | None = None
+
+    def __enter__(self) -> "FolderLock":
+        self._thread.acquire()
+        try:
+            if self._depth == 0 and fcntl is not None:
+                if self._fd is None:
+                    self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except BaseException:
+            self._thread.release()
+            raise
+        self._depth += 1
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        self._thread.release()
+
+
+_folder_locks: dict[str, FolderLock] = {}
+_folder_locks_guard = threading.Lock()
+
+
+def folder_lock(folder: str | Path) -> FolderLock:
+    """The lock of the data folder `folder` (the same object for every store and restore of this process)."""
+    key = os.path.realpath(folder)
+    with _folder_locks_guard:
+        if key not in _folder_locks:
+            _folder_locks[key] = FolderLock(Path(folder))
+        return _folder_locks[key]
+
+
+class FolderInUse(Exception):
+    """Another server serves this data folder; `holder` says which (`pid`, `url`), as far as known."""
+
+    def __init__(self, folder: str | Path, holder: dict):
+        self.folder, self.holder = Path(folder), holder
+        where = ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "another process"
+        super().__init__(f"the data folder {folder} is in use by a companion server ({where})")
+
+
+def _holder(fd: int) -> dict:
+    try:
+        data = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return {k: data[k] for k in ("pid", "url") if isinstance(data, dict) and isinstance(data.get(k), (int, str))}
+
+
+def claim_server(folder: str | Path, about: dict) -> int | None:
+    """Mark the data folder as served by this process (`about`: its `pid` and `url`) for as long as
+    it runs: the mark is an exclusive `flock` on `server.lock`, which ends with the process however
+    it ends. Raises FolderInUse, naming the server that has it. Returns the descriptor to keep."""
+    if fcntl is None:
+        return None
+    fd = os.open(Path(folder) / SERVER, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = _holder(fd)
+        os.close(fd)
+        raise FolderInUse(folder, holder) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, json.dumps(about).encode(), 0)
+    return fd
+
+
+def server_of(folder: str | Path) -> dict | None:
+    """The server that serves `folder` (`{"pid", "url"}`, as far as known), or None if none does."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(Path(folder) / SERVER, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return _holder(fd)
+    finally:
+        os.close(fd)  # closing also lets go of a shared lock taken
+    return None
 
 
 class AtomicJSONStorage(Storage):
@@ -63,7 +188,7 @@ class AtomicJSONStorage(Storage):
         if not raw.strip():
             return None
         data = json.loads(raw)
-        if not isinstance(data, dict):
+        if not is_document(data):
             raise ValueError("not a TinyDB document")
         return data
 
@@ -77,8 +202,13 @@ class AtomicJSONStorage(Storage):
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)
         self._written, self._stamp = json.loads(text), self._file_stamp()
+        self.sync_folder(self.path.parent)
+
+    @staticmethod
+    def sync_folder(folder: Path) -> None:
+        """Make the folder's new names durable (fsync of the folder), where the platform allows it."""
         try:
-            fd = os.open(self.path.parent, os.O_RDONLY)
+            fd = os.open(folder, os.O_RDONLY)
         except OSError:
             return
         try:
@@ -91,8 +221,11 @@ class AtomicJSONStorage(Storage):
 
 
 class FileTable(Table):
-    """A TinyDB table that takes the next document id from the file, not from its own count: another
-    process (`companion import` while the server runs) may have added documents since."""
+    """A TinyDB table that takes the next document id from the file, not from its own count, and keeps
+    no query cache: another process (`companion import` while the server runs) may have changed the
+    file since."""
+
+    default_query_cache_capacity = 0
 
     def insert(self, document):
         self._next_id = None
@@ -124,18 +257,25 @@ class Store:
         self.dir = Path(data_dir) if data_dir is not None else None
         self.notices: list[Msg] = []
         self._sessions: dict[str, TinyDB] = {}
+        self._checked: dict[str, dict] = {}  # catalogue entries found right, by key, as last read
+        self._skipped: set[str] = set()
         if self.dir is not None:
             (self.dir / SESSIONS).mkdir(parents=True, exist_ok=True)
-            for stale in self.dir.rglob(".*.tmp"):
-                stale.unlink(missing_ok=True)
-        index_lost = False
-        self._index, index_lost = self._open(INDEX)
-        if index_lost:
-            self._rebuild_index()
-        self._texts_db, _ = self._open(TEXTS)
-        self._texts: dict[str, dict[str, str]] = {}
-        self.sections: dict[str, list[str]] = {}
-        self._seed_texts()
+        self._writing = folder_lock(self.dir) if self.dir is not None else contextlib.nullcontext()
+        with self._lock, self._writing:
+            if self.dir is not None:
+                for stale in self.dir.rglob(".*.tmp"):
+                    stale.unlink(missing_ok=True)
+                for staging in self.dir.glob(f"{STAGING}*"):
+                    shutil.rmtree(staging, ignore_errors=True)
+            missing = self.dir is not None and not (self.dir / INDEX).exists()
+            self._index, index_lost = self._open(INDEX)
+            if self.dir is not None:
+                self._list_unlisted(lost=index_lost, missing=missing)
+            self._texts_db, _ = self._open(TEXTS)
+            self._texts: dict[str, dict[str, str]] = {}
+            self.sections: dict[str, list[str]] = {}
+            self._seed_texts()
 
     # -- files ---------------------------------------------------------------------------------
 
@@ -150,24 +290,40 @@ class Store:
         try:
             db.tables()
             return db, False
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             db.close()
-        aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-        os.replace(path, aside)
+        with self._writing:
+            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+            os.replace(path, aside)
         self.notices.append(Msg(N_("A damaged data file could not be read. It was moved aside as {file} and "
                                    "a fresh one was started; nothing else was touched."), {"file": str(aside)}))
         return FileDB(path, storage=AtomicJSONStorage), True
 
-    def _rebuild_index(self) -> None:
-        """Recreate the catalogue from the session files, so no game in progress is lost."""
+    def _list_unlisted(self, lost: bool, missing: bool) -> None:
+        """List every readable session file the catalogue does not list: all of them when the catalogue
+        was unreadable (`lost`) or is `missing`, else those of a process killed between writing a
+        game's file and listing it."""
         table = self._index.table("sessions")
+        listed = {doc.get("id") for doc in table.all()}
+        found = []
         for path in sorted((self.dir / SESSIONS).glob("*.json")):
+            if path.stem in listed or not SESSION_ID.fullmatch(path.stem):
+                continue
             try:
                 meta = json.loads(path.read_bytes())["meta"]["1"]
-            except (ValueError, KeyError, TypeError, OSError):
+                entry = _entry(path.stem, meta)
+            except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
                 continue
-            table.insert(_entry(path.stem, meta))
-        self.notices.append(Msg(N_("The list of games was rebuilt from the saved games.")))
+            if entry_fault(entry) is None:
+                found.append(entry)
+        if found:
+            table.insert_multiple(found)
+        if lost or missing and found:
+            self.notices.append(Msg(N_("The list of games was rebuilt from the saved games.")))
+        elif found:
+            self.notices.append(P_("A saved game was missing from the list of games; it is listed again.",
+                                   "{n} saved games were missing from the list of games; they are listed again.",
+                                   len(found)))
 
     def _session_db(self, sid: str) -> TinyDB:
         if sid not in self._sessions:
@@ -180,8 +336,9 @@ class Store:
                 db, lost = self._open(f"{SESSIONS}/{sid}.json")
                 if lost:
                     db.close()
-                    (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
-                    self._index.table("sessions").update({"status": "damaged"}, Query().id == sid)
+                    with self._writing:
+                        (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
+                        self._index.table("sessions").update({"status": "damaged"}, Query().id == sid)
                     raise SessionLost(sid)
                 self._sessions[sid] = db
         return self._sessions[sid]
@@ -196,10 +353,12 @@ class Store:
             current = meta.get(doc_id=1)
             if not current or current.get("fingerprint") != stamp:
                 values, sections = text_data.load_all()
-                self._texts_db.drop_tables()
-                self._texts_db.table("texts").insert_multiple({"key": k, **v} for k, v in values.items())
-                self._texts_db.table("sections").insert_multiple({"game": g, "ids": ids} for g, ids in sections.items())
-                self._texts_db.table("meta").insert({"fingerprint": stamp})
+                with self._writing:
+                    self._texts_db.drop_tables()
+                    self._texts_db.table("texts").insert_multiple({"key": k, **v} for k, v in values.items())
+                    self._texts_db.table("sections").insert_multiple({"game": g, "ids": ids}
+                                                                     for g, ids in sections.items())
+                    self._texts_db.table("meta").insert({"fingerprint": stamp})
             self._texts = {doc["key"]: {k: v for k, v in doc.items() if k != "key"}
                            for doc in self._texts_db.table("texts").all()}
             self.sections = {doc["game"]: doc["ids"] for doc in self._texts_db.table("sections").all()}
@@ -217,12 +376,13 @@ class Store:
     # -- settings ------------------------------------------------------------------------------
 
     def setting(self, name: str, default: Any = None) -> Any:
+        """A setting's value; `default` when it is not set, or set to a value it cannot have."""
         with self._lock:
             doc = self._index.table("settings").get(Query().name == name)
-            return default if doc is None else doc["value"]
+            return default if doc is None or setting_fault(doc) is not None else doc["value"]
 
     def set_setting(self, name: str, value: Any) -> None:
-        with self._lock:
+        with self._lock, self._writing:
             self._index.table("settings").upsert({"name": name, "value": value}, Query().name == name)
 
     # -- sessions ------------------------------------------------------------------------------
@@ -230,7 +390,7 @@ class Store:
     def create_session(self, game: str, config: dict) -> str:
         sid = uuid.uuid4().hex[:12]
         meta = {"game": game, "config": config, "created": time.time()}
-        with self._lock:
+        with self._lock, self._writing:
             db = self._open(f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json"))[0]
             db.table("meta").insert(meta)
             self._sessions[sid] = db
@@ -241,7 +401,7 @@ class Store:
         """Store many sessions at once (`{"game", "config", "log", "status"}` each): one file per
         session and a single write of the catalogue. Returns the new ids."""
         entries = []
-        with self._lock:
+        with self._lock, self._writing:
             for session in sessions:
                 sid = uuid.uuid4().hex[:12]
                 meta = {"game": session["game"], "config": session["config"],
@@ -258,33 +418,50 @@ class Store:
         return [e["id"] for e in entries]
 
     def replace_files(self, change: Callable[[], Any]) -> Any:
-        """Run `change`, which replaces the data folder's files (a restore), with the store locked;
-        then read every file afresh. Returns what `change` returned."""
-        with self._lock:
+        """Run `change`, which replaces the data folder's files (a restore), with the store and the
+        folder locked; then read every file afresh. Returns what `change` returned."""
+        with self._lock, self._writing:
             try:
                 return change()
             finally:
                 for db in self._sessions.values():
                     db.close()
                 self._sessions.clear()
+                self._checked.clear()
+                self._skipped.clear()
                 self._index = self._open(INDEX)[0]
 
     def sessions(self, status: str | None = None) -> list[dict]:
-        """Catalogue entries, newest first (optionally only those with `status`)."""
+        """Catalogue entries, newest first (optionally only those with `status`). An entry of the
+        wrong shape (a hand-edited or foreign catalogue) is left out, with a notice the first time."""
         with self._lock:
-            table = self._index.table("sessions")
-            docs = table.all() if status is None else table.search(Query().status == status)
-            return sorted((dict(d) for d in docs), key=lambda d: d["created"], reverse=True)
+            raw = (self._index.storage.read() or {}).get("sessions", {})
+            docs = []
+            for key, doc in raw.items():
+                if self._checked.get(key) is not doc:  # each entry is checked once as read from the file
+                    if entry_fault(doc) is not None:
+                        if key not in self._skipped:
+                            self._skipped.add(key)
+                            self.notices.append(Msg(N_("An entry of the list of games is damaged and is not "
+                                                       "shown (entry {n}); the other games are not affected."),
+                                                    {"n": key}))
+                        continue
+                    self._checked[key] = doc
+                if status is None or doc["status"] == status:
+                    docs.append(dict(doc))
+            return sorted(docs, key=lambda d: d["created"], reverse=True)
 
     def load(self, sid: str) -> dict:
-        """A session: `{"id", "game", "config", "log"}`; raises SessionLost if unreadable."""
+        """A session: `{"id", "game", "config", "log"}`; raises SessionLost if unreadable or not the
+        shape the app writes."""
         with self._lock:
             db = self._session_db(sid)
             meta = db.table("meta").get(doc_id=1)
-            if meta is None:
+            log = [dict(doc) for doc in db.table("log").all()]
+            if meta is None or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
+                    or not all(isinstance(a.get("type"), str) and isinstance(a.get("args", {}), dict) for a in log):
                 raise SessionLost(sid)
-            return {"id": sid, "game": meta["game"], "config": meta["config"],
-                    "log": [dict(doc) for doc in db.table("log").all()]}
+            return {"id": sid, "game": meta["game"], "config": meta["config"], "log": log}
 
     def record(self, sid: str, action: dict, expect: int | None = None) -> None:
         """Persist one action (only this session's small file is written).
@@ -292,7 +469,7 @@ class Store:
         `expect` is the log length the action was based on; if another screen has recorded
         since, nothing is written and Stale is raised.
         """
-        with self._lock:
+        with self._lock, self._writing:
             log = self._session_db(sid).table("log")
             if expect is not None and len(log) != expect:
                 raise Stale(sid)
@@ -304,7 +481,7 @@ class Store:
 
         `expect` is the log length the undo was based on: Stale if another screen recorded since.
         """
-        with self._lock:
+        with self._lock, self._writing:
             log = self._session_db(sid).table("log")
             docs = log.all()
             if expect is not None and len(docs) != expect:
@@ -324,7 +501,7 @@ class Store:
     def seal(self, sid: str, kind: str, player: str, value: Any, everyone: set[str]) -> dict[str, Any] | None:
         """Keep `player`'s sealed entry (written like an action: a restart loses nothing). When
         `everyone`'s is in, all are taken out at once and returned (to exactly one caller)."""
-        with self._lock:
+        with self._lock, self._writing:
             table = self._session_db(sid).table("sealed")
             doc = table.get(Query().kind == kind)
             entries = {**(doc["entries"] if doc else {}), player: value}
@@ -337,7 +514,7 @@ class Store:
     def set_status(self, sid: str, status: str, result: dict | None = None) -> None:
         """active → finished (with the summary the history keeps) and back on undo; written to the
         catalogue only when it changes, never on an ordinary tap."""
-        with self._lock:
+        with self._lock, self._writing:
             table = self._index.table("sessions")
             doc = table.get(Query().id == sid)
             if doc is not None and doc["status"] != status:
@@ -345,12 +522,12 @@ class Store:
 
     def set_results(self, results: dict[str, dict]) -> None:
         """Summaries of finished games archived before the history existed, in one write."""
-        with self._lock:
+        with self._lock, self._writing:
             self._index.table("sessions").update(lambda doc: doc.update(result=results[doc["id"]]),
                                                  Query().id.one_of(list(results)))
 
     def delete(self, sid: str) -> None:
-        with self._lock:
+        with self._lock, self._writing:
             db = self._sessions.pop(sid, None)
             if db is not None:
                 db.close()
@@ -365,3 +542,119 @@ def _entry(sid: str, meta: dict) -> dict:
     config = meta["config"]
     return {"id": sid, "game": meta["game"], "created": meta["created"], "status": "active",
             "players": [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in config.get("players", [])]}
+
+
+# -- what the files may hold ---------------------------------------------------------------------
+# The same checks refuse a backup (backup.py) and leave out what is found on disk (Store.sessions,
+# Store.setting): whatever a file holds, every screen can be drawn.
+
+
+def is_document(data: Any) -> bool:
+    """A TinyDB document: tables by name, each of documents (objects) by numeric id."""
+    return isinstance(data, dict) and all(
+        isinstance(table, dict) and all(key.isdecimal() and isinstance(doc, dict) for key, doc in table.items())
+        for table in data.values())
+
+
+def is_time(value: Any) -> bool:
+    """A time in seconds since 1970 that the screens can show (1970–2100; not NaN, not infinite)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < LATEST
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10 ** 9
+
+
+def _is_players(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("colour"), str) for p in value)
+
+
+def _is_result(result: Any) -> bool:
+    """The summary of a finished game (history.summary): winners, and per player colour, name, total,
+    place and a breakdown with the same categories for everyone."""
+    if not isinstance(result, dict) or not isinstance(result.get("winners"), list) \
+            or not all(isinstance(w, str) for w in result["winners"]):
+        return False
+    rows = result.get("players")
+    if not isinstance(rows, list) or not rows or not _is_players(rows):
+        return False
+    for row in rows:
+        breakdown = row.get("breakdown")
+        if not _whole(row.get("total")) or not _whole(row.get("place")) or row["place"] < 1 \
+                or not isinstance(breakdown, dict) or not all(_whole(v) for v in breakdown.values()) \
+                or list(breakdown) != list(rows[0]["breakdown"]):
+            return False
+    return True
+
+
+def entry_fault(entry: Any) -> Msg | None:
+    """What is wrong with a catalogue entry (None: nothing)."""
+    if not isinstance(entry, dict):
+        return Msg(N_("an entry must be an object"))
+    checks = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
+              ("game", lambda v: v in GAME_IDS, N_("game must name one of the games")),
+              ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
+              ("status", lambda v: v in STATUSES, N_("status must be active, finished or damaged")),
+              ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
+              ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game"))]
+    for name, good, why in checks:
+        if name == "result" and name not in entry:
+            continue
+        try:
+            ok = name in entry and good(entry[name])
+        except TypeError:  # an unhashable value where a name belongs
+            ok = False
+        if not ok:
+            return Msg(why)
+    return None
+
+
+#: The settings the app reads, and what each may be; a setting of another name may hold anything.
+SETTINGS = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
+            "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
+
+
+def setting_fault(doc: Any) -> Msg | None:
+    """What is wrong with a settings document `{"name", "value"}` (None: nothing)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("name"), str) or "value" not in doc:
+        return Msg(N_("a setting must be an object with a name and a value"))
+    good, why = SETTINGS.get(doc["name"], (lambda v: True, ""))
+    try:
+        ok = good(doc["value"])
+    except TypeError:  # an unhashable value
+        ok = False
+    return None if ok else Msg(why)
+
+
+def session_fault(document: Any) -> Msg | None:
+    """What is wrong with a game file's TinyDB document (None: nothing): its meta (the game, a
+    configuration with players, the creation time), its log of actions and its sealed entries."""
+    meta = document.get("meta", {}).get("1")
+    if not isinstance(meta, dict) or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
+            or not _is_players(meta["config"].get("players")) or not is_time(meta.get("created")):
+        return Msg(N_("its meta must name one of the games, with a configuration of players and a creation time"))
+    for key, action in document.get("log", {}).items():
+        if not isinstance(action.get("type"), str) or not isinstance(action.get("args", {}), dict) \
+                or "at" in action and not is_time(action["at"]):
+            return Msg(N_("its action {n} must have a type, arguments and a time"), {"n": key})
+    for key, sealed in document.get("sealed", {}).items():
+        if not isinstance(sealed.get("kind"), str) or not isinstance(sealed.get("entries"), dict):
+            return Msg(N_("its sealed entry {n} must have a kind and entries"), {"n": key})
+    return None
+
+
+#: What a failed write says, by errno (the operating system's own text is English only).
+_OS_REASONS = {errno.ENOSPC: N_("the disk is full"), errno.EDQUOT: N_("the disk quota is used up"),
+               errno.EFBIG: N_("a file would be larger than the system allows"),
+               errno.EACCES: N_("the data folder may not be written (permissions)"),
+               errno.EPERM: N_("the data folder may not be written (permissions)"),
+               errno.EROFS: N_("the data folder is on a read-only disk"),
+               errno.ENOTDIR: N_("the data folder is not a folder"), errno.EEXIST: N_("the data folder is not a folder"),
+               errno.ENOENT: N_("the data folder is gone"), errno.EIO: N_("the disk reports an error")}
+
+
+def os_reason(error: OSError) -> Msg:
+    """Why an operation on the data folder failed, in words of the reader's language."""
+    reason = _OS_REASONS.get(error.errno)
+    return Msg(reason) if reason else Msg(N_("system error {code}"), {"code": error.errno})

@@ -5,17 +5,29 @@
 any other request without that cookie (the page, its files, the app's websocket) gets a refusal
 page in both languages and nothing else: no game, no player name. The host's own browser on
 127.0.0.1 is let in without the link.
+
+In every mode (plain and table) the gate also answers only requests made to the server's own
+addresses: the `Host` must be 127.0.0.1, localhost, [::1] or the LAN address (or the address given
+with `--host`), with the server's port, so a page of another site whose name is made to point at
+this machine (DNS rebinding) gets nothing; and a request that carries an `Origin` (every browser's
+websocket does, and every cross-site fetch) must come from one of those addresses, so a page of
+another site open in the laptop's own browser cannot reach the app.
 """
 from __future__ import annotations
 
 import hmac
 import io
+import re
 import secrets
 import socket
-from http.cookies import SimpleCookie
+from typing import Any, Iterable
 
 COOKIE = "companion_table"
 LOOPBACK = ("127.0.0.1", "::1")
+#: The names every server answers to (the laptop's own browser); `own_hosts` adds the LAN address.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+#: What `new_token` makes: 24 random bytes, url-safe base64 (a stored token of another shape is not used).
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32}")
 
 REFUSAL = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>companion</title>
@@ -27,10 +39,25 @@ REFUSAL = """<!doctype html><html><head><meta charset="utf-8">
 <p>You can join only with the link or QR code the host shows: ask the host for it.</p>
 </body></html>"""
 
+FOREIGN = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>companion</title>
+<style>body{background:#000;color:#eee;font:18px/1.5 sans-serif;margin:2em}h1{color:#ffd54f;font-size:24px}</style>
+</head><body>
+<h1>Tato adresa nepatří aplikaci companion</h1>
+<p>Otevřete adresu, kterou companion vypsal při spuštění (na tomto počítači http://127.0.0.1 s jeho portem).</p>
+<h1>This address is not companion's</h1>
+<p>Open the address companion printed when it started (on this computer, http://127.0.0.1 with its port).</p>
+</body></html>"""
+
 
 def new_token() -> str:
     """The table's secret: 24 random bytes (192 bits), url-safe."""
     return secrets.token_urlsafe(24)
+
+
+def is_token(value: Any) -> bool:
+    """Whether `value` has the shape of a token `new_token` made."""
+    return isinstance(value, str) and TOKEN_SHAPE.fullmatch(value) is not None
 
 
 def lan_address() -> str:
@@ -43,6 +70,51 @@ def lan_address() -> str:
         return "127.0.0.1"
     finally:
         probe.close()
+
+
+def own_hosts(bind: str, lan: bool) -> set[str]:
+    """The host names the server answers to: the loopback names, and the LAN address when it serves
+    the network (`--lan`, or `--host 0.0.0.0`), or the address it was told to bind to."""
+    hosts = set(LOOPBACK_NAMES)
+    if lan or bind in ("", "0.0.0.0", "::"):
+        hosts.add(lan_address())
+    else:
+        hosts.add(bind.strip("[]").lower())
+    return hosts
+
+
+def _host_and_port(value: str, default_port: int) -> tuple[str, int] | None:
+    """`name:port`, `name` or `[v6]:port` split into the lower-case name and the port; None if malformed."""
+    if value.startswith("["):
+        name, bracket, rest = value[1:].partition("]")
+        if not bracket or rest and not rest.startswith(":"):
+            return None
+        port = rest[1:]
+    else:
+        name, _, port = value.partition(":")
+    if not port:
+        return name.lower(), default_port
+    if not port.isdecimal() or len(port) > 5:
+        return None
+    return name.lower(), int(port)
+
+
+def _cookies(headers: list[tuple[bytes, bytes]], name: bytes) -> list[bytes]:
+    """The values of every cookie called `name`, read the way browsers send them: `a=1; b=2` in any
+    number of Cookie headers; a pair without `=`, or holding JSON, spaces, quotes, backslashes or
+    bytes outside ASCII, is only another cookie, never a reason to ignore the rest."""
+    values = []
+    for header, value in headers:
+        if header != b"cookie":
+            continue
+        for pair in value.split(b";"):
+            key, equals, cookie = pair.partition(b"=")
+            if equals and key.strip(b" \t") == name:
+                cookie = cookie.strip(b" \t")
+                if len(cookie) >= 2 and cookie[:1] == cookie[-1:] == b'"':
+                    cookie = cookie[1:-1]
+                values.append(cookie)
+    return values
 
 
 def join_url(host: str, port: int, token: str) -> str:
@@ -68,40 +140,54 @@ def qr_terminal(url: str) -> str:
 
 
 class TableGate:
-    """ASGI middleware in front of the app: the join link admits a phone, nothing else does."""
+    """ASGI middleware in front of the app: only the server's own addresses are answered (Host, Origin);
+    with a `token` (table mode) the join link admits a phone, nothing else does."""
 
-    def __init__(self, app, token: str, trust_loopback: bool = True):
-        self.app, self.token, self.trust_loopback = app, token, trust_loopback
+    def __init__(self, app, token: str | None, hosts: Iterable[str], port: int, trust_loopback: bool = True):
+        self.app, self.token, self.port, self.trust_loopback = app, token, port, trust_loopback
+        self.hosts = {host.lower() for host in hosts}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if not self._own_address(scope):
+            return await self._refuse(scope, send, FOREIGN)
+        if self.token is None:
             return await self.app(scope, receive, send)
         path = scope.get("path", "")
         if scope["type"] == "http" and path.startswith("/join/"):
             if hmac.compare_digest(path.removeprefix("/join/").strip("/").encode(), self.token.encode()):
                 return await self._admit(send)
-            return await self._refuse(send)
+            return await self._refuse(scope, send, REFUSAL)
         if self._admitted(scope):
             return await self.app(scope, receive, send)
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-            return None
-        return await self._refuse(send)
+        return await self._refuse(scope, send, REFUSAL)
+
+    def _own_address(self, scope) -> bool:
+        """The request names this server (Host) and, if it says where it comes from (Origin), comes
+        from a page of this server."""
+        headers = scope.get("headers", [])
+        hosts = [value for name, value in headers if name == b"host"]
+        origins = [value for name, value in headers if name == b"origin"]
+        if len(hosts) != 1 or len(origins) > 1:
+            return False
+        if not self._ours(hosts[0].decode("latin-1"), 80):
+            return False
+        if origins:
+            scheme, sep, rest = origins[0].decode("latin-1").partition("://")
+            return sep == "://" and scheme.lower() == "http" and "/" not in rest and self._ours(rest, 80)
+        return True
+
+    def _ours(self, value: str, default_port: int) -> bool:
+        split = _host_and_port(value, default_port)
+        return split is not None and split[0] in self.hosts and split[1] == self.port
 
     def _admitted(self, scope) -> bool:
         client = scope.get("client") or ("", 0)
         if self.trust_loopback and client[0] in LOOPBACK:
             return True
-        for name, value in scope.get("headers", []):
-            if name == b"cookie":
-                cookie = SimpleCookie()
-                try:
-                    cookie.load(value.decode("latin-1"))
-                except Exception:  # noqa: BLE001 - a malformed cookie header admits nobody
-                    return False
-                if COOKIE in cookie and hmac.compare_digest(cookie[COOKIE].value.encode(), self.token.encode()):
-                    return True
-        return False
+        token = self.token.encode()
+        return any(hmac.compare_digest(value, token) for value in _cookies(scope.get("headers", []), COOKIE.encode()))
 
     async def _admit(self, send) -> None:
         cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
@@ -110,8 +196,11 @@ class TableGate:
                                 (b"cache-control", b"no-store"), (b"content-length", b"0")]})
         await send({"type": "http.response.body", "body": b""})
 
-    async def _refuse(self, send) -> None:
-        body = REFUSAL.encode()
+    async def _refuse(self, scope, send, page: str) -> None:
+        if scope["type"] == "websocket":  # closed before it is accepted: the handshake gets a 403
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = page.encode()
         await send({"type": "http.response.start", "status": 403,
                     "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"cache-control", b"no-store"),
                                 (b"content-length", str(len(body)).encode())]})

@@ -109,3 +109,83 @@ def test_the_commands(tmp_path):
     bad = companion("import", str(tmp_path / "bad.json"), "--data-dir", str(tmp_path / "b"))
     assert bad.returncode == 2 and bad.stderr.startswith("error: refused, nothing was changed")
     assert companion("export", "--format", "csv", "--data-dir", str(tmp_path / "b")).stdout.count("\n") == 5
+
+
+def export_with(source: Store, change) -> str:
+    """The export of `source` with `change` applied to its first game (a dict)."""
+    data = json.loads(exchange.export_json(source))
+    change(data["games"][0])
+    return json.dumps(data, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("text, message", [
+    (lambda t: t.replace('"created": ', '"created": NaN, "x": ', 1), "holds NaN"),
+    (lambda t: t.replace('"created": ', '"created": Infinity, "x": ', 1), "holds Infinity"),
+    (lambda t: t.replace('"created": ', '"created": -Infinity, "x": ', 1), "holds -Infinity"),
+    (lambda t: t.replace('"created": ', '"created": 1e300, "x": ', 1), "created must be a time"),
+    (lambda t: t.replace('"created": ', '"created": -1, "x": ', 1), "created must be a time"),
+    (lambda t: t.replace('"created": ', '"created": true, "x": ', 1), "created must be a time"),
+    (lambda t: t.replace('"created": ', '"created": "2024-01-01", "x": ', 1), "created must be a time"),
+    (lambda t: t.replace('"name": "Anna"', '"name": "An\\ud800na"', 1), "not valid Unicode"),
+    (lambda t: t.replace('"game": "carcassonne"', '"game": ["carcassonne"]', 1), "unknown game"),
+    (lambda t: t.replace('"status": "finished"', '"status": {}', 1), "status must be"),
+    (lambda t: t.replace('"created": ', '"created": ' + "9" * 5000 + ', "x": ', 1), "too long"),
+])
+def test_fields_of_the_wrong_type_or_range_are_refused(tmp_path, text, message):
+    exported = exchange.export_json(played(Store(str(tmp_path / "a"))))
+    target = played(Store(str(tmp_path / "b")))
+    before = snapshot(tmp_path / "b")
+    with pytest.raises(exchange.ImportRefused) as refused:
+        exchange.import_json(target, text(exported))
+    assert message in str(refused.value)
+    assert snapshot(tmp_path / "b") == before
+
+
+def test_a_refused_import_leaves_the_folder_untouched(tmp_path):
+    """Not created when missing; a stray temp file and a damaged catalogue stay as they are."""
+    (tmp_path / "bad.json").write_text('{"format": {"name": "companion", "version": 1}, "games": [7]}')
+    bad = companion("import", str(tmp_path / "bad.json"), "--data-dir", str(tmp_path / "new"))
+    assert bad.returncode == 2 and bad.stderr == "error: refused, nothing was changed: games[0] must be an object\n"
+    assert not (tmp_path / "new").exists()
+    Store(tmp_path / "d")
+    (tmp_path / "d" / "sessions" / ".x.json.1.2.tmp").write_text("{}")
+    (tmp_path / "d" / "companion.json").write_text("{damaged")
+    before = snapshot(tmp_path / "d")
+    assert companion("import", str(tmp_path / "bad.json"), "--data-dir", str(tmp_path / "d")).returncode == 2
+    assert snapshot(tmp_path / "d") == before
+
+
+def test_csv_cells_a_spreadsheet_would_run_stay_text(tmp_path):
+    store = Store(str(tmp_path))
+    names = ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "Anna"]
+    vm = ViewModel(store)
+    assert vm.new_game("carcassonne", {"start": 0, "gifts": False,
+                                       "players": [{"colour": c, "name": n} for c, n in
+                                                   zip(("red", "blue", "green", "yellow", "black"), names)]})
+    rows = list(csv.DictReader(io.StringIO(exchange.export_csv(store))))
+    assert [r["name"] for r in rows] == ["'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "Anna"]
+
+
+def test_the_reason_is_in_the_readers_language(tmp_path):
+    store = Store(str(tmp_path))
+    store.set_setting("language", "cs")
+    vm = ViewModel(store)
+    assert not vm.import_games(b'{"format": {"name": "companion", "version": 1}, "games": [{"game": "chess", '
+                               b'"config": {}, "log": [], "status": "active", "created": 1}]}')
+    assert vm.problem.text == "Soubor nebyl přijat, nic se nezměnilo: games[0]: neznámá hra 'chess'"
+    assert not vm.import_games(b'{"format": ')
+    assert vm.problem.text == "Soubor nebyl přijat, nic se nezměnilo: neplatný JSON (neúplný?): řádek 1, sloupec 12"
+
+
+def test_an_import_while_another_process_serves_the_folder_loses_nothing_and_is_seen(tmp_path):
+    exported = tmp_path / "x.json"
+    exported.write_text(exchange.export_json(played(Store(str(tmp_path / "a")))))
+    server = Store(str(tmp_path / "b"))
+    vm = ViewModel(server)
+    assert vm.new_game("carcassonne", GIFTS) and vm.dispatch("begin")
+    assert [s["id"] for s in server.sessions("active")] == [vm.session["id"]]
+    done = companion("import", str(exported), "--data-dir", str(tmp_path / "b"))
+    assert done.returncode == 0 and "imported 2" in done.stdout
+    assert vm.dispatch("meeple", player="red", delta=1)
+    assert len(server.sessions("active")) == 2 and len(server.sessions("finished")) == 1
+    assert [a["type"] for a in server.load(vm.session["id"])["log"]] == ["begin", "meeple"]

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from companion.store import SessionLost, Stale, Store
+from companion.store import FolderInUse, SessionLost, Stale, Store, claim_server, server_of
 from tests.conftest import ROOT
 
 CONFIG = {"variant": "standard", "players": [{"colour": "blue", "name": "A"}, {"colour": "red", "name": "B"}],
@@ -153,3 +153,180 @@ def test_a_file_replaced_by_another_process_is_read_again(tmp_path):
     assert {s["id"] for s in server.sessions()} == {first, second}
     third = server.create_session("elfenland", {"players": [{"colour": "red", "name": "Cyril"}]})
     assert {s["id"] for s in Store(tmp_path).sessions()} == {first, second, third}
+
+
+RECORDER = """
+import sys
+from companion.store import Store
+store = Store(sys.argv[1])
+sys.stdin.readline()  # both processes start writing together
+for i in range(int(sys.argv[3])):
+    store.record(sys.argv[2], {"type": "meeple", "args": {"by": sys.argv[4], "i": i}})
+"""
+
+
+def test_two_processes_writing_one_game_lose_nothing(tmp_path):
+    """A player's own entries (recorded without `expect`) from two processes at once: every one is kept."""
+    sid = Store(tmp_path).create_session("carcassonne", {"players": [{"colour": "red", "name": "Anna"}]})
+    writers = [subprocess.Popen([sys.executable, "-c", RECORDER, str(tmp_path), sid, "150", name], cwd=ROOT,
+                                stdin=subprocess.PIPE, text=True) for name in ("a", "b")]
+    time.sleep(1.5)  # both have imported and opened the store
+    for proc in writers:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in writers:
+        proc.stdin.close()
+        assert proc.wait(120) == 0
+    log = Store(tmp_path).load(sid)["log"]
+    assert sorted((a["args"]["by"], a["args"]["i"]) for a in log) == [(n, i) for n in "ab" for i in range(150)]
+
+
+def test_a_search_sees_what_another_process_wrote(tmp_path):
+    server = Store(tmp_path)
+    first = server.create_session("carcassonne", {"players": [{"colour": "red", "name": "Anna"}]})
+    assert [s["id"] for s in server.sessions("active")] == [first]
+    second = Store(tmp_path).create_session("village", {"players": [{"colour": "blue", "name": "Bořek"}]})
+    assert {s["id"] for s in server.sessions("active")} == {first, second}
+    Store(tmp_path).set_setting("language", "en")
+    assert server.setting("language") == "en"
+
+
+def test_a_missing_catalogue_is_rebuilt_from_the_game_files(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("flanders_1302", CONFIG)
+    store.record(sid, {"type": "begin", "args": {}})
+    (tmp_path / "companion.json").unlink()
+    again = Store(tmp_path)
+    assert [s["id"] for s in again.sessions()] == [sid] and again.load(sid)["log"][0]["type"] == "begin"
+    assert [n.english() for n in again.notices] == ["The list of games was rebuilt from the saved games."]
+    assert Store(tmp_path).notices == []  # rebuilt once
+
+
+def test_a_game_file_the_catalogue_does_not_list_is_listed_again(tmp_path):
+    """A process killed between writing a new game's file and listing it in the catalogue."""
+    store = Store(tmp_path)
+    kept = store.create_session("flanders_1302", CONFIG)
+    catalogue = (tmp_path / "companion.json").read_bytes()
+    orphan = store.create_session("village", {"players": [{"colour": "red", "name": "Dana"}]})
+    (tmp_path / "companion.json").write_bytes(catalogue)
+    again = Store(tmp_path)
+    assert {s["id"] for s in again.sessions()} == {kept, orphan}
+    assert [n.english() for n in again.notices] == [
+        "A saved game was missing from the list of games; it is listed again."]
+    assert len(Store(tmp_path).sessions()) == 2 and Store(tmp_path).notices == []
+
+
+def write_catalogue(folder, sessions: dict, settings: dict | None = None) -> None:
+    (folder / "companion.json").write_text(json.dumps({"sessions": sessions, "settings": settings or {}}))
+
+
+GOOD = {"id": "0123456789ab", "game": "carcassonne", "created": 1700000000.5, "status": "active",
+        "players": [{"name": "Anna", "colour": "red"}]}
+BAD_ENTRIES = {
+    "no created": {k: v for k, v in GOOD.items() if k != "created"},
+    "created far away": dict(GOOD, created=1e300),
+    "created before 1970": dict(GOOD, created=-5),
+    "created as text": dict(GOOD, created="yesterday"),
+    "players as text": dict(GOOD, players="Anna"),
+    "a player as text": dict(GOOD, players=["Anna"]),
+    "unknown game": dict(GOOD, game="chess"),
+    "game as a list": dict(GOOD, game=["carcassonne"]),
+    "unknown status": dict(GOOD, status="paused"),
+    "id as a number": dict(GOOD, id=7),
+    "result as text": dict(GOOD, status="finished", result="won"),
+    "result without players": dict(GOOD, status="finished", result={"winners": [], "players": []}),
+    "result with uneven breakdowns": dict(GOOD, status="finished", result={"winners": ["red"], "players": [
+        {"colour": "red", "name": "A", "total": 3, "place": 1, "breakdown": {"roads": 3}},
+        {"colour": "blue", "name": "B", "total": 0, "place": 2, "breakdown": {}}]}),
+}
+
+
+@pytest.mark.parametrize("entry", BAD_ENTRIES.values(), ids=BAD_ENTRIES.keys())
+def test_a_damaged_catalogue_entry_is_left_out_with_a_notice(tmp_path, entry):
+    Store(tmp_path)
+    write_catalogue(tmp_path, {"1": dict(GOOD, id="aaaaaaaaaaaa", created=1700000100), "2": entry})
+    store = Store(tmp_path)
+    assert [s["id"] for s in store.sessions()] == ["aaaaaaaaaaaa"]
+    assert [s["id"] for s in store.sessions("active")] == ["aaaaaaaaaaaa"]
+    assert [n.english() for n in store.notices] == [
+        "An entry of the list of games is damaged and is not shown (entry 2); the other games are not affected."]
+
+
+def test_a_catalogue_tinydb_cannot_read_is_moved_aside_and_rebuilt(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("flanders_1302", CONFIG)
+    write_catalogue(tmp_path, {"1": ["not", "an", "object"]})
+    again = Store(tmp_path)
+    assert [s["id"] for s in again.sessions()] == [sid] and list(tmp_path.glob("companion.json.corrupt-*"))
+
+
+@pytest.mark.parametrize("name, value", [("language", ["cs"]), ("language", "de"), ("table_token", 7),
+                                         ("table_token", "short"), ("table_token", "x" * 31 + "!")])
+def test_a_setting_of_the_wrong_shape_reads_as_not_set(tmp_path, name, value):
+    Store(tmp_path)
+    write_catalogue(tmp_path, {}, {"1": {"name": name, "value": value}})
+    assert Store(tmp_path).setting(name, "default") == "default"
+
+
+def test_a_game_file_of_the_wrong_shape_cannot_be_opened_but_breaks_nothing(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "Anna"}]})
+    path = tmp_path / "sessions" / f"{sid}.json"
+    data = json.loads(path.read_text())
+    data["meta"]["1"]["config"] = "nonsense"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SessionLost):
+        Store(tmp_path).load(sid)
+
+
+HOLDER = """
+import sys, time
+from companion.store import claim_server
+claim_server(sys.argv[1], {"pid": 4242, "url": "http://127.0.0.1:9999"})
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_second_server_on_a_folder_in_use_refuses_to_start_and_names_the_first(tmp_path):
+    Store(tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert server_of(tmp_path) == {"pid": 4242, "url": "http://127.0.0.1:9999"}
+        with pytest.raises(FolderInUse) as in_use:
+            claim_server(tmp_path, {"pid": 1, "url": "x"})
+        assert in_use.value.holder["pid"] == 4242
+        done = subprocess.run([sys.executable, "-m", "companion", "serve", "--data-dir", str(tmp_path),
+                               "--port", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert "in use by a companion server (pid 4242, url http://127.0.0.1:9999)" in done.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+    assert server_of(tmp_path) is None  # the mark ends with its process
+    claim_server(tmp_path, {"pid": 1, "url": "x"})
+
+
+def test_a_data_folder_that_is_a_file_is_one_message(tmp_path):
+    (tmp_path / "file").write_text("x")
+    for command in (["export"], ["serve", "--port", "1"]):
+        done = subprocess.run([sys.executable, "-m", "companion", *command, "--data-dir", str(tmp_path / "file")],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "the data folder is not a folder" in done.stderr
+
+
+def test_an_entry_damaged_by_another_process_is_left_out_too(tmp_path):
+    server = Store(tmp_path)
+    sid = server.create_session("flanders_1302", CONFIG)
+    assert [s["id"] for s in server.sessions()] == [sid]
+    data = json.loads((tmp_path / "companion.json").read_text())
+    data["sessions"]["1"]["created"] = "soon"
+    (tmp_path / "companion.json").write_text(json.dumps(data))
+    assert server.sessions() == [] and len(server.notices) == 1
+
+
+def test_a_new_data_folder_has_no_notice(tmp_path):
+    assert Store(tmp_path / "new").notices == [] and Store(tmp_path / "new").notices == []

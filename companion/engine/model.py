@@ -4,8 +4,8 @@ Pure Python: nothing here may import Flet or TinyDB (tests/test_purity.py checks
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, NamedTuple
 
 
 def N_(text: str) -> str:
@@ -21,19 +21,17 @@ def P_(singular: str, plural: str, n: int, **params: Any) -> "Msg":
     return Msg(singular, {"n": n, **params}, plural=plural, n=n)
 
 
-@dataclass(frozen=True)
-class Ref:
+class Ref(NamedTuple):
     """A parameter that names a rule-text key (a city, a guild): resolved in the reader's language."""
 
     key: str
 
 
-@dataclass(frozen=True)
-class Msg:
+class Msg(NamedTuple):
     """A translatable message: an English msgid, optional plural form and count, named parameters."""
 
     text: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = {}  # never changed: a Msg is immutable
     plural: str | None = None
     n: int | None = None
 
@@ -69,16 +67,14 @@ class InvalidAction(Exception):
         self.field = field
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One step of a round: its id (also the rule-text key suffix) and which helper it offers."""
 
     id: str
     helper: str | None = None
 
 
-@dataclass(frozen=True)
-class Guide:
+class Guide(NamedTuple):
     """What the pinned header of every in-game screen says: where the game is, who must act now
     (in an auction the bidder, in a war the defender, not always the turn player), and every
     player's figure at a glance (score, gold, towns). `screen` names the screen the state is on:
@@ -87,12 +83,11 @@ class Guide:
     where: Msg
     actor: str | None = None
     role: Msg | None = None
-    figures: Mapping[str, Msg] = field(default_factory=dict)
+    figures: Mapping[str, Msg] = MappingProxyType({})
     screen: str = ""
 
 
-@dataclass(frozen=True)
-class GameDef:
+class GameDef(NamedTuple):
     """Everything the app needs to know about one game: data plus pure functions.
 
     - `new_config(raw)` checks a new-game form and returns the config stored with the session;

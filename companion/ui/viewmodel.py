@@ -16,7 +16,7 @@ from ..engine import flow
 from ..engine.model import InvalidAction, Msg, N_
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
-from ..store import SessionLost, Stale, Store
+from ..store import SessionLost, Stale, Store, os_reason
 
 
 def _locked(method):
@@ -202,7 +202,7 @@ class ViewModel:
         """Take back games from a JSON export (`companion import`); a refused file changes nothing."""
         try:
             imported, skipped = exchange.import_json(self.store, blob.decode("utf-8"))
-        except (UnicodeDecodeError, exchange.ImportRefused) as error:
+        except (UnicodeDecodeError, exchange.ImportRefused, OSError) as error:
             return self._refuse_file(error)
         ngettext = self.t.n
         self.notice = "; ".join([ngettext("{n} game imported", "{n} games imported", imported).format(n=imported),
@@ -229,12 +229,12 @@ class ViewModel:
         return True
 
     def _refuse_file(self, error: Exception) -> bool:
-        if isinstance(error, (exchange.ImportRefused, backup.BackupRefused)):
-            reason = self.t.msg(error.msg)
-        elif isinstance(error, UnicodeDecodeError):
+        if isinstance(error, UnicodeDecodeError):
             reason = self.t(N_("it is not a text file"))
-        else:  # the data folder could not be written: the system's own words are not in the reader's language
-            reason = self.t(N_("the data folder could not be written"))
+        elif isinstance(error, OSError):
+            reason = self.t.msg(os_reason(error))
+        else:  # ImportRefused, BackupRefused: the reason in the reader's language
+            reason = self.t.msg(error.msg)
         self.notice = None
         self.problem = Problem(self.t(N_("The file was refused and nothing was changed: {reason}")).format(
             reason=reason))
