@@ -192,20 +192,24 @@ def books(shell) -> list[ft.Control]:
                                             disabled=disabled, style=ft.ButtonStyle(
                                                 padding=ft.Padding.symmetric(horizontal=12))))
 
+    def step(icon, handler, ident, disabled=False):
+        return tid(ident, ft.IconButton(icon, on_click=handler, disabled=disabled, width=TARGET, height=TARGET,
+                                        icon_size=26))
+
     reason = _("quick entry")
     rows = [
         choice_chips("ledger", [(p["colour"], ft.Row([dot(p["colour"]), ft.Text(p["name"], size=TEXT)], tight=True))
                                 for p in config["players"]], colour,
                      lambda c: (shell.draft.update(ledger=c), shell.render())),
-        tid(f"facts-{colour}", ft.Row([ft.Container(text(line, SMALL), width=104) for line in facts],
-                                      wrap=True, spacing=4, run_spacing=2)),
+        tid(f"facts-{colour}", text(" · ".join(facts), SMALL)),
         ft.Row([text(_("Time"), SMALL), *[small(f"+{n}", act("time", amount=n), f"time-{n}") for n in (1, 2, 3)],
                 small(_("Plague +2"), act("time", plague=True), "plague")], wrap=True, spacing=4),
-        ft.Row([small(_("Coin −1"), act("coins", delta=-1), "coin-minus", player["coins"] == 0),
-                small(_("Coin +1"), act("coins", delta=1), "coin-plus", coins_left == 0),
-                small(_("Grain −1"), act("grain", delta=-1), "grain-minus", player["grain"] == 0),
-                small(_("Grain +1"), act("grain", delta=1), "grain-plus",
-                      player["grain"] >= rules.FARMYARD_GRAIN or grain_left == 0)], wrap=True, spacing=4),
+        ft.Row([text(_("Coins"), SMALL), step(ft.Icons.REMOVE, act("coins", delta=-1), "coin-minus", player["coins"] == 0),
+                step(ft.Icons.ADD, act("coins", delta=1), "coin-plus", coins_left == 0),
+                ft.Container(width=8),
+                text(_("Grain"), SMALL), step(ft.Icons.REMOVE, act("grain", delta=-1), "grain-minus", player["grain"] == 0),
+                step(ft.Icons.ADD, act("grain", delta=1), "grain-plus",
+                     player["grain"] >= rules.FARMYARD_GRAIN or grain_left == 0)], wrap=True, spacing=2),
         ft.Row([text(_("Prestige"), SMALL),
                 small("−1", lambda e: vm.dispatch("correct", track=colour, points=-1, reason=reason), "pp-minus",
                       state["scores"][colour] == 0),
@@ -312,7 +316,7 @@ def mass_screen(shell) -> Screen:
                                         lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK)
     elif mass["drawn"] is None:
         buyers = [p for p in order if state["players"][p["colour"]]["bag"] and state["players"][p["colour"]]["coins"]]
-        rows = [heading(_("1. Four pieces out of the bag: buy your members")), text(shell.game_text("mass.buy"), SMALL),
+        rows = [heading(_("1. Four pieces out of the bag: buy your members")), _rule(shell, "mass.buy"),
                 text(_("Out of the bag so far: {n} of 4").format(n=bought))]
         for p in buyers:
             book = state["players"][p["colour"]]
@@ -325,8 +329,7 @@ def mass_screen(shell) -> Screen:
         controls.append(card(rows, "mass-buy"))
         draft = shell.draft.setdefault("draw", {"members": {}})
         in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
-        rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")), text(shell.game_text("mass.draw"),
-                                                                                       SMALL)]
+        rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")), _rule(shell, "mass.draw")]
         for p in in_bag:
             rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
                              0, min(state["players"][p["colour"]]["bag"], rules.MASS_PIECES - bought),
@@ -342,7 +345,7 @@ def mass_screen(shell) -> Screen:
             p = pending[0]
             book = state["players"][p["colour"]]
             draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": None})
-            rows = [heading(_("2. Move up: {name}").format(name=p["name"])), text(shell.game_text("mass.move"), SMALL),
+            rows = [heading(_("2. Move up: {name}").format(name=p["name"])), _rule(shell, "mass.move"),
                     text(_("Church windows: {counts} · grain: {grain}").format(
                         counts="/".join(map(str, book["windows"])), grain=book["grain"]), SMALL),
                     text(_("From"), SMALL),
@@ -370,7 +373,7 @@ def mass_screen(shell) -> Screen:
                                             lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done",
                                             icon=ft.Icons.CHECK)
         else:
-            rows = [heading(_("3. The majority")), text(shell.game_text("mass.majority"), SMALL),
+            rows = [heading(_("3. The majority")), _rule(shell, "mass.majority"),
                     text(_("+2 prestige for: {names}").format(names=_majority(shell)))]
             controls.append(card(rows, "mass-end-card"))
             primary = primary or bar_button(_("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end",
@@ -382,6 +385,13 @@ def mass_screen(shell) -> Screen:
                                     counts="/".join(map(str, book["windows"])), bag=book["bag"], grain=book["grain"]),
                                     SMALL)], wrap=True))
     return Screen(controls + shell.footer(), primary)
+
+
+def _rule(shell, key: str) -> ft.Control:
+    """A part of the mass's rule, folded to one line."""
+    _ = shell.vm.t
+    return tid(f"rule-{key}", ft.ExpansionTile(title=ft.Text(_("Rules of this part"), size=TEXT), min_tile_height=52,
+                                               controls=[text(shell.game_text(key), SMALL)]))
 
 
 def _can_move(book) -> bool:

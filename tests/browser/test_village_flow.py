@@ -1,5 +1,6 @@
 """Village in a real browser at phone size: a 2-player game in each language with a market day,
-a mass, the end trigger, the final mass, the final scoring and the winner."""
+a mass, the end trigger, the final mass, the final scoring and the winner; the pinned header and
+bottom bar at both phone sizes; a refusal drawn where it is read; the flows the taps benchmark plays."""
 from __future__ import annotations
 
 import pytest
@@ -8,58 +9,95 @@ from playwright.sync_api import expect
 from tests.browser.conftest import assert_fits_a_phone, layout
 
 
+def new_game(app) -> None:
+    app.tap("new-village")
+    app.names("Anna", "Bořek")                          # red, yellow
+    app.tap("create")
+
+
+def prepare_turn(app) -> None:
+    """The taps benchmark's start: a 2-player game, Anna on turn."""
+    new_game(app)
+    app.tap("begin")
+
+
+def play_turn(app) -> None:
+    """Anna harvests (2 grain, 1 time) and the turn passes."""
+    app.tap("grain-plus")
+    app.tap("grain-plus")
+    app.tap("time-1")
+    app.tap("next-turn")
+
+
+def prepare_quiet_mass(app) -> None:
+    """The taps benchmark's start: the first mass, with nobody in the black bag or the church."""
+    prepare_turn(app)
+    app.tap("round-end")
+
+
+def play_quiet_mass(app) -> None:
+    app.tap("mass-quiet-end")
+
+
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_two_player_village_game(app, server, lang):
     app.open(server.url)
     app.language(lang)
-    app.tap("new-village")
-    app.names("Anna", "Bořek")                          # red, yellow
-    app.tap("create")
+    new_game(app)
     expect(app.id("setup-progress")).to_be_visible()
     app.tap("tick-board")
     app.tap("begin")
-    expect(app.id("turn-head")).to_contain_text("Anna")
+    app.says("actor", "Anna")
+    app.frame_holds("next-turn")
 
     # a market day triggered by Anna: her first sale is free, Bořek's costs 1 time
     app.tap("market-start")
-    app.says("market-turn", "Anna")
-    app.step("sale-plus", 3)                       # the customer shows 6 prestige
+    app.says("actor", "Anna")
+    app.tap("sale-6")                              # the customer shows 6 prestige
+    app.frame_holds("market-sell")
     app.tap("market-sell")
-    app.says("market-turn", "Bořek")
-    app.tap("market-sell")                         # 3 prestige
+    app.says("actor", "Bořek")
+    app.tap("sale-3")
+    app.tap("market-sell")
     app.tap("market-pass")                         # Anna passes for the day
     app.tap("market-pass")                         # Bořek too: the day ends
     expect(app.id("market")).to_have_count(0)
     app.tap("ledger-yellow")
-    app.says("facts-yellow", app.t("Time: {n} (bridge in {left})", n=1, left=11))
-    app.says("facts-yellow", app.t("Customers: {n}", n=1))
+    app.says("facts-yellow", app.t("Time {n} · bridge in {left}", n=1, left=11))
+    app.says("facts-yellow", app.t("Customers {n}", n=1))
 
     # Bořek sends a member into the church; the last cube ends the round: mass
     app.tap("next-turn")
-    expect(app.id("turn-head")).to_contain_text("Bořek")
+    app.says("actor", "Bořek")
     app.tap("to-church")
     app.tap("round-end")
     app.tap("buy-yellow")                          # 1 coin buys his member out of the bag
-    app.step("monks-plus", 3)                      # the other 3 pieces drawn are monks
+    app.says("monks", "3")                         # the other 3 pieces drawn are monks
     app.tap("mass-draw")
-    app.tap("mass-done")                           # Anna does not move
-    app.tap("mass-done")                           # nor does Bořek
-    app.says("mass-end-card", "Bořek")             # he alone is in the church: +2
+    app.says("mass-end-card", "Bořek")             # nobody can move up (no grain); he alone is in the church
     app.tap("mass-end")
-    expect(app.id("round-head")).to_contain_text(app.t("Round {n}", n=2))
+    app.says("where", "2")
+    app.says("fig-yellow", "2")                    # every family's prestige in the header: his +2
+
+    # a member of Bořek's passes the bridge: the death is entered before the turn ends
+    for _ in range(4):
+        app.tap("time-3")                          # 1 + 12 = 13: past the bridge at 12
+    app.tap("death-yellow")                        # refused: where did he work? said in sight
+    app.in_sight("banner")
+    app.tap("death-profession-yellow-farmyard")
+    app.tap("death-place-yellow-grave")
+    app.tap("death-yellow")
+    expect(app.id("death-card-yellow")).to_have_count(0)
 
     # Anna's member takes the last grave: Bořek gets one final action, then the final mass
     app.tap("end-trigger-red")
     expect(app.id("final-actions")).to_contain_text("Bořek")
     app.tap("next-turn")
-    app.step("monks-plus", 4)
-    app.tap("mass-draw")
-    app.tap("mass-done")
-    app.tap("mass-done")
-    app.tap("mass-end")
+    app.tap("mass-quiet-end")                      # nobody can act in the final mass: one tap
 
     # final scoring: Anna visited 2 cities (3 points)
-    app.step("cities-red-plus", 2)
+    app.tap("cities-red-2")
+    app.frame_holds("finish")
     app.tap("finish")
     # Anna: customer 6 + travel 3 + coin 1 = 10; Bořek: customer 3 + two masses 4 + rightmost window 2 = 9
     expect(app.id("winner")).to_contain_text(app.t("{name} wins!", name="Anna"))
@@ -68,17 +106,30 @@ def test_a_two_player_village_game(app, server, lang):
     app.shot(f"village-result-{lang}")
 
 
+def test_a_turn_and_a_quiet_mass_cost_few_taps_and_no_scrolling(app, server):
+    app.open(server.url)
+    app.language("en")
+    prepare_quiet_mass(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_quiet_mass(app)
+    assert (app.taps, app.scrolled) == (1, 0.0)
+    app.says("where", "2")
+    app.taps = 0
+    play_turn(app)
+    assert (app.taps, app.scrolled) == (4, 0.0)
+    app.says("actor", "Bořek")
+
+
 def test_village_screens_fit_a_phone(app, server):
     app.open(server.url)
     app.language("cs")
-    app.tap("new-village")
-    app.names("Anna", "Bořek")
-    app.tap("create")
+    new_game(app)
     app.tap("begin")
     screens = {"round": layout(app.page)}
     app.tap("market-start")
     screens["market"] = layout(app.page)
     app.tap("market-end")
+    app.tap("to-church")
     app.tap("round-end")
     screens["mass"] = layout(app.page)
     assert_fits_a_phone(screens)
