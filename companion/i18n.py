@@ -1,8 +1,9 @@
 """UI translations: gettext catalogues compiled from `locales/<lang>/LC_MESSAGES/companion.po`.
 
 English is the source language. The Czech catalogue is compiled in memory at start-up (a few
-milliseconds), so no `.mo` file is committed or built. Czech has three plural forms
-(1 bod, 2–4 body, 0 and 5+ bodů).
+milliseconds), so no `.mo` file is committed. The browser build (`companion build-web`) ships
+the compiled `companion.mo` instead of the `.po` and no Babel: where there is no `.po`, the `.mo`
+beside it is loaded. Czech has three plural forms (1 bod, 2–4 body, 0 and 5+ bodů).
 """
 from __future__ import annotations
 
@@ -10,9 +11,6 @@ import gettext
 import io
 from functools import lru_cache
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from .engine.model import Msg, render
 
@@ -22,18 +20,31 @@ LANGUAGES = {"cs": "Čeština", "en": "English"}
 DEFAULT_LANGUAGE = "cs"
 
 
-@lru_cache(maxsize=None)
-def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalogue for `lang` (English: the identity)."""
-    po = LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if lang == "en" or not po.exists():
-        return gettext.NullTranslations()
+def compile_po(po: Path, lang: str) -> bytes:
+    """The `.mo` catalogue compiled from `po` (fuzzy entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=lang)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue for `lang` (English: the identity)."""
+    folder = LOCALES_DIR / lang / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if lang == "en":
+        return gettext.NullTranslations()
+    if po.exists():
+        return gettext.GNUTranslations(io.BytesIO(compile_po(po, lang)))
+    if mo.exists():
+        with mo.open("rb") as handle:
+            return gettext.GNUTranslations(handle)
+    return gettext.NullTranslations()
 
 
 class Translator:
