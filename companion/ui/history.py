@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import flet as ft
-import flet.canvas as cv
 
 from .widgets import ACCENT, GUILD_COLOURS, SMALL, button, card, dot, heading, text, tid, title
 
@@ -141,6 +140,8 @@ def category_chart(shell, result: dict) -> ft.Control:
 
 def progress_chart(shell) -> ft.Control:
     """Each player's running score through the game, one line each."""
+    import flet.canvas as cv  # here: at the top it was half of the app's import time in the browser
+
     _, vm = shell.vm.t, shell.vm
     series = vm.progression()
     if not series:
