@@ -324,6 +324,12 @@ def test_one_tab_holds_the_lock_a_second_is_refused_and_a_reload_waits_for_it():
     asyncio.run(scenario())
 
 
+def test_a_browser_without_web_locks_still_runs_the_app():
+    async def scenario():
+        assert await browser.lock(_tab(None))
+    asyncio.run(scenario())
+
+
 # -- the compiled catalogue and the view-model's browser side -----------------------------------------------
 
 
