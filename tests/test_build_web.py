@@ -415,3 +415,59 @@ def test_in_the_browser_the_history_screen_saves_the_files_itself(tmp_path, monk
         assert saved["src_bytes"] == vm.export_file(name)[1]
     else:
         assert saved["src_bytes"].startswith(b"PK")
+
+
+class StartPage:
+    """Just enough of ft.Page for the browser entry and the app's start."""
+
+    def __init__(self):
+        self.controls, self.title, self.route, self.tasks = [], "", "/", []
+        self.pubsub = SimpleNamespace(subscribe=lambda handler: None, send_others=lambda message: None,
+                                      unsubscribe_all=lambda: None)
+
+    def navigate(self, route):
+        self.route = route
+
+    def update(self):
+        pass
+
+    def run_task(self, function, *args):
+        self.tasks.append((function, args))
+
+
+def test_the_entry_says_when_another_tab_has_the_app_and_opens_it_on_try_again(tmp_path, monkeypatch):
+    folder = str(tmp_path / "page")
+    monkeypatch.setattr(browser, "DATA", folder)
+    idb = IndexedDB(tmp_path / "indexeddb")
+    locks = Locks()
+    tab = SimpleNamespace(fs=idb, **vars(_tab(locks)))
+
+    async def scenario():
+        assert await browser.lock(_tab(locks))              # the first tab
+        opening = browser.open_store(browser.take_lock(locks, browser.LOCK, {"ifAvailable": True}, once),
+                                     browser.mount(idb, folder, {"autoPersist": True}, once), folder)
+        page = StartPage()
+        started = asyncio.ensure_future(browser.app(tab, asyncio.ensure_future(opening))(page))
+        await asyncio.sleep(0.05)
+        notice = _find(page.controls, "elsewhere")
+        assert notice is not None and not started.done()
+        texts = [c.value for c in notice.controls if isinstance(c, ft.Text)]
+        assert texts == [i18n.translations("cs").gettext(browser.ELSEWHERE), browser.ELSEWHERE]
+        locks.close()                                         # the first tab is closed
+        _find(page.controls, "try-again").on_click(None)
+        await started
+        assert _find(page.controls, "new-flanders_1302") is not None
+
+    asyncio.run(scenario())
+
+
+def test_the_entry_says_when_the_browser_keeps_no_games(tmp_path):
+    async def scenario():
+        failed = asyncio.get_running_loop().create_future()
+        failed.set_exception(OSError("QuotaExceededError"))
+        page = StartPage()
+        await browser.app(SimpleNamespace(), failed)(page)
+        texts = [c.value for c in _find(page.controls, "no-storage").controls]
+        assert texts == [i18n.translations(lang).gettext(browser.NO_STORAGE).format(reason="QuotaExceededError")
+                         for lang in ("cs", "en")]
+    asyncio.run(scenario())

@@ -131,15 +131,15 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
     from ..ui.app import make_main
     from ..ui.widgets import ERROR, TEXT, tid
 
-    def say(page: ft.Page, lines: list[str], *extra: ft.Control, colour=None) -> None:
-        page.controls[:] = [tid("elsewhere", ft.Column([ft.Text(line, size=TEXT, color=colour) for line in lines]
-                                                        + list(extra), spacing=16))]
+    def say(page: ft.Page, ident: str, lines: list[str], *extra: ft.Control, colour=None) -> None:
+        page.controls[:] = [tid(ident, ft.Column([ft.Text(line, size=TEXT, color=colour) for line in lines]
+                                                 + list(extra), spacing=16))]
         page.update()
 
     async def elsewhere(page: ft.Page) -> None:
         """Say the app is open in another tab; return when Try again is tapped."""
         tapped = asyncio.get_running_loop().create_future()
-        say(page, _both(ELSEWHERE), tid("try-again", ft.FilledButton(
+        say(page, "elsewhere", _both(ELSEWHERE), tid("try-again", ft.FilledButton(
             content=ft.Text(" / ".join(_both(TRY_AGAIN)), size=TEXT), height=52,
             on_click=lambda e: tapped.done() or tapped.set_result(None))))
         await tapped
@@ -156,7 +156,7 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
                     await sync(browser.fs, True, browser.callback)  # what the other tab saved meanwhile
                     store = Store(DATA)
         except OSError as error:
-            say(page, _both(NO_STORAGE, reason=str(error)), colour=ERROR)
+            say(page, "no-storage", _both(NO_STORAGE, reason=str(error)), colour=ERROR)
             return
         make_main(store)(page)
 
