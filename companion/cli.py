@@ -1,4 +1,5 @@
-"""The `companion` command: `serve` (the default), `score`, `export`, `import`, `backup` and `restore`.
+"""The `companion` command: `serve` (the default), `score`, `export`, `import`, `backup`, `restore` and
+`build-web`.
 
 `score` is a pure function of its input: it imports neither Flet nor TinyDB and never opens
 the app's database (scoring-contract.md). Heavy imports happen only inside `serve`.
@@ -36,6 +37,9 @@ def _parser():
                                           "moved aside; nothing changes if the backup is refused)")
     back.add_argument("file", metavar="FILE")
     back.add_argument("--data-dir", default=None)
+    web = sub.add_parser("build-web", help="the app as a static folder that runs in the phone's browser with no "
+                                           "server (see the README, \"The phone alone\")")
+    web.add_argument("out_dir", metavar="OUT_DIR")
     return parser
 
 
@@ -65,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         return backup(args.file, args.data_dir)
     if args.command == "restore":
         return restore(args.file, args.data_dir)
+    if args.command == "build-web":
+        return build_web(args.out_dir)
     return serve(args.host, args.port, args.data_dir, args.lan)
 
 
@@ -301,6 +307,22 @@ def restore(path: str, data_dir: str | None) -> int:
 
 def _server_words(holder: dict) -> str:
     return ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "pid unknown"
+
+
+def build_web(out_dir: str) -> int:
+    """The static app (companion/web/build.py); exit 2 with one message if it cannot be built."""
+    from .web.build import BuildError, build
+
+    try:
+        built = build(out_dir)
+    except (BuildError, OSError) as error:
+        return _fail(str(error))
+    print(f"built {built.folder}: {built.files} files, {built.size / 1e6:.1f} MB (app.tar.gz "
+          f"{built.archive / 1e6:.2f} MB), version {built.version}, in {built.seconds:.1f} s")
+    if not built.bytecode:
+        print("note: node.js (18 or newer) was not found, so the modules are not compiled: the app starts "
+              "more slowly", file=sys.stderr)
+    return 0
 
 
 def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:

@@ -1,8 +1,9 @@
 """UI translations: gettext catalogues compiled from `locales/<lang>/LC_MESSAGES/companion.po`.
 
 English is the source language. The Czech catalogue is compiled in memory at start-up (a few
-milliseconds), so no `.mo` file is committed or built. Czech has three plural forms
-(1 bod, 2–4 body, 0 and 5+ bodů).
+milliseconds), so no `.mo` file is committed. The browser build (`companion build-web`) ships
+the compiled `companion.mo` instead of the `.po` and no Babel: where there is no `.po`, the `.mo`
+beside it is loaded. Czech has three plural forms (1 bod, 2–4 body, 0 and 5+ bodů).
 
 Czech "z {n}" takes the form the number needs ("ze 4 hráčů", "z 5 hráčů"): a Czech message or rule
 text with the preposition right before a placeholder is returned as a template whose `format()`
@@ -16,10 +17,6 @@ import io
 import re
 from functools import lru_cache
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
 
 from .engine.model import Msg, render
 
@@ -81,18 +78,43 @@ class _CzechTranslations(gettext.GNUTranslations):
         return czech_template(super().ngettext(msgid1, msgid2, n))
 
 
-@lru_cache(maxsize=None)
-def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalogue for `lang` (English: the identity)."""
-    po = LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if lang == "en" or not po.exists():
-        return gettext.NullTranslations()
+def compile_po(po: Path, lang: str) -> bytes:
+    """The `.mo` catalogue compiled from `po` (fuzzy entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=lang)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return (_CzechTranslations if lang == "cs" else gettext.GNUTranslations)(buffer)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue for `lang` (English: the identity)."""
+    folder = LOCALES_DIR / lang / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if lang == "en":
+        return gettext.NullTranslations()
+    kind = _CzechTranslations if lang == "cs" else gettext.GNUTranslations
+    if po.exists():
+        return kind(io.BytesIO(compile_po(po, lang)))
+    if mo.exists():
+        with mo.open("rb") as handle:
+            return kind(handle)
+    return gettext.NullTranslations()
+
+
+def format_number(value: float, lang: str) -> str:
+    """`value` as `lang` writes it (Babel's format_decimal: Czech 1,7 and 1 234, English 1.7 and
+    1,234); where Babel is not shipped (the browser build) the same by hand, up to 3 decimals."""
+    try:
+        from babel.numbers import format_decimal
+    except ImportError:
+        text = f"{value:,.3f}".rstrip("0").rstrip(".") if isinstance(value, float) else f"{value:,}"
+        return text.replace(",", "\xa0").replace(".", ",") if lang == "cs" else text
+    return format_decimal(value, locale=lang)
 
 
 class Translator:
@@ -116,7 +138,7 @@ class Translator:
 
     def number(self, value: float) -> str:
         """A number as this language writes it: Czech 1,7 and 1 234; English 1.7 and 1,234."""
-        return format_decimal(value, locale=self.lang)
+        return format_number(value, self.lang)
 
     def msg(self, msg: Msg) -> str:
         return render(msg, self._t.gettext, self._t.ngettext, self.text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -12,7 +13,7 @@ from babel.messages.pofile import read_po
 from companion import texts
 from companion.engine.model import P_, Ref
 from companion.games import GAMES
-from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, translations
+from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, format_number, translations
 from tests.conftest import ROOT
 
 KEYWORDS = {"_": None, "N_": None, "P_": (1, 2), "ngettext": (1, 2)}
@@ -156,3 +157,12 @@ def test_code_refers_only_to_existing_rule_texts(game_id):
     keys |= set(re.findall(r'game_text\("([a-z_.]+)"\)', source))
     keys |= set(re.findall(r'\btext\("([a-z_.]+)"\)', source))
     assert keys and sorted(k for k in keys if f"{game_id}.{k}" not in TEXTS) == []
+
+
+@pytest.mark.parametrize("value, cs, en", [(1.7, "1,7", "1.7"), (1234, "1\xa0234", "1,234"), (6.3333, "6,333", "6.333"),
+                                           (0, "0", "0")])
+def test_numbers_are_written_the_same_without_babel(monkeypatch, value, cs, en):
+    """The browser build ships no Babel: the hand-made fallback writes numbers as Babel does."""
+    assert (format_number(value, "cs"), format_number(value, "en")) == (cs, en)
+    monkeypatch.setitem(sys.modules, "babel.numbers", None)  # `import babel.numbers` now fails
+    assert (format_number(value, "cs"), format_number(value, "en")) == (cs, en)

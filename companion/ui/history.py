@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import flet as ft
-import flet.canvas as cv
 
 from .widgets import ACCENT, GUILD_COLOURS, SMALL, button, card, dot, heading, text, tid, title
 
@@ -55,14 +54,20 @@ def history_screen(shell) -> list[ft.Control]:
 
 def downloads(shell) -> ft.Control:
     """Export and backup (files the browser downloads), import and restore (files the phone picks):
-    the same as `companion export`, `backup`, `import` and `restore`."""
+    the same as `companion export`, `backup`, `import` and `restore`. With no server (the phone
+    alone, `vm.browser`), the files are made here and the browser saves them."""
     _, vm = shell.vm.t, shell.vm
 
-    async def download(path: str) -> None:  # the answer is an attachment: the page stays where it is
-        await ft.UrlLauncher().launch_url(path, web_only_window_name="_self")
+    async def download(name: str) -> None:  # the answer is an attachment: the page stays where it is
+        await ft.UrlLauncher().launch_url(f"/download/{name}", web_only_window_name="_self")
 
-    def fetch(path: str) -> None:
-        shell.page.run_task(download, path)
+    async def save(name: str) -> None:
+        made = vm.export_file(name)
+        if made:
+            await ft.FilePicker().save_file(file_name=made[0], src_bytes=made[1])
+
+    def fetch(name: str) -> None:
+        shell.page.run_task(save if vm.browser else download, name)
 
     async def upload(kind: str) -> None:
         files = await ft.FilePicker().pick_files(with_data=True, file_type=ft.FilePickerFileType.CUSTOM,
@@ -72,12 +77,16 @@ def downloads(shell) -> ft.Control:
     return card([
         heading(_("Export and backup")),
         text(_("Keep your games in other tools (CSV, JSON), or save everything to restore later."), SMALL),
-        ft.Row([tid("export-csv", ft.OutlinedButton("CSV", on_click=lambda e: fetch("/download/games.csv"), height=52)),
-                tid("export-json", ft.OutlinedButton("JSON", on_click=lambda e: fetch("/download/games.json"),
-                                                     height=52)),
-                tid("backup", ft.OutlinedButton(_("Backup"), on_click=lambda e: fetch("/download/backup.zip"),
-                                                height=52))], wrap=True),
-        text(_("Import adds the games of a JSON export; restore replaces everything with a backup (what was here "
+        *([text(_("The games are kept in this browser on this phone: clearing the browser's data for this site "
+                  "deletes them. Save a backup now and then; these files also move games to another device."),
+                SMALL, color=ft.Colors.ORANGE_200)] if vm.browser else []),
+        ft.Row([tid("export-csv", ft.OutlinedButton("CSV", on_click=lambda e: fetch("games.csv"), height=52)),
+                tid("export-json", ft.OutlinedButton("JSON", on_click=lambda e: fetch("games.json"), height=52)),
+                tid("backup", ft.OutlinedButton(_("Backup"), on_click=lambda e: fetch("backup.zip"), height=52))],
+               wrap=True),
+        text(_("Import adds the games of a JSON export; restore replaces everything with a backup, so save a "
+               "backup of what is here first.") if vm.browser else
+             _("Import adds the games of a JSON export; restore replaces everything with a backup (what was here "
                "is kept aside in the data folder)."), SMALL, color=ft.Colors.GREY_400),
         ft.Row([tid("import-json", ft.OutlinedButton(_("Import games"), icon=ft.Icons.UPLOAD_FILE, height=52,
                                                      on_click=lambda e: shell.page.run_task(upload, "json"))),
@@ -131,6 +140,8 @@ def category_chart(shell, result: dict) -> ft.Control:
 
 def progress_chart(shell) -> ft.Control:
     """Each player's running score through the game, one line each."""
+    import flet.canvas as cv  # here: at the top it was half of the app's import time in the browser
+
     _, vm = shell.vm.t, shell.vm
     series = vm.progression()
     if not series:

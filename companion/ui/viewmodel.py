@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -38,6 +39,10 @@ class Problem:
 
 class ViewModel:
     """What one screen shows and every intention a player can express on it."""
+
+    #: True in the phone-alone build (companion/web/browser.py sets it): there is no server, so the
+    #: browser saves exports and backups (`export_file`), and table mode is not offered.
+    browser = False
 
     def __init__(self, store: Store):
         self.store = store
@@ -198,6 +203,22 @@ class ViewModel:
             self.store.set_results(missing)
         return [e for e in entries if e.get("result")]
 
+    def export_file(self, name: str) -> tuple[str, bytes] | None:
+        """The file name and the bytes of `games.csv`, `games.json` or `backup.zip`, as the server's
+        /download/ routes send them (`companion export`, `companion backup`); None, and the reason
+        shown, when the data cannot be read."""
+        stamped = f"companion-{time.strftime('%Y%m%d-%H%M')}-{name}"
+        if name == "games.csv":
+            return stamped, exchange.export_csv(self.store).encode("utf-8")
+        if name == "games.json":
+            return stamped, exchange.export_json(self.store).encode("utf-8")
+        try:
+            return stamped, backup.backup(self.store.dir)
+        except (backup.BackupRefused, OSError) as error:
+            self.notice, self.problem = None, Problem(str(error))
+            self._changed()
+            return None
+
     def import_games(self, blob: bytes) -> bool:
         """Take back games from a JSON export (`companion import`); a refused file changes nothing."""
         try:
@@ -223,7 +244,8 @@ class ViewModel:
         self.session, self.state = None, None
         ngettext = self.t.n
         self.notice = ngettext("{n} game restored", "{n} games restored", games).format(n=games) + (
-            "; " + self.t(N_("the data before is kept in {folder}")).format(folder=aside) if aside else "")
+            "; " + self.t(N_("the data before is kept in {folder}")).format(folder=aside)
+            if aside and not self.browser else "")  # in the browser that folder is out of reach
         self.on_saved("catalogue", "")
         self._changed()
         return True

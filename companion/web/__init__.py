@@ -1,0 +1,1 @@
+"""The phone alone: the static build (build.py) and the browser entry it ships (browser.py)."""

@@ -1,0 +1,179 @@
+"""The phone alone: companion running entirely in the phone's browser, its games kept there.
+
+`companion build-web` puts this module into the app archive with a `main.py` that calls `run()`;
+Flet's web worker runs it with Pyodide. Before the app opens its store, this tab
+1. takes the single-tab lock (Web Locks): a second tab of the app says that the app is open
+   elsewhere instead of keeping a copy of its own (two copies would overwrite each other's games
+   in IndexedDB). When the lock is taken it waits a few seconds for it, so a reload, whose old
+   page lets go of it a moment later, still gets it;
+2. mounts IndexedDB at DATA with Emscripten's IDBFS (`autoPersist`: each change to a file there is
+   copied to IndexedDB right after) and awaits the first `FS.syncfs(true)`, which copies what
+   IndexedDB holds into the folder;
+3. runs the same app as `companion serve` (companion/ui/app.py) on a Store in that folder, with the
+   same atomic writes (temp file, fsync, os.replace), undo and resume. `ViewModel.browser` is set:
+   the history screen saves exports and backups from the browser instead of the server's download
+   routes; table mode, which needs the server, is not offered.
+The lock and the mount start at once, while the web client is still starting; the page's own
+script (page.js) registers the service worker and asks for persistent storage.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from ..engine.model import N_
+from ..i18n import translations
+from ..store import Store
+
+DATA = "/data"
+LOCK = "companion"
+LOCK_WAIT_MS = 3000
+ELSEWHERE = N_("The app is already open in another tab or window of this browser, and only one may keep the "
+               "games. Close it there, then tap Try again.")
+TRY_AGAIN = N_("Try again")
+NO_STORAGE = N_("This browser does not let the app keep its games (a private window, or site data switched off), "
+                "so it cannot start: {reason}")
+
+_held: list = []  # the futures that keep the lock: never resolved while the page lives
+
+
+class Browser:
+    """What the entry takes from Pyodide, in one place (the tests stand in for it)."""
+
+    def __init__(self):
+        import js
+        import pyodide_js
+        from pyodide.ffi import create_once_callable, to_js
+
+        self.fs = pyodide_js.FS
+        self.locks = getattr(js.navigator, "locks", None)  # Web Locks: Chrome 69, Firefox 96, Safari 15.4
+        self.callback = create_once_callable
+        self.object = lambda values: to_js(values, dict_converter=js.Object.fromEntries)
+        self.at_once = lambda: self.object({"ifAvailable": True})
+        # The wait starts when this is called: while Python is busy, no answer can come in.
+        self.waiting = lambda: self.object({"signal": js.AbortSignal.timeout(LOCK_WAIT_MS)})
+
+
+def take_lock(locks, name: str, options, callback: Callable) -> asyncio.Future:
+    """Ask for the lock `name`: the future says True once this tab holds it (until the page is
+    closed), False when another tab holds it (`options`: at once, or until a signal aborts). A
+    browser without Web Locks cannot tell: the app runs (what a second tab saves may then be lost)."""
+    loop = asyncio.get_running_loop()
+    answer = loop.create_future()
+    if locks is None:
+        answer.set_result(True)
+        return answer
+
+    def granted(lock: Any):
+        if not answer.done():
+            answer.set_result(bool(lock))
+        if not lock:
+            return None
+        held = loop.create_future()
+        _held.append(held)
+        return held  # the lock is kept until this resolves, that is never
+
+    def refused(_error: Any = None) -> None:
+        if not answer.done():
+            answer.set_result(False)
+
+    locks.request(name, options, callback(granted)).catch(callback(refused))
+    return answer
+
+
+def sync(fs, populate: bool, callback: Callable) -> asyncio.Future:
+    """`FS.syncfs`: IndexedDB → the folder (`populate`) or the folder → IndexedDB, as a future."""
+    done = asyncio.get_running_loop().create_future()
+
+    def finished(error: Any = None) -> None:
+        if done.done():
+            return
+        if not error:  # JavaScript's null (Pyodide's jsnull) or nothing: it worked
+            done.set_result(None)
+        else:
+            done.set_exception(OSError(str(error)))
+
+    fs.syncfs(populate, callback(finished))
+    return done
+
+
+def mount(fs, path: str, options, callback: Callable) -> asyncio.Future:
+    """Mount IndexedDB at `path` and copy what it holds into the folder (done when the future is)."""
+    fs.mkdirTree(path)
+    fs.mount(fs.filesystems.IDBFS, options, path)
+    return sync(fs, True, callback)
+
+
+async def lock(browser: Browser, at_once: asyncio.Future | None = None) -> bool:
+    """The single-tab lock: True once this tab holds it; False when another tab kept it for
+    LOCK_WAIT_MS (`at_once`: the answer to a request made without waiting, if there is one)."""
+    if await (at_once or take_lock(browser.locks, LOCK, browser.at_once(), browser.callback)):
+        return True
+    return await take_lock(browser.locks, LOCK, browser.waiting(), browser.callback)
+
+
+async def open_store(locked: asyncio.Future, mounted: asyncio.Future, folder: str = DATA) -> Store | None:
+    """The store once this tab holds the lock and the folder holds what IndexedDB had; None while
+    another tab holds the lock. OSError when the browser keeps no IndexedDB."""
+    await mounted
+    return Store(folder) if await locked else None
+
+
+def _both(message: str, **params: str) -> list[str]:
+    """A message in Czech and in English (before the store is open there is no language setting)."""
+    return [translations(lang).gettext(message).format(**params) for lang in ("cs", "en")]
+
+
+def app(browser: Browser, opening: asyncio.Future) -> Callable:
+    """The Flet entry of the page: the app on the store, once `opening` has it."""
+    import flet as ft
+
+    from ..ui.app import make_main
+    from ..ui.widgets import ERROR, TEXT, tid
+
+    def say(page: ft.Page, ident: str, lines: list[str], *extra: ft.Control, colour=None) -> None:
+        page.controls[:] = [tid(ident, ft.Column([ft.Text(line, size=TEXT, color=colour) for line in lines]
+                                                 + list(extra), spacing=16))]
+        page.update()
+
+    async def elsewhere(page: ft.Page) -> None:
+        """Say the app is open in another tab; return when Try again is tapped."""
+        tapped = asyncio.get_running_loop().create_future()
+        say(page, "elsewhere", _both(ELSEWHERE), tid("try-again", ft.FilledButton(
+            content=ft.Text(" / ".join(_both(TRY_AGAIN)), size=TEXT), height=52,
+            on_click=lambda e: tapped.done() or tapped.set_result(None))))
+        await tapped
+
+    async def main(page: ft.Page) -> None:
+        page.theme_mode = ft.ThemeMode.DARK
+        page.bgcolor = ft.Colors.BLACK
+        page.padding = 16
+        try:
+            store = await opening
+            while store is None:
+                await elsewhere(page)
+                if await lock(browser):
+                    await sync(browser.fs, True, browser.callback)  # what the other tab saved meanwhile
+                    store = Store(DATA)
+        except OSError as error:
+            say(page, "no-storage", _both(NO_STORAGE, reason=str(error)), colour=ERROR)
+            return
+        make_main(store)(page)
+
+    return main
+
+
+def run() -> None:
+    """Start the app in the browser: lock and mount first (the browser works on them while Python
+    imports the app), then the same app as the server's."""
+    browser = Browser()
+    at_once = take_lock(browser.locks, LOCK, browser.at_once(), browser.callback)
+    mounted = mount(browser.fs, DATA, browser.object({"autoPersist": True}), browser.callback)
+    opening = asyncio.ensure_future(open_store(asyncio.ensure_future(lock(browser, at_once)), mounted))
+
+    import flet as ft
+
+    from ..ui.viewmodel import ViewModel
+
+    ViewModel.browser = True
+    ft.run(app(browser, opening))

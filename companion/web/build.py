@@ -1,0 +1,307 @@
+"""`companion build-web OUT_DIR`: the whole app as a static folder that runs in the phone's browser.
+
+No server process: any static host serves the folder over HTTPS; the browser runs our Python code
+with Pyodide (shipped in the `flet-web` wheel, Python 3.14) and keeps the games in IndexedDB (see
+companion/web/browser.py). Everything comes from the installed packages: the build never uses
+the network, and two builds of the same sources are byte for byte the same.
+
+The folder:
+- Flet's web client, pruned to what the canvaskit renderer needs (no skwasm, no source maps, no
+  fonts or scripts of controls the app does not use);
+- `index.html` patched with `flet_web.patch_index_html` (Pyodide, no CDN, hash routes, so a reload
+  of `#/game/<id>` works on any static host) and then made relative (`./`), so the folder works at
+  any path of a host; Flutter's own service worker is switched off in `flutter_bootstrap.js` (it
+  caches nothing, unregisters itself and reloads every tab);
+- `sw.js`, our service worker: it precaches every file of the build under a version that is a hash
+  of all of them, so the app starts offline after the first visit; `page.js` registers it;
+- `manifest.json` (name, icons, black theme) and the icons, drawn at build time (icons.py);
+- `app.tar.gz`: `main.py` (the browser entry), `companion/`, `data/`, the Czech catalogue compiled to
+  `.mo`, and under `__pypackages__/` pure-Python copies of flet (without `testing`), msgpack (its
+  pure-Python fallback), repath, six and tinydb. It holds no `requirements.txt` or
+  `pyproject.toml`: Flet's worker would then ask micropip, which goes to the network. Every module
+  is there as bytecode, compiled by Pyodide's own Python run under node.js (compile.mjs), since
+  Python loads only bytecode of its own version; Pyodide's standard library is shipped compiled
+  too, which halves Pyodide's own start. (Tracebacks in the browser then name files and lines but
+  show no source.) Without node.js both are sources, which the browser compiles at every start.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import i18n, texts
+from .icons import icons
+
+PACKAGE = Path(__file__).resolve().parent
+COMPANION = PACKAGE.parent
+ARCHIVE = "app.tar.gz"
+ENTRY = "main.py"
+SERVICE_WORKER = "sw.js"
+MARKER = "// companion's service worker"  # the first line of sw.js: OUT_DIR holds an earlier build
+MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same sources, the same bytes
+BACKGROUND = "#000000"
+
+#: What the browser loads from Flet's web client with the canvaskit renderer (dart2js): the
+#: renderer in its two builds (Chromium's and the full one other browsers get), the fonts the app
+#: draws with, the wake-lock script and Pyodide without its node.js and micropip parts.
+CLIENT_FILES = (
+    "index.html", "flutter.js", "flutter_bootstrap.js", "main.dart.js", "python.js", "python-worker.js",
+    "manifest.json", "icons/loading-animation.png",
+    "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
+    "canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm",
+    "assets/AssetManifest.bin", "assets/AssetManifest.bin.json", "assets/FontManifest.json", "assets/NOTICES",
+    "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2",
+    "assets/shaders/ink_sparkle.frag", "assets/shaders/stretch_effect.frag",
+    "assets/packages/wakelock_plus/assets/no_sleep.js",
+    "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+    "pyodide/pyodide-lock.json",
+)
+#: Fonts Flutter loads at start-up; the others in Flet's FontManifest (KaTeX, Cupertino icons)
+#: belong to controls the app does not use.
+FONTS = ("MaterialIcons",)
+
+#: Pure-Python dependencies copied into the archive from the installed packages, and what of them
+#: the browser never imports.
+VENDORED = ("flet", "msgpack", "repath", "six", "tinydb")
+LEFT_OUT = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py")
+#: Our modules the browser does not run: the command line, the server, this builder and its icons.
+OURS_LEFT_OUT = ("companion/cli.py", "companion/__main__.py", "companion/server.py", "companion/web/build.py",
+                 "companion/web/icons.py")
+
+MAIN = '''"""The browser entry of companion's static build (companion/web/browser.py)."""
+from companion.web.browser import run
+
+run()
+'''
+
+
+class BuildError(Exception):
+    """The folder cannot be built (nothing is half-done silently: the message says what to do)."""
+
+
+@dataclass
+class Built:
+    folder: Path
+    files: int
+    size: int           # bytes, the whole folder
+    archive: int        # bytes, app.tar.gz
+    version: str        # the service worker's cache version
+    bytecode: bool      # the archive carries compiled modules (node.js was found)
+    seconds: float
+
+
+def build(out_dir: str | Path) -> Built:
+    """Write the static app into `out_dir` (empty, missing, or an earlier build, which is replaced)."""
+    started = time.monotonic()
+    import flet_web
+
+    web = Path(flet_web.get_package_web_dir())
+    final = Path(out_dir)
+    _check_target(final)
+    out = final.with_name(f".{final.name}.building")  # a failed build leaves OUT_DIR as it was
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in CLIENT_FILES:
+        source = web / name
+        if not source.is_file():
+            raise BuildError(f"{source} is missing: is flet-web 1.0.5 installed?")
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    for name, data in icons().items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(data)
+    shutil.copyfile(PACKAGE / "page.js", out / "page.js")
+    pyodide = json.loads((web / "pyodide" / "package.json").read_text(encoding="utf-8"))["version"]
+    _patch_index(out / "index.html", pyodide)
+    _patch_bootstrap(out / "flutter_bootstrap.js")
+    _patch_fonts(out / "assets" / "FontManifest.json")
+    _patch_manifest(out / "manifest.json")
+    files = app_files()
+    compiled = bytecode(files, web / "pyodide", out / "pyodide" / "python_stdlib.zip")
+    if compiled:  # the bytecode instead of the sources: a smaller archive, unpacked and imported sooner
+        files = {name: data for name, data in files.items() if not name.endswith(".py")} | compiled
+    (out / ARCHIVE).write_bytes(archive(files))
+    version = _write_service_worker(out)
+    if final.exists():
+        shutil.rmtree(final)
+    out.rename(final)
+    files = [p for p in final.rglob("*") if p.is_file()]
+    return Built(final, len(files), sum(p.stat().st_size for p in files), (final / ARCHIVE).stat().st_size,
+                 version, bool(compiled), time.monotonic() - started)
+
+
+def _check_target(out: Path) -> None:
+    """`out` may be missing, empty or an earlier build (replaced); anything else is refused."""
+    if out.exists() and not out.is_dir():
+        raise BuildError(f"{out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        worker = out / SERVICE_WORKER
+        if not (worker.is_file() and worker.read_text(encoding="utf-8", errors="replace").startswith(MARKER)):
+            raise BuildError(f"{out} is not empty and holds no earlier build of companion: choose an empty folder")
+
+
+def _replace_once(text: str, old: str, new: str, where: str) -> str:
+    if text.count(old) != 1:
+        raise BuildError(f"{where}: expected {old!r} once (is this flet-web 1.0.5?)")
+    return text.replace(old, new)
+
+
+def _names() -> tuple[str, str]:
+    """The app's name in Czech and English (the UI's own string), and its description."""
+    czech = i18n.translations("cs")
+    name = czech.gettext("Table companion")
+    return f"{name} · Table companion", czech.gettext(
+        "Set up, play and score board games together: the rules at hand, every score explained.")
+
+
+def _patch_index(path: Path, pyodide_version: str) -> None:
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web import patch_index_html
+
+    name, description = _names()
+    patch_index_html(str(path), base_href="", app_name=name, app_description=description, pyodide=True,
+                     pyodide_script_path=ENTRY, pyodide_version=pyodide_version, app_package_url=ARCHIVE,
+                     web_renderer=WebRenderer.CANVAS_KIT, route_url_strategy=RouteUrlStrategy.HASH, no_cdn=True)
+    html = path.read_text(encoding="utf-8")
+    # Relative to the page, so the folder works wherever it is served. Flet 1.0.5 writes the Pyodide
+    # URL as a bare "pyodide/..." that the module worker cannot resolve: it must start with "./".
+    for old, new in (('<base href="/">', '<base href="./">'),
+                     ('flet.pyodideUrl="pyodide/pyodide.mjs";', 'flet.pyodideUrl="./pyodide/pyodide.mjs";'),
+                     ('flet.canvasKitBaseUrl="/canvaskit/";', 'flet.canvasKitBaseUrl="canvaskit/";'),
+                     ('flet.entrypointBaseUrl="/";', 'flet.entrypointBaseUrl="./";'),
+                     ('flet.assetBase="/";', 'flet.assetBase="./";'),
+                     ("background: #ffffff;", f"background: {BACKGROUND};"),
+                     ("</head>", f'  <meta name="theme-color" content="{BACKGROUND}">\n'
+                                 '  <script src="page.js"></script>\n</head>')):
+        html = _replace_once(html, old, new, path.name)
+    path.write_text(html, encoding="utf-8")
+
+
+def _patch_bootstrap(path: Path) -> None:
+    """Switch off Flutter's service worker: ours (sw.js) is the only one."""
+    script = path.read_text(encoding="utf-8")
+    patched, found = re.subn(r"\n\s*serviceWorkerSettings:\s*\{[^{}]*\},", "", script)
+    if found != 1:
+        raise BuildError(f"{path.name}: Flutter's serviceWorkerSettings not found (is this flet-web 1.0.5?)")
+    path.write_text(patched, encoding="utf-8")
+
+
+def _patch_fonts(path: Path) -> None:
+    from flet_web import patch_font_manifest_json
+
+    fonts = [font for font in json.loads(path.read_text(encoding="utf-8")) if font["family"] in FONTS]
+    path.write_text(json.dumps(fonts, indent=2), encoding="utf-8")
+    patch_font_manifest_json(str(path))  # adds the Roboto the web client ships
+
+
+def _patch_manifest(path: Path) -> None:
+    from flet_web import patch_manifest_json
+
+    name, description = _names()
+    patch_manifest_json(str(path), app_name=name, app_short_name=i18n.translations("cs").gettext("Table companion"),
+                        app_description=description, background_color=BACKGROUND, theme_color=BACKGROUND)
+
+
+def _python_files(folder: Path, prefix: str, left_out: tuple[str, ...]) -> dict[str, bytes]:
+    """A package's modules and its JSON data (Flet's icon tables), by their names in the archive."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        name = f"{prefix}{path.relative_to(folder).as_posix()}"
+        if path.suffix in (".py", ".json") and "__pycache__" not in name and not name.startswith(left_out):
+            found[name] = path.read_bytes()
+    return found
+
+
+def app_files() -> dict[str, bytes]:
+    """Every file of the app archive by its name in it."""
+    import importlib.util
+
+    files = {ENTRY: MAIN.encode()}
+    files.update(_python_files(COMPANION, "companion/", OURS_LEFT_OUT))
+    for path in texts.data_files():
+        files[f"data/{path.name}"] = path.read_bytes()
+    for po in sorted(i18n.LOCALES_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po")):
+        lang = po.parent.parent.name
+        files[f"locales/{lang}/LC_MESSAGES/{i18n.DOMAIN}.mo"] = i18n.compile_po(po, lang)
+    for module in VENDORED:
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin is None:
+            raise BuildError(f"the package {module} is not installed (run tools/venv.sh)")
+        origin = Path(spec.origin)
+        if spec.submodule_search_locations:  # a package: its folder
+            files.update(_python_files(origin.parent, f"__pypackages__/{module}/",
+                                       tuple(f"__pypackages__/{name}" for name in LEFT_OUT)))
+        else:
+            files[f"__pypackages__/{origin.name}"] = origin.read_bytes()
+    return files
+
+
+def _node() -> str | None:
+    """node.js (18 or newer, as Pyodide needs), if it is installed."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        return None
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout
+        return node if int(version.strip().lstrip("v").split(".")[0]) >= 18 else None
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+
+
+def bytecode(files: dict[str, bytes], pyodide: Path, stdlib: Path) -> dict[str, bytes]:
+    """`<name>.pyc` for every `<name>.py` in `files`, and Pyodide's standard library written to
+    `stdlib` as bytecode, compiled by Pyodide's Python under node.js; nothing (and `stdlib` left
+    as it is) when node.js is not installed."""
+    node = _node()
+    if node is None:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="companion-build-") as folder:
+        root = Path(folder)
+        for name, data in files.items():
+            if name.endswith(".py"):
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_bytes(data)
+        done = subprocess.run([node, str(PACKAGE / "compile.mjs"), str(pyodide), folder, str(stdlib)],
+                              capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            raise BuildError(f"compiling the modules with Pyodide under node.js failed: {done.stderr[-2000:]}")
+        return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*.pyc"))}
+
+
+def archive(files: dict[str, bytes]) -> bytes:
+    """A .tar.gz of `files` with nothing that depends on when or where it was made."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as packed:
+        with tarfile.open(fileobj=packed, mode="w", format=tarfile.GNU_FORMAT) as tar:
+            for name in sorted(files):
+                info = tarfile.TarInfo(name)
+                info.size, info.mtime, info.mode = len(files[name]), MTIME, 0o644
+                info.uid = info.gid = 0
+                info.uname = info.gname = ""
+                tar.addfile(info, io.BytesIO(files[name]))
+    return buffer.getvalue()
+
+
+def _write_service_worker(out: Path) -> str:
+    """sw.js with the list of every file and a version that changes whenever any of them does."""
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode() + b"\0" + hashlib.sha256((out / name).read_bytes()).digest())
+    version = digest.hexdigest()[:16]
+    script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
+    script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(names, indent=1))
+    (out / SERVICE_WORKER).write_text(script, encoding="utf-8")
+    return version
