@@ -62,7 +62,7 @@ def test_history_statistics_and_charts(app, server, lang, tmp_path):
     app.tap("nav-stats")
     app.says("player-0", "Bořek")
     app.says("player-0", app.t("average {average}, best {best}", average="12", best=12))
-    app.says("stats-carcassonne", app.t("average {average}, best {best}", average="6.3", best=12))
+    app.says("stats-carcassonne", app.t("average {average}, best {best}", average="6,3" if lang == "cs" else "6.3", best=12))
     screens["stats"] = layout(app.page)
     app.shot(f"history-stats-{lang}")
     assert_fits_a_phone(screens)
