@@ -17,12 +17,15 @@ from playwright.sync_api import sync_playwright
 
 from tests.browser import test_carcassonne_flow as carcassonne
 from tests.browser import test_flanders_flow as flanders
+from tests.browser import test_princes_flow as princes
 from tests.browser import test_village_flow as village
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
 
 #: name → (prepare, play)
 FLOWS = {
     "flanders-city": (flanders.prepare_city, flanders.play_city),
+    "princes-auction": (princes.prepare_auction, princes.play_auction),
+    "princes-war": (princes.prepare_war, princes.play_war),
     "village-turn": (village.prepare_turn, village.play_turn),
     "village-quiet-mass": (village.prepare_quiet_mass, village.play_quiet_mass),
     "carcassonne-road": (carcassonne.prepare_road, carcassonne.play_road),

@@ -802,3 +802,11 @@ def test_the_gold_option_of_a_session_reaches_its_final_scoring():
         for family, gold in (("baglioni", 30), ("d_este", 30), ("malatesta", 10), ("gonzaga", 20)):
             t.p(family)["gold"] = gold
         assert [p["breakdown"]["gold"] for p in pr.GAME.result(t.state, t.config)["players"]] == points
+
+
+@pytest.mark.parametrize("counters, line", [(1, "a: 1 VP counter = 1"), (3, "a: 3 VP counters, 1 + 2 + 3 = 6"),
+                                            (6, "a: 6 VP counters, 1 + 2 + … + 6 = 21")])
+def test_vp_counters_explain_their_sum(counters, line):
+    """One counter is worth 1, not "1 + … + 1 = 1"; more show the sum they are."""
+    lines = [m.english() for m in scored([entry("a", vp_counters=counters), entry("b")])["explain"]]
+    assert line in lines

@@ -210,10 +210,14 @@ def final_scores(cities: Mapping[str, Mapping], players: list[dict], tied_gold_n
                                 "points": breakdown["events"]}))
         if p["pope"]:
             explain.append(Msg(N_("{name} holds the Pope: +{points}"), {"name": who, "points": POPE}))
-        if p["vp_counters"]:
-            explain.append(P_("{name}: {n} VP counter, 1 + … + {n} = {points}",
-                              "{name}: {n} VP counters, 1 + … + {n} = {points}",
-                              p["vp_counters"], name=who, points=breakdown["war"]))
+        if p["vp_counters"] == 1:
+            explain.append(Msg(N_("{name}: 1 VP counter = 1"), {"name": who}))
+        elif p["vp_counters"]:  # the k-th counter is worth k: 1, 1 + 2, 1 + 2 + 3, ...
+            n = p["vp_counters"]
+            steps = " + ".join(map(str, range(1, n + 1))) if n <= 4 else f"1 + 2 + … + {n}"
+            explain.append(P_("{name}: {n} VP counter, {steps} = {points}",
+                              "{name}: {n} VP counters, {steps} = {points}",
+                              n, name=who, steps=steps, points=breakdown["war"]))
         rows.append({"id": p["id"], "name": who, "gold": p["gold"], "influence": p["influence"],
                      "breakdown": breakdown})
     explain += _gold(rows, tied_gold_no_second) + _influence(rows)
@@ -1482,7 +1486,7 @@ def guide(state: Mapping, config: Mapping) -> Guide:
     """The pinned header: the decade with its event tiles and wars, who acts now (the bidder in an
     auction, the winner of an event tile deciding, else the player on turn) and every family's gold
     and influence."""
-    figures = {p["colour"]: Msg(N_("gold {gold} · infl. {influence}"), {
+    figures = {p["colour"]: Msg(N_("{gold} g · {influence} inf."), {
         "gold": state["players"][p["colour"]]["gold"], "influence": state["players"][p["colour"]]["influence"]})
         for p in config["players"]}
     phase = state["phase"]

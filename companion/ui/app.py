@@ -40,6 +40,8 @@ class Shell:
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         self.rules_open = False        # a step's rule text unfolded (remembered on the phone)
+        self.folds: set[str] = set()   # the folds open on this screen (a redraw keeps them open)
+        self._screen = ""
         self._inbox: set = set()       # table mode: news from other phones not handled yet
         self._draining = False
         vm.subscribe(self.render)
@@ -82,19 +84,23 @@ class Shell:
         _ = self.vm.t
         self.recall_me()
         self.page.title = _("Table companion")
+        guide = self.guide()
+        if f"body:{self.vm.route}:{guide.screen if guide else ''}" != self._screen:
+            self.folds = set()  # a new screen opens with its folds closed
         shown = self.screen()
         screen = shown if isinstance(shown, Screen) else Screen(shown)
         screen.body = drawn(screen.body)
-        guide = self.guide()
         for i, control in enumerate(screen.body):
             # The same key for the same place on the same screen: Flet then sends only what changed
             # (a new count, a new line), not the whole screen, and each phone redraws only that.
             control.key = control.key or f"{self.vm.route}/{i}"
         # A new screen is a new scrolling body, so it opens at its top; within a screen the body keeps
         # its place while the players enter things.
+        key = f"body:{self.vm.route}:{guide.screen if guide else ''}"
         body = ft.Column(screen.body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=12,
-                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-                         key=f"body:{self.vm.route}:{guide.screen if guide else ''}")
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH, key=key)
+        if key != self._screen:
+            self._screen = key
         self.page.controls[:] = [ft.Column([
             self.header(guide),
             ft.Container(body, expand=True, padding=ft.Padding.only(left=12, right=12, top=10)),
@@ -125,7 +131,8 @@ class Shell:
             _ = self.vm.t
             rows.append(tid("where", ft.Text(self.vm.msg(guide.where), size=SMALL, color=ft.Colors.GREY_300)))
             if guide.actor:
-                name = self.player_name(guide.actor)
+                label = getattr(self.ui, "player_label", None)
+                name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 if self.me == guide.actor:
                     line = ft.Row([dot(guide.actor), ft.Text(_("Your turn, {name}!").format(name=name), size=20,
                                                              weight=ft.FontWeight.BOLD, color=ACCENT)], spacing=8)
@@ -140,15 +147,20 @@ class Shell:
                                           bgcolor=HEADER, border=ft.Border.only(bottom=ft.BorderSide(1, EDGE))))
 
     def strip(self, guide: Guide) -> ft.Control:
-        """Every player's current total or key resource, the one who acts outlined."""
+        """Every player's current total or key resource, the one who acts outlined. A figure longer
+        than a number goes under the name, so three players share a row even at 360 px."""
+        figures = {c: self.vm.msg(f) for c, f in guide.figures.items()}
+        stacked = any(len(f) > 5 for f in figures.values())
         chips = []
         for p in self.vm.session["config"]["players"]:
-            figure = guide.figures.get(p["colour"])
+            figure = figures.get(p["colour"])
             if figure is None:
                 continue
+            name = ft.Row([dot(p["colour"]), ft.Text(p["name"], size=SMALL)], spacing=6, tight=True)
+            value = ft.Text(figure, size=SMALL, weight=ft.FontWeight.BOLD)
             chips.append(tid(f"fig-{p['colour']}", ft.Container(
-                ft.Row([dot(p["colour"]), ft.Text(p["name"], size=SMALL),
-                        ft.Text(self.vm.msg(figure), size=SMALL, weight=ft.FontWeight.BOLD)], spacing=6, tight=True),
+                ft.Column([name, value], spacing=0, tight=True) if stacked else
+                ft.Row([name, value], spacing=6, tight=True),
                 padding=ft.Padding.symmetric(vertical=4, horizontal=8), border_radius=14,
                 border=ft.Border.all(2 if p["colour"] == guide.actor else 1,
                                      ACCENT if p["colour"] == guide.actor else EDGE))))
@@ -334,6 +346,16 @@ class Shell:
         if await self.prefs.get("companion.rules_open") == "1" and not self.rules_open:
             self.rules_open = True
             self.render()
+
+    def fold(self, ident: str, title: str, controls: list, subtitle: str | None = None) -> ft.Control:
+        """A fold that stays open while the players enter things in it (a redraw would close a plain
+        ExpansionTile); a new screen opens with it closed."""
+        def changed(e) -> None:
+            (self.folds.add if e.data in (True, "true") else self.folds.discard)(ident)
+
+        return tid(ident, ft.ExpansionTile(
+            title=ft.Text(title, size=TEXT), subtitle=ft.Text(subtitle, size=SMALL) if subtitle else None,
+            min_tile_height=52, expanded=ident in self.folds, on_change=changed, controls=list(controls)))
 
     def toggle_rules(self) -> None:
         self.rules_open = not self.rules_open

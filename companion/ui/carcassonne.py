@@ -186,10 +186,8 @@ def meeple_helper(shell) -> list[ft.Control]:
     active = config["players"][state["turn"]]
     others = [p for p in config["players"] if p is not active]
     rows: list[ft.Control] = [heading(_("Meeples on the board")), row(active)]
-    rows.append(tid("meeple-others", ft.ExpansionTile(
-        title=ft.Text(", ".join(f"{p['name']} {state['meeples'][p['colour']]}" for p in others), size=TEXT),
-        subtitle=ft.Text(_("The others' meeples: tap to correct"), size=SMALL), min_tile_height=56,
-        controls=[row(p) for p in others])))
+    rows.append(shell.fold("meeple-others", ", ".join(f"{p['name']} {state['meeples'][p['colour']]}" for p in others),
+                           [row(p) for p in others], _("The others' meeples: tap to correct")))
     return [card(rows, "meeples")]
 
 

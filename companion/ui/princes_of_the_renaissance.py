@@ -9,8 +9,8 @@ import flet as ft
 
 from ..engine import auction as bidding
 from ..games import princes_of_the_renaissance as rules
-from .widgets import (Screen, create_button, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
-                      who)
+from .widgets import (SMALL, TARGET, TEXT, Keypad, Screen, Stepper, bar_button, button, card, choice_chips, count,
+                      create_button, dot, heading, pick, text, tid, title, who)
 
 GAME = rules.ID
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -68,13 +68,27 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # Small pieces
 
 
+def player_label(shell, family: str) -> str:
+    """A player with his family, so families are told apart everywhere: "Anna (Gonzaga)"."""
+    return "{name} ({family})".format(name=shell.player_name(family), family=shell.game_text(f"family.{family}"))
+
+
+def track_label(shell, family: str) -> ft.Control:
+    return who(player_label(shell, family), family)
+
+
+def start_label(shell) -> str:
+    _ = shell.vm.t
+    return _("Start decade {decade}").format(decade=ROMAN[1])
+
+
 def _name(shell, family: str | None) -> str:
     _ = shell.vm.t
     return shell.player_name(family) if family else _("neutral")
 
 
 def _who(shell, family: str, size: int = TEXT) -> ft.Control:
-    return who(shell.player_name(family), family, size)
+    return who(player_label(shell, family), family, size)
 
 
 def _families(shell) -> list[str]:
@@ -82,7 +96,8 @@ def _families(shell) -> list[str]:
 
 
 def _player_chips(shell, ident: str, families, on_select, selected: str | None = None) -> ft.Control:
-    return choice_chips(ident, [(f, shell.player_name(f)) for f in families], selected, on_select)
+    return choice_chips(ident, [(f, ft.Row([dot(f), ft.Text(shell.player_name(f), size=TEXT)], tight=True))
+                                for f in families], selected, on_select)
 
 
 def _holdings(shell, family: str) -> str:
@@ -109,43 +124,37 @@ def _cities(shell) -> ft.Control:
             lines.append(ft.Text(ngettext("{n} artist", "{n} artists", c["artists"]).format(n=c["artists"]),
                                  size=12))
         boxes.append(ft.Container(ft.Column(lines, spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                                  width=66, padding=4, border_radius=8,
+                                  width=62, padding=4, border_radius=8,
                                   bgcolor=ft.Colors.with_opacity(0.06, ft.Colors.WHITE)))
-    return tid("cities", ft.Row(boxes, wrap=True, spacing=6, run_spacing=6))
+    return tid("cities", ft.Row(boxes, wrap=True, spacing=4, run_spacing=4))
 
 
 # ----------------------------------------------------------------------------------------------
 # The turn
 
 
-def round_screen(shell) -> list[ft.Control]:
+def round_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state = vm.state
     if state["phase"] == "decade_end":
         return decade_end_screen(shell)
-    family = rules.active_family(state, config)
-    limit = rules.war_limit(len(config["players"]))
-    controls: list[ft.Control] = [
-        tid("decade-head", text(_("Decade {decade} · event tiles left {events} of {all} · wars {wars} of {limit}")
-                                .format(decade=ROMAN[state["decade"]], events=state["events_left"],
-                                        all=rules.EVENTS_PER_DECADE, wars=state["wars"], limit=limit), SMALL)),
-        tid("turn-head", ft.Row([ft.Text(_("On turn:"), size=20), _who(shell, family, 20)], wrap=True)),
-        text(_holdings(shell, family), SMALL),
-        _cities(shell),
-        shell.problem(),
-    ]
+    controls: list[ft.Control] = [_cities(shell), shell.problem()]
+    primary = None
     if state["pending"]:
         controls.append(_pending(shell))
     elif state["auction"]:
         if state["war"]:
             controls.append(_war_head(shell, state["war"]))
-        controls.append(_auction(shell))
+        auction_card, primary = _auction(shell)
+        controls.append(auction_card)
     elif state["war"]:
-        controls.append(_war(shell))
+        war_card, primary = _war(shell)
+        controls.append(war_card)
     else:
-        controls += _summaries(shell) + _actions(shell)
+        turn, primary = _actions(shell)
+        controls += _summaries(shell) + turn
     controls += _extras(shell) + shell.footer()
-    return controls
+    return Screen(controls, primary)
 
 
 def _summaries(shell) -> list[ft.Control]:
@@ -154,7 +163,9 @@ def _summaries(shell) -> list[ft.Control]:
     if last and last["lot"]["kind"] != "condottiere":
         out.append(card([text(_auction_result(shell, last), SMALL)], "last-auction"))
     if shell.vm.state["last_war"]:
-        out.append(card([text(line, SMALL) for line in _war_story(shell, shell.vm.state["last_war"])], "last-war"))
+        out.append(tid("last-war", ft.ExpansionTile(
+            title=ft.Text(_war_story(shell, shell.vm.state["last_war"])[-1], size=SMALL), min_tile_height=52,
+            controls=[text(line, SMALL) for line in _war_story(shell, shell.vm.state["last_war"])])))
     return out
 
 
@@ -187,34 +198,42 @@ def _auction_result(shell, last: dict) -> str:
     return line
 
 
-def _actions(shell) -> list[ft.Control]:
-    """The seven actions of a turn: pick one, read its rule, use its helper; then end the turn."""
+def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
+    """The seven actions of a turn: pick one (the others fold away), read its rule, use its helper;
+    the helper's last step, or ending the turn, is the bottom bar's button."""
     _, vm = shell.vm.t, shell.vm
     state = vm.state
     controls: list[ft.Control] = []
-    if not state["acted"]:
-        draft = shell.draft.setdefault("action", {"step": None})
-        current = draft["step"]
-        controls.append(heading(_("Choose the action of this turn")))
-        controls.append(choice_chips("action", [(s.id, shell.game_text(f"step.standard.{s.id}.title"))
-                                                for s in rules.STEPS], current,
-                                     lambda v: (draft.update(step=v), shell.render())))
-        if current:
-            key = f"step.standard.{current}"
-            rows = [text(shell.game_text(f"{key}.body"), SMALL), reminder(shell.game_text(f"{key}.remind"))]
-            rows += {"troop": _troop_helper, "treachery": _card_helper, "city": _city_helper,
-                     "pope": _pope_helper, "event": _event_helper, "war": _war_helper,
-                     "pass": lambda s: []}[current](shell)
-            controls.append(card(rows, "action-card"))
-    else:
+    end = bar_button(_("End the turn") if state["acted"] else _("Pass (end the turn)"),
+                     lambda e: (shell.draft.pop("action", None), vm.dispatch("end_turn")), "end-turn",
+                     icon=ft.Icons.ARROW_FORWARD)
+    if state["acted"]:
         controls.append(text(_("The action of this turn is done. Cards and tile abilities may still be used."),
                              SMALL))
         if vm.state["players"][rules.active_family(state, vm.session["config"])]["treachery"]:
             controls.append(_start_war_card(shell))
-    controls.append(button(_("End the turn") if state["acted"] else _("Pass (end the turn)"),
-                           lambda e: (shell.draft.pop("action", None), vm.dispatch("end_turn")), "end-turn",
-                           icon=ft.Icons.ARROW_FORWARD))
-    return controls
+        return controls, end
+    turn = [state["decade"], state["turn"], sum(a["type"] in ("end_turn", "book_income") for a in vm.session["log"])]
+    draft = shell.draft.get("action")
+    if not draft or draft["turn"] != turn:  # a choice left from an earlier turn (the decade ended on it)
+        draft = shell.draft["action"] = {"step": None, "turn": turn}
+    current = draft["step"]
+    if current is None:
+        short = {"troop": _("Troop"), "treachery": _("Treachery card"), "city": _("City tile"), "pope": _("Pope"),
+                 "event": _("Event tile"), "war": _("War")}
+        controls += [heading(_("Choose the action of this turn")),
+                     choice_chips("action", [(s.id, short[s.id]) for s in rules.STEPS if s.id != "pass"], None,
+                                  lambda v: (draft.update(step=v), shell.render()))]
+        return controls, end
+    helper, primary = {"troop": _troop_helper, "treachery": _card_helper, "city": _city_helper,
+                       "pope": _pope_helper, "event": _event_helper, "war": _war_helper}[current](shell)
+    rows = [ft.Row([ft.Container(heading(shell.game_text(f"step.standard.{current}.title")), expand=True),
+                    tid("action-other", ft.TextButton(content=ft.Text(_("Another action"), size=SMALL),
+                                                      height=TARGET, on_click=lambda e: (
+                                                          shell.draft.pop("action", None), shell.render())))]),
+            *helper, shell.rule_fold(f"{GAME}.step.standard.{current}", "action-rules")]
+    controls.append(card(rows, "action-card"))
+    return controls, primary or end
 
 
 def _stats_draft(troop: str) -> dict:
@@ -222,7 +241,7 @@ def _stats_draft(troop: str) -> dict:
     return dict(base, **rules.KNOWN_TROOPS.get(troop, {}))
 
 
-def _troop_helper(shell) -> list[ft.Control]:
+def _troop_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     family = rules.active_family(vm.state, vm.session["config"])
     owned = vm.state["players"][family]["troops"]
@@ -231,173 +250,192 @@ def _troop_helper(shell) -> list[ft.Control]:
                          draft["troop"], lambda v: (draft.clear(), draft.update(troop=v, **_stats_draft(v)),
                                                     shell.render())),
             shell.problem("troop")]
+    primary = None
     if draft["troop"]:
         rows.append(text(_("Read the values off the tile:"), SMALL))
-        labels = {"cost": _("Price (gold)"), "attack": _("Attack"), "defence": _("Defence"),
-                  "gold": _("Income: gold"), "influence": _("Income: influence")}
-        for key, label in labels.items():
-            rows += [Stepper(f"troop-{key}", label, draft[key], 0, 99 if key == "cost" else 9,
-                             lambda v, k=key: draft.update({k: v})).control, shell.problem(key)]
-        rows.append(button(_("Buy the troop"), lambda e: shell.send("buy_troop", "troop", **draft), "buy-troop"))
+        rows += [count("troop-cost", _("Price (gold)"), draft["cost"], 0, 99, lambda v: draft.update(cost=v)),
+                 shell.problem("cost")]
+        for key, label in (("attack", _("Attack")), ("defence", _("Defence")), ("gold", _("Income: gold")),
+                           ("influence", _("Income: influence"))):
+            rows += [pick(f"troop-{key}", label, draft[key], 0, 6, lambda v, k=key: draft.update({k: v})),
+                     shell.problem(key)]
+        primary = bar_button(_("Buy the troop"), lambda e: shell.send("buy_troop", "troop", **draft), "buy-troop",
+                             icon=ft.Icons.CHECK)
     for troop in [t for t in rules.TROOPS if t in owned]:
         rows.append(button(_("Discard: {troop}").format(troop=shell.game_text(f"troop.{troop}")),
                            lambda e, t=troop: vm.dispatch("discard_troop", troop=t), f"discard-{troop}",
                            primary=False))
-    return rows
+    return rows, primary
 
 
-def _card_helper(shell) -> list[ft.Control]:
+def _card_helper(shell) -> tuple[list[ft.Control], ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    return [button(_("Buy a treachery card (1 gold + 1 influence)"), lambda e: vm.dispatch("buy_card"), "buy-card")]
+    return [], bar_button(_("Buy a treachery card (1 gold + 1 influence)"), lambda e: vm.dispatch("buy_card"),
+                          "buy-card", icon=ft.Icons.CHECK)
 
 
-def _amount(shell, ident: str, label: str, draft: dict) -> ft.Control:
-    """A bid typed with the phone's number pad (bids run to 40 and more: too far for − and +)."""
-
-    def change(e) -> None:
-        value = (e.control.value or "").strip()
-        draft["amount"] = int(value) if value.isdigit() else value
-
-    return tid(ident, ft.Row([ft.TextField(label=label, value=str(draft["amount"]), text_size=TEXT, expand=True,
-                                           keyboard_type=ft.KeyboardType.NUMBER, error=shell.vm.error_for("amount"),
-                                           on_change=change)]))
-
-
-def _opening_bid(shell, draft: dict, low: int) -> ft.Control:
+def _opening_bid(shell, draft: dict, low: int, high: int) -> ft.Control:
+    """The opener's first bid: the minimum is proposed; the keypad for any other amount."""
     _ = shell.vm.t
     draft.setdefault("amount", low)
-    return _amount(shell, "open-amount", _("Opening bid (at least {n})").format(n=low), draft)
+    return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]),
+                      [Keypad("open-amount", _("Opening bid"), draft, "amount", low, high,
+                              quick=[(str(n), n) for n in (low, low + 1, low + 2, low + 5)]).control,
+                       shell.problem("amount")], _("At least {n}: tap to bid more").format(n=low))
 
 
-def _city_helper(shell) -> list[ft.Control]:
+def _open_button(shell, kind: str, draft: dict) -> ft.Control:
+    _ = shell.vm.t
+    args = {k: v for k, v in draft.items() if not k.endswith(":typing")}
+    return bar_button(_("Open the auction: bid {n}").format(n=draft.get("amount", 0)),
+                      lambda e: shell.send("open_auction", kind, lot=kind, **args), "open-auction",
+                      icon=ft.Icons.GAVEL)
+
+
+def _city_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("city", {"city": None, "tile": "plain", "gold": 0, "influence": 0})
 
-    def pick(city: str) -> None:
+    def choose(city: str) -> None:
         draft.update(city=city, amount=rules.CITY_MINIMUM * vm.state["cities"][city]["status"])
         shell.render()
 
-    rows = [choice_chips("city", [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES], draft["city"], pick),
+    rows = [choice_chips("city", [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES], draft["city"], choose),
             shell.problem("city")]
-    if draft["city"]:
-        low = rules.CITY_MINIMUM * vm.state["cities"][draft["city"]]["status"]
-        rows += [text(_("Which tile? (Its name or ability; the income is printed on it.)"), SMALL),
-                 choice_chips("tile", [(k, shell.game_text(f"tile.{k}")) for k in rules.TILE_KINDS], draft["tile"],
-                              lambda v: (draft.update(tile=v), shell.render())),
-                 shell.problem("tile"),
-                 Stepper("tile-gold", _("Income: gold"), draft["gold"], 0, 9, lambda v: draft.update(gold=v)).control,
-                 Stepper("tile-influence", _("Income: influence"), draft["influence"], 0, 9,
-                         lambda v: draft.update(influence=v)).control,
-                 _opening_bid(shell, draft, low),
-                 button(_("Open the auction"), lambda e: shell.send("open_auction", "city", lot="city", **draft),
-                        "open-auction")]
-    return rows
+    if not draft["city"]:
+        return rows, None
+    low = rules.CITY_MINIMUM * vm.state["cities"][draft["city"]]["status"]
+    rows += [shell.fold("tile-kind", _("Tile: {tile}").format(tile=shell.game_text(f"tile.{draft['tile']}")),
+                        [choice_chips("tile", [(k, shell.game_text(f"tile.{k}")) for k in rules.TILE_KINDS],
+                                      draft["tile"], lambda v: (draft.update(tile=v), shell.render()))],
+                        _("Its name or ability: tap to choose")),
+             shell.problem("tile"),
+             pick("tile-gold", _("Income printed on it: gold"), draft["gold"], 0, 5, lambda v: draft.update(gold=v)),
+             pick("tile-influence", _("Income printed on it: influence"), draft["influence"], 0, 5,
+                  lambda v: draft.update(influence=v)),
+             _opening_bid(shell, draft, low, rules.LEDGER_MAX)]
+    return rows, _open_button(shell, "city", draft)
 
 
-def _pope_helper(shell) -> list[ft.Control]:
+def _pope_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     if vm.state["pope"]:
-        return [text(_("{name} holds the Pope this decade.").format(name=shell.player_name(vm.state["pope"])))]
+        return [text(_("{name} holds the Pope this decade.").format(name=shell.player_name(vm.state["pope"])))], None
     draft = shell.draft.setdefault("pope", {})
-    return [_opening_bid(shell, draft, 0),
-            button(_("Open the auction"), lambda e: shell.send("open_auction", "pope", lot="pope", **draft),
-                   "open-auction")]
+    return [_opening_bid(shell, draft, 0, rules.LEDGER_MAX)], _open_button(shell, "pope", draft)
 
 
-def _event_helper(shell) -> list[ft.Control]:
+def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("event", {"event": None, "currency": None, "vp": 0})
 
-    def pick(event: str) -> None:
+    def choose(event: str) -> None:
         draft.update(event=event, currency=rules.KNOWN_EVENT_CURRENCY.get(event, draft["currency"]))
         shell.render()
 
     rows = [text(_("Which event tile of this decade?"), SMALL),
             choice_chips("event", [(e, shell.game_text(f"event.{e}")) for e in rules.EVENTS
-                                   if e not in vm.state["events_done"]], draft["event"], pick),
+                                   if e not in vm.state["events_done"]], draft["event"], choose),
             shell.problem("event")]
-    if draft["event"]:
-        rows += [text(_("Paid in (circle: gold, square: influence):"), SMALL),
-                 choice_chips("currency", [("gold", shell.game_text("currency.gold")),
-                                           ("influence", shell.game_text("currency.influence"))], draft["currency"],
-                              lambda v: (draft.update(currency=v), shell.render())),
-                 shell.problem("currency"),
-                 Stepper("event-vp", _("VP printed on the tile"), draft["vp"], 0, rules.EVENT_VP_MAX,
-                         lambda v: draft.update(vp=v)).control,
-                 _opening_bid(shell, draft, 0),
-                 button(_("Open the auction"), lambda e: shell.send("open_auction", "event", lot="event", **draft),
-                        "open-auction")]
-    return rows
+    if not draft["event"]:
+        return rows, None
+    rows += [text(_("Paid in (circle: gold, square: influence):"), SMALL),
+             choice_chips("currency", [("gold", shell.game_text("currency.gold")),
+                                       ("influence", shell.game_text("currency.influence"))], draft["currency"],
+                          lambda v: (draft.update(currency=v), shell.render())),
+             shell.problem("currency"),
+             pick("event-vp", _("VP printed on the tile"), draft["vp"], 0, rules.EVENT_VP_MAX,
+                  lambda v: draft.update(vp=v)),
+             _opening_bid(shell, draft, 0, rules.LEDGER_MAX)]
+    return rows, _open_button(shell, "event", draft)
 
 
-def _war_helper(shell) -> list[ft.Control]:
+def _war_cities(shell, draft: dict) -> list[ft.Control]:
     _ = shell.vm.t
-    draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
     return [text(_("Attacking city:"), SMALL),
             choice_chips("attacker", cities, draft["attacker"], lambda v: (draft.update(attacker=v), shell.render())),
             shell.problem("attacker"),
             text(_("Defending city:"), SMALL),
-            choice_chips("defender", cities, draft["defender"], lambda v: (draft.update(defender=v), shell.render())),
-            shell.problem("defender"),
-            button(_("Declare the war"), lambda e: shell.send("declare_war", "war", **draft), "declare-war",
-                   icon=ft.Icons.FLAG)]
+            choice_chips("defender", [c for c in cities if c[0] != draft["attacker"]], draft["defender"],
+                         lambda v: (draft.update(defender=v), shell.render())),
+            shell.problem("defender")]
+
+
+def _war_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    _ = shell.vm.t
+    draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
+    primary = None
+    if draft["attacker"] and draft["defender"]:
+        primary = bar_button(_("Declare the war"), lambda e: shell.send("declare_war", "war", **draft),
+                             "declare-war", icon=ft.Icons.FLAG)
+    return _war_cities(shell, draft), primary
 
 
 def _start_war_card(shell) -> ft.Control:
     """Start War: an extra war at the end of the turn, not counted on the war track."""
     _ = shell.vm.t
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
-    return ft.ExpansionTile(title=ft.Text(shell.game_text("card.start_war"), size=TEXT), min_tile_height=56,
-                            controls=[*_war_helper(shell)[:-1],
-                                      button(_("Play the card and start the war"), lambda e: shell.send(
-                                          "declare_war", "war", card=True, **draft), "declare-war-card")])
+    return shell.fold("start-war", shell.game_text("card.start_war"),
+                      [*_war_cities(shell, draft),
+                       button(_("Play the card and start the war"), lambda e: shell.send(
+                           "declare_war", "war", card=True, **draft), "declare-war-card")])
 
 
 # ----------------------------------------------------------------------------------------------
 # Auctions
 
 
-def _auction(shell) -> ft.Control:
+def _auction(shell) -> tuple[ft.Control, ft.Control]:
+    """The bidder on turn raises with one tap (the lowest bid, +1, +2, +5) or any amount on the
+    keypad; "Pass" is the bottom bar's button."""
     _, vm = shell.vm.t, shell.vm
     a = vm.state["auction"]
     lot = a["lot"]
     low = bidding.lowest_bid(a)
-    rows = [heading(_("Auction: {lot}").format(lot=_lot_name(shell, lot))),
-            text(_("Paid in {currency} · minimum {n}").format(currency=shell.game_text(f"currency.{a['currency']}"),
-                                                              n=a["minimum"]), SMALL)]
-    for skip in a["skipped"]:
-        rows.append(text("{name}: {reason}".format(name=shell.player_name(skip["player"]),
-                                                   reason=shell.game_text(f"skip.{skip['reason']}")), SMALL))
-    for entry in a["log"]:
-        rows.append(text(_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"])
-                         if "bid" in entry else _("{name} passes").format(name=shell.player_name(entry["player"])),
-                         SMALL))
     bidder = a["next"]
     limit = rules.bid_limit(vm.state, vm.session["config"], bidder, lot, a["currency"])
     draft = shell.draft.get("bid")
     if not draft or draft["at"] != len(a["log"]):
         draft = shell.draft["bid"] = {"at": len(a["log"]), "amount": low, "cardinal": 0}
-    rows += [tid("bidder", ft.Row([ft.Text(_("To bid:"), size=TEXT), _who(shell, bidder)], wrap=True)),
-             text(_("Holds {held}; can bid up to {limit} (discounts counted).").format(
-                 held=_money(shell, vm.state["players"][bidder][a["currency"]], a["currency"]), limit=limit), SMALL),
-             _amount(shell, "bid-amount", _("Amount of the bid"), draft)]
+    high = (_("{name} leads with {n}").format(name=shell.player_name(a["leader"]), n=a["high"]) if a["leader"]
+            else _("No bid yet"))
+    rows = [heading(_("Auction: {lot}").format(lot=_lot_name(shell, lot))),
+            tid("auction-state", text(_("{high} · paid in {currency} · minimum {n}").format(
+                high=high, currency=shell.game_text(f"currency.{a['currency']}"), n=a["minimum"]), SMALL)),
+            tid("bidder", ft.Row([ft.Text(_("To bid:"), size=TEXT), _who(shell, bidder)], wrap=True)),
+            text(_("Holds {held}; can bid up to {limit} (discounts counted). A bid is one tap:").format(
+                held=_money(shell, vm.state["players"][bidder][a["currency"]], a["currency"]), limit=limit), SMALL)]
+    quick = sorted({n for n in (low, low + 1, low + 2, low + 5) if n <= limit})
+    if quick:
+        rows.append(ft.Row([*[tid(f"bid-{n}", ft.FilledButton(
+            content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), height=TARGET, width=60,
+            style=ft.ButtonStyle(padding=0), on_click=lambda e, n=n: _bid(shell, bidder, dict(draft, amount=n), lot)))
+            for n in quick]], wrap=True, spacing=6, run_spacing=6))
+    else:
+        rows.append(text(_("{name} cannot pay the lowest bid ({n}).").format(name=shell.player_name(bidder), n=low),
+                         SMALL, color=ft.Colors.AMBER_200))
     if lot["kind"] == "pope" and vm.state["players"][bidder]["treachery"]:
-        rows.append(Stepper("bid-cardinal", shell.game_text("card.bribe_cardinal"), draft["cardinal"], 0,
-                            min(2, vm.state["players"][bidder]["treachery"]),
-                            lambda v: draft.update(cardinal=v)).control)
-    rows += [shell.problem("cardinal"),
-             ft.Row([tid("bid", ft.FilledButton(content=ft.Text(_("Bid"), size=TEXT), height=TARGET, expand=True,
-                                                on_click=lambda e: _bid(shell, bidder, draft, lot))),
-                     tid("pass-bid", ft.OutlinedButton(content=ft.Text(_("Pass"), size=TEXT), height=TARGET,
-                                                       expand=True, on_click=lambda e: vm.dispatch(
-                                                           "pass_bid", player=bidder)))])]
+        rows.append(pick("bid-cardinal", shell.game_text("card.bribe_cardinal"), draft["cardinal"], 0,
+                         min(2, vm.state["players"][bidder]["treachery"]), lambda v: draft.update(cardinal=v)))
+    rows += [shell.problem("cardinal"), shell.problem("amount"),
+             shell.fold("bid-other", _("Another amount"),
+                        [Keypad("bid-amount", _("Amount of the bid"), draft, "amount", low, rules.LEDGER_MAX).control,
+                         button(_("Bid"), lambda e: _bid(shell, bidder, draft, lot), "bid")])]
     targets = [f for f in bidding.active(a) if f != bidder and f not in a["frozen"]]
     if vm.state["players"][bidder]["treachery"] and targets:
         rows += [text(_("{name} plays Freeze Bid on:").format(name=shell.player_name(bidder)), SMALL),
                  _player_chips(shell, "freeze", targets,
                                lambda f: vm.dispatch("play_card", player=bidder, card="freeze_bid", target=f))]
-    return card(rows, "auction", highlight=True)
+    log = [_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"]) if "bid" in entry
+           else _("{name} passes").format(name=shell.player_name(entry["player"])) for entry in a["log"]]
+    log += ["{name}: {reason}".format(name=shell.player_name(skip["player"]),
+                                      reason=shell.game_text(f"skip.{skip['reason']}")) for skip in a["skipped"]]
+    if log:
+        rows.append(tid("auction-log", text(" · ".join(log), SMALL, color=ft.Colors.GREY_400)))
+    return (card(rows, "auction", highlight=True),
+            bar_button(_("{name} passes").format(name=shell.player_name(bidder)),
+                       lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid", icon=ft.Icons.BLOCK))
 
 
 def _bid(shell, bidder: str, draft: dict, lot: dict) -> None:
@@ -442,7 +480,9 @@ def _war_head(shell, war: dict) -> ft.Control:
     return card(rows, "war-head")
 
 
-def _war(shell) -> ft.Control:
+def _war(shell) -> tuple[ft.Control, ft.Control | None]:
+    """Veto or not; after the condottiere auctions, each side's strength line by line and the dice
+    (one tap each, or rolled): the bottom bar enters them or rolls them."""
     _, vm = shell.vm.t, shell.vm
     state, war = vm.state, vm.state["war"]
     rows: list[ft.Control] = [_war_head(shell, war)]
@@ -458,8 +498,9 @@ def _war(shell) -> ft.Control:
             rows += [text(shell.game_text("tile.lorenzo_medici"), SMALL),
                      _player_chips(shell, "veto-lorenzo", lorenzo,
                                    lambda f: vm.dispatch("veto", player=f, how="lorenzo_medici"))]
-        rows.append(button(_("No veto: auction the condottieri"), lambda e: vm.dispatch("no_veto"), "no-veto"))
-        return card(rows, "war", highlight=True)
+        return (card(rows, "war", highlight=True),
+                bar_button(_("No veto: auction the condottieri"), lambda e: vm.dispatch("no_veto"), "no-veto",
+                           icon=ft.Icons.ARROW_FORWARD))
     rows += _battle_before_dice(shell, war) if not war["rounds"] else []
     number = len(war["rounds"]) + 1
     for past in war["rounds"]:
@@ -474,17 +515,21 @@ def _war(shell) -> ft.Control:
         rows.append(tid(f"strength-{side}", text("{city} ({name}) {stat}: {parts} = {n}".format(
             city=shell.game_text(f"city.{war[side]}"), name=_name(shell, war["condottieri"][side]), stat=label,
             parts=_parts(shell, s["parts"]), n=s["base"]), SMALL)))
-    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": 1, "defender": 1})
-    rows += [Stepper("die-attacker", _("Black die ({city})").format(city=shell.game_text(f"city.{war['attacker']}")),
-                     dice["attacker"], 1, rules.DIE, lambda v: dice.update(attacker=v)).control,
-             Stepper("die-defender", _("White die ({city})").format(city=shell.game_text(f"city.{war['defender']}")),
-                     dice["defender"], 1, rules.DIE, lambda v: dice.update(defender=v)).control,
-             shell.problem("dice"),
-             button(_("Enter the dice"), lambda e: shell.send("battle", f"dice-{number}", dice=dict(dice)), "battle"),
-             button(_("Roll the dice for us"), lambda e: vm.dispatch("battle", dice={
-                 "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}), "roll",
-                 primary=False, icon=ft.Icons.CASINO)]
-    return card(rows, "war", highlight=True)
+    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": None, "defender": None})
+    rows += [pick("die-attacker", _("Black die ({city})").format(city=shell.game_text(f"city.{war['attacker']}")),
+                  dice["attacker"], 1, rules.DIE, lambda v: dice.update(attacker=v)),
+             pick("die-defender", _("White die ({city})").format(city=shell.game_text(f"city.{war['defender']}")),
+                  dice["defender"], 1, rules.DIE, lambda v: dice.update(defender=v)),
+             shell.problem("dice")]
+    if dice["attacker"] and dice["defender"]:
+        primary = bar_button(_("Enter the dice"), lambda e: shell.send("battle", f"dice-{number}", dice=dict(dice)),
+                             "battle", icon=ft.Icons.CHECK)
+    else:
+        rows.append(text(_("Tap the dice thrown at the table, or let the app roll them."), SMALL))
+        primary = bar_button(_("Roll the dice for us"), lambda e: vm.dispatch("battle", dice={
+            "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}), "roll",
+            icon=ft.Icons.CASINO)
+    return card(rows, "war", highlight=True), primary
 
 
 def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
@@ -514,11 +559,11 @@ def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
                      height=TARGET, on_click=lambda e, f=f, s=s, t=t: vm.dispatch("bribe", player=f, side=s, troop=t)))
                      for f, s, o, t in options], wrap=True, spacing=6, run_spacing=6)]
     extra = shell.draft.setdefault("extra", dict(war["extra"]))
-    rows.append(ft.ExpansionTile(title=ft.Text(_("Other modifiers"), size=TEXT), min_tile_height=56, controls=[
+    rows.append(shell.fold("modifiers", _("Other modifiers"), [
         Stepper("mod-attacker", shell.game_text(f"city.{war['attacker']}"), extra["attacker"], -9, 9,
-                lambda v: extra.update(attacker=v)).control,
+                lambda v: extra.update(attacker=v), big=0).control,
         Stepper("mod-defender", shell.game_text(f"city.{war['defender']}"), extra["defender"], -9, 9,
-                lambda v: extra.update(defender=v)).control,
+                lambda v: extra.update(defender=v), big=0).control,
         button(_("Set the modifiers"), lambda e: shell.send("modifier", "extra", **extra), "set-modifiers",
                primary=False)]))
     return rows
@@ -581,7 +626,7 @@ def _extras(shell) -> list[ft.Control]:
             rows += [text(_("{name}: Banking (+ gold to influence, − influence to gold)").format(
                 name=shell.player_name(owner)), SMALL),
                 Stepper(f"bank-{owner}", _("Swap"), swap["amount"], -rules.BANKING, rules.BANKING,
-                        lambda v, s=swap: s.update(amount=v)).control,
+                        lambda v, s=swap: s.update(amount=v), big=0).control,
                 button(_("Swap"), lambda e, o=owner, s=swap: shell.send(
                     "ability", f"bank-{o}", player=o, ability="banking", amount=s["amount"]), f"bank-{owner}-go",
                     primary=False)]
@@ -597,8 +642,7 @@ def _extras(shell) -> list[ft.Control]:
                     "ability", player=o, ability="alfonso_of_aragon"), f"alfonso-{owner}", primary=False))
     rows += _deal(shell)
     rows.append(shell.problem("target"))
-    return [tid("extras", ft.ExpansionTile(title=ft.Text(_("Cards, tile abilities and deals"), size=TEXT),
-                                           min_tile_height=56, controls=rows))]
+    return [shell.fold("extras", _("Cards, tile abilities and deals"), rows)]
 
 
 def _deal(shell) -> list[ft.Control]:
@@ -615,9 +659,11 @@ def _deal(shell) -> list[ft.Control]:
             _player_chips(shell, "taker", families, lambda f: (draft.update(taker=f), shell.render()), draft["taker"]),
             choice_chips("deal-currency", [(c, shell.game_text(f"currency.{c}")) for c in currencies],
                          draft["currency"], lambda c: (draft.update(currency=c), shell.render())),
-            Stepper("deal-amount", _("Amount"), draft["amount"], 1, 999, lambda v: draft.update(amount=v)).control,
+            Keypad("deal-amount", _("Amount"), draft, "amount", 1, rules.LEDGER_MAX,
+                   quick=[(str(n), n) for n in (1, 2, 3, 5, 10)]).control,
             shell.problem("taker"), shell.problem("currency"), shell.problem("deal_amount"),
-            button(_("Hand it over"), lambda e: shell.send("transfer", "deal", **draft), "deal", primary=False)]
+            button(_("Hand it over"), lambda e: shell.send("transfer", "deal", **{
+                k: v for k, v in draft.items() if not k.endswith(":typing")}), "deal", primary=False)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -628,10 +674,7 @@ def scores_screen(shell) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
     ngettext = vm.t.n
     state = vm.state
-    controls: list[ft.Control] = [
-        title(_("Ledgers")),
-        _cities(shell),
-    ]
+    controls: list[ft.Control] = [title(_("Ledgers")), _cities(shell)]
     for family in _families(shell):
         p = state["players"][family]
         rows = [_who(shell, family), tid(f"ledger-{family}", text(_holdings(shell, family), SMALL)),
@@ -663,15 +706,14 @@ def scores_screen(shell) -> list[ft.Control]:
 def _correction(shell) -> ft.Control:
     _, vm = shell.vm.t, shell.vm
     families = _families(shell)
-    draft = shell.draft.setdefault("adjust", {"player": families[0], "what": "gold", "delta": 0, "reason": ""})
+    draft = shell.draft.setdefault("adjust", {"player": families[0], "what": "gold", "points": 0, "reason": ""})
 
     def save(e) -> None:
-        if vm.dispatch("adjust", **draft):
+        if vm.dispatch("adjust", player=draft["player"], what=draft["what"], delta=draft["points"],
+                       reason=draft["reason"]):
             shell.draft.pop("adjust", None)
             vm.go("scores")
 
-    reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT, expand=True,
-                          on_change=lambda e: draft.update(reason=e.control.value), error=vm.error_for("reason"))
     return card([
         heading(_("Correct a ledger")),
         _player_chips(shell, "adjust-player", families, lambda f: (draft.update(player=f), shell.render()),
@@ -679,8 +721,8 @@ def _correction(shell) -> ft.Control:
         choice_chips("adjust-what", [(w, shell.game_text(f"currency.{w}")) for w in ("gold", "influence", "vp",
                                                                                      "treachery")],
                      draft["what"], lambda w: (draft.update(what=w), shell.render())),
-        Stepper("adjust-delta", _("Change (+ or −)"), draft["delta"], -99, 99, lambda v: draft.update(delta=v)).control,
-        shell.problem("delta"), tid("adjust-reason", ft.Row([reason])),
+        *shell.correction_fields(draft, _("Change (+ or −)"), rules.LEDGER_MAX),
+        shell.problem("delta"),
         button(_("Save the correction"), save, "adjust-save"),
     ], "adjust")
 
@@ -689,12 +731,12 @@ def _correction(shell) -> ft.Control:
 # Decade end and final scoring
 
 
-def decade_end_screen(shell) -> list[ft.Control]:
+def decade_end_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     decade = state["decade"]
     last = decade == rules.DECADES
-    controls: list[ft.Control] = [title(_("End of decade {decade}").format(decade=ROMAN[decade])), _cities(shell)]
+    controls: list[ft.Control] = [_cities(shell)]
     controls += _summaries(shell)
     checklist = [shell.game_text("decade_end.income")]
     if last:
@@ -703,41 +745,36 @@ def decade_end_screen(shell) -> list[ft.Control]:
         checklist += [shell.game_text("decade_end.pope"), shell.game_text("decade_end.tiles"),
                       shell.game_text("decade_end.wars"),
                       shell.game_text("decade_end.events").format(decade=ROMAN[decade + 1])]
-    controls.append(card([ft.Row([ft.Icon(ft.Icons.CHECK, size=20), ft.Container(text(line, SMALL), expand=True)])
-                          for line in checklist], "decade-checklist"))
+    controls.append(tid("decade-checklist", ft.ExpansionTile(
+        title=ft.Text(_("The decade's end, step by step"), size=TEXT), min_tile_height=52,
+        controls=[ft.Row([ft.Icon(ft.Icons.CHECK, size=20), ft.Container(text(line, SMALL), expand=True)])
+                  for line in checklist])))
     draft = shell.draft.setdefault("income", {})
     for family in _families(shell):
         got = rules.income(state, config, family)
         entry = draft.setdefault(family, {"gold": got["gold"], "influence": got["influence"]})
-        lines = [_who(shell, family)]
-        for key, gold, influence in got["parts"]:
-            lines.append(text(_("{what}: {gold} gold, {influence} influence").format(
-                what=shell.game_text(key), gold=gold, influence=influence), SMALL))
-        lines += [Stepper(f"income-{family}-gold", _("Gold"), entry["gold"], 0, 999,
-                          lambda v, e=entry: e.update(gold=v)).control,
-                  Stepper(f"income-{family}-influence", _("Influence"), entry["influence"], 0, 999,
-                          lambda v, e=entry: e.update(influence=v)).control]
+        lines = [_who(shell, family),
+                 text("; ".join(_("{what}: {gold} gold, {influence} influence").format(
+                     what=shell.game_text(key), gold=gold, influence=influence) for key, gold, influence in got["parts"]),
+                     SMALL),
+                 Stepper(f"income-{family}-gold", _("Gold"), entry["gold"], 0, rules.LEDGER_MAX,
+                         lambda v, e=entry: e.update(gold=v)).control,
+                 Stepper(f"income-{family}-influence", _("Influence"), entry["influence"], 0, rules.LEDGER_MAX,
+                         lambda v, e=entry: e.update(influence=v)).control]
         controls.append(card(lines, f"income-{family}"))
     label = _("Book the income: final scoring") if last else _("Book the income and start decade {decade}").format(
         decade=ROMAN[decade + 1])
-    controls += [shell.problem(),
-                 button(label, lambda e: shell.send("book_income", "income", incomes=draft), "book-income",
-                        icon=ft.Icons.CHECK),
-                 *shell.footer()]
-    return controls
+    controls += [shell.problem(), *shell.footer()]
+    return Screen(controls, bar_button(label, lambda e: shell.send("book_income", "income", incomes=draft),
+                                       "book-income", icon=ft.Icons.CHECK))
 
 
-def final_screen(shell) -> list[ft.Control]:
+def final_screen(shell) -> Screen:
+    """After decade III's income is booked: the review of every number, then the winner."""
     _, vm = shell.vm.t, shell.vm
     result = vm.game.result(vm.state, vm.session["config"])
-    rows = [heading(_("Review")), text(shell.game_text("decade_end.final"), SMALL)]
+    rows = [heading(_("Review")), text(shell.game_text("final.review"), SMALL)]
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
-    return [title(_("Final scoring")), _cities(shell), card(rows, "review"), shell.problem(),
-            button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
-            *shell.footer()]
-
-
-def on_turn(shell) -> str | None:
-    """The player whose turn it is (table mode highlights it on his phone)."""
-    state = shell.vm.state
-    return rules.active_family(state, shell.vm.session["config"]) if state["phase"] == "play" else None
+    return Screen([_cities(shell), card(rows, "review"), shell.problem(), *shell.footer()],
+                  bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
+                             icon=ft.Icons.EMOJI_EVENTS))

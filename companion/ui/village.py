@@ -219,13 +219,11 @@ def books(shell) -> list[ft.Control]:
         ft.Row([small(_("Birth"), act("birth"), "birth"), small(_("Into the black bag"), act("church"), "to-church"),
                 small(_("Next-start marker"), act("next_marker"), "next-marker", state["next_start"] is not None)],
                wrap=True, spacing=4),
-        tid("time-costs", ft.ExpansionTile(
-            title=ft.Text(_("Time by action"), size=TEXT), min_tile_height=52,
-            controls=[ft.Row([small(label, act("time", amount=rules.ACTION_TIME[key]), f"time-{key}")
-                              for key, label in (
+        shell.fold("time-costs", _("Time by action"), [ft.Row([
+            small(label, act("time", amount=rules.ACTION_TIME[key]), f"time-{key}") for key, label in (
                 ("travel", _("Travel +2")), ("mill", _("Mill +2")), ("church", _("Church +3")),
                 ("council", _("Council, new member +1")), ("wainwright", _("Wainwright +2")),
-                ("stables", _("Stables +3")))], wrap=True, spacing=4)])),
+                ("stables", _("Stables +3")))], wrap=True, spacing=4)]),
     ]
     return [card(rows, "books")]
 

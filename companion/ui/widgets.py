@@ -15,8 +15,13 @@ ERROR = ft.Colors.RED_200
 ACCENT = ft.Colors.AMBER_300
 HEADER = "#121212"   # the pinned bands, a shade above the true-black page
 EDGE = ft.Colors.with_opacity(0.25, ft.Colors.WHITE)
+#: Each player's colour on screen, by the colour id a game gives its players (Princes: its families,
+#: each told apart from the others).
 GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "green": ft.Colors.GREEN_500,
-                 "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300}
+                 "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300,
+                 "black": ft.Colors.BLUE_GREY_700, "ivory": ft.Colors.AMBER_50,
+                 "baglioni": ft.Colors.RED_400, "bentivogli": ft.Colors.BLUE_400, "malatesta": ft.Colors.GREEN_500,
+                 "montefeltro": ft.Colors.YELLOW_600, "gonzaga": ft.Colors.PURPLE_300, "d_este": ft.Colors.ORANGE_400}
 
 
 @dataclass
@@ -102,7 +107,9 @@ def drawn(controls: Sequence[ft.Control]) -> list[ft.Control]:
 
 
 def dot(colour: str) -> ft.Control:
-    return ft.Container(width=18, height=18, border_radius=9, bgcolor=GUILD_COLOURS.get(colour, ft.Colors.GREY))
+    """A player's colour (a dark one ringed, so it shows on the black page)."""
+    return ft.Container(width=18, height=18, border_radius=9, bgcolor=GUILD_COLOURS.get(colour, ft.Colors.GREY),
+                        border=ft.Border.all(1, ft.Colors.GREY_400) if colour == "black" else None)
 
 
 def who(name: str, colour: str, size: int = TEXT) -> ft.Control:

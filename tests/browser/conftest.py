@@ -151,6 +151,9 @@ class App:
                 break
             except PlaywrightError:
                 if attempt == 4:
+                    out = ROOT / "test-artifacts"
+                    out.mkdir(exist_ok=True)
+                    self.page.screenshot(path=str(out / f"missed-{identifier}.png"))  # what the player saw
                     raise
                 self.page.wait_for_timeout(300)
         changed = self.settle()

@@ -1,6 +1,7 @@
 """Princes of the Renaissance in a real browser at phone size, 3 players, in each language: a city
 auction with a refused over-bid, a war won by the defender's counter-attack, the decade ends with
-their income, and the final scoring."""
+their income, and the final scoring; the pinned header and bottom bar at both phone sizes; the flows
+the taps benchmark plays."""
 from __future__ import annotations
 
 import pytest
@@ -9,9 +10,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import assert_fits_a_phone, layout
 
 
-def start(app, server, lang, names=("Anna", "Bořek", "Cyril")):
-    app.open(server.url)
-    app.language(lang)
+def start(app, names=("Anna", "Bořek", "Cyril")):
     app.tap("new-princes_of_the_renaissance")
     app.names(*names)
     app.tap("colour-1-d_este")                 # Anna Baglioni, Bořek d'Este, Cyril Malatesta
@@ -38,32 +37,79 @@ def event(app, key, currency="gold", place=None, end=True):
 def troop(app, kind, cost):
     app.tap("action-troop")
     app.tap(f"troop-{kind}")
-    app.step("troop-cost-plus", cost)
+    app.tap(f"troop-cost-{cost}")
     app.tap("buy-troop")
     app.tap("end-turn")
 
 
+def prepare_auction(app) -> None:
+    """The taps benchmark's start: a new 3-player game, Anna on turn."""
+    start(app)
+
+
+def play_auction(app) -> None:
+    """A city auction with one raise and two passes: Anna opens Venice at 14, Bořek raises to 15,
+    Cyril and Anna pass, Bořek takes the tile."""
+    app.tap("action-city")
+    app.tap("city-venice")
+    app.tap("open-auction")
+    app.tap("bid-15")
+    app.tap("pass-bid")
+    app.tap("pass-bid")
+
+
+def prepare_war(app) -> None:
+    """The taps benchmark's start: Anna (Pike) and Bořek (Artillery) have troops; Cyril on turn."""
+    start(app)
+    troop(app, "pike", 3)
+    troop(app, "artillery", 4)
+
+
+def play_war(app) -> None:
+    """Cyril: Venice attacks Rome, no veto, Anna and Bořek the condottieri, the dice rolled."""
+    app.tap("action-war")
+    app.tap("attacker-venice")
+    app.tap("defender-rome")
+    app.tap("declare-war")
+    app.tap("no-veto")
+    app.tap("bid-1")                            # Anna, 1 influence for Venice
+    app.tap("pass-bid")                         # Bořek
+    app.tap("bid-1")                            # Bořek, 1 influence for Rome
+    app.tap("roll")
+    if app.id("roll").count():                  # no attacker win: the counter-attack
+        app.tap("roll")
+
+
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_three_player_game(app, server, lang):
-    start(app, server, lang)
-    expect(app.id("turn-head")).to_contain_text("Anna")
+    app.open(server.url)
+    app.language(lang)
+    start(app)
+    app.says("actor", "Anna")
+    app.says("actor", "Baglioni")               # each family by its name and its own colour
     troop(app, "pike", 3)                       # Anna: Pike 0/2, 37 gold left
     troop(app, "artillery", 4)                  # Bořek: Artillery 3/1 (+1/+1 d'Este)
 
     # Cyril auctions a Venice tile (status 7: at least 14); Anna cannot bid 50 with 37 gold
     app.tap("action-city")
     app.tap("city-venice")
-    app.step("tile-gold-plus", 2)
+    app.tap("tile-gold-2")
+    app.frame_holds("open-auction")
     app.tap("open-auction")
-    expect(app.id("bidder")).to_contain_text("Anna")
-    app.fill(app.t("Amount of the bid"), "50")
+    app.says("bidder", "Anna")
+    app.says("actor", "Anna")                   # the header names the bidder, not the player on turn
+    app.tap("bid-other")
+    app.tap("bid-amount-key-5")
+    app.tap("bid-amount-key-0")
     app.tap("bid")
-    app.says("bid-amount", app.t("That bid is more than this player can pay: at most {n}.", n=37))
-    app.fill(app.t("Amount of the bid"), "15")
-    app.tap("bid")
+    app.in_sight("banner")
+    app.says("banner", app.t("That bid is more than this player can pay: at most {n}.", n=37))
+    app.frame_holds("pass-bid")
+    app.tap("bid-15")
     app.tap("pass-bid")                         # Bořek
     app.tap("pass-bid")                         # Cyril
     app.says("last-auction", "15")
+    app.says("fig-baglioni", "22")              # 37 − 15
     app.tap("end-turn")
 
     # Anna: Venice attacks Rome; Anna and Bořek are the condottieri
@@ -72,16 +118,20 @@ def test_a_three_player_game(app, server, lang):
     app.tap("defender-rome")
     app.tap("declare-war")
     app.tap("no-veto")
-    app.tap("bid")                              # Anna, 1 influence for Venice
+    app.tap("bid-1")                            # Anna, 1 influence for Venice
     app.tap("pass-bid")                         # Bořek
-    app.tap("bid")                              # Bořek, 1 influence for Rome
+    app.tap("bid-1")                            # Bořek, 1 influence for Rome
     app.says("strength-attacker", "= 0")        # Pike attack 0
     app.says("strength-defender", "= 2")        # Artillery 1 + d'Este 1
+    app.frame_holds("roll")
     screens = {"war": layout(app.page)}
     app.shot(f"princes-war-{lang}")
-    app.tap("battle")                           # dice 1 and 1: 1 against 3, no attacker win
+    app.tap("die-attacker-1")
+    app.tap("die-defender-1")
+    app.tap("battle")                           # 1 against 3, no attacker win
     app.says("strength-defender", "= 4")        # the counter-attack: Artillery 3 + d'Este 1
-    app.step("die-defender-plus", 5)
+    app.tap("die-defender-6")
+    app.tap("die-attacker-1")
     app.tap("battle")                           # Rome 4 + 6 = 10 against Venice 2 + 1 = 3
     app.says("last-war", app.t("{name} takes a VP counter.", name="Bořek"))
     app.says("status-rome", "7")
@@ -94,12 +144,13 @@ def test_a_three_player_game(app, server, lang):
     event(app, "da_vinci")                      # Anna
     event(app, "verrocchio", end=False)         # Bořek: decade I is over
     app.says("income-baglioni-gold-value", "21")  # Anna: family 12 + tile 2 + war pay 7 (Venice)
+    app.frame_holds("book-income")
     screens["decade end"] = layout(app.page)
     app.shot(f"princes-decade-end-{lang}")
     app.tap("book-income")
 
     # decade II starts with the player after the last auctioneer: Cyril
-    expect(app.id("turn-head")).to_contain_text("Cyril")
+    app.says("actor", "Cyril")
     event(app, "michelangelo")
     event(app, "merchant")
     event(app, "other")
@@ -107,13 +158,14 @@ def test_a_three_player_game(app, server, lang):
     app.tap("place-none")
     app.tap("book-income")
 
-    expect(app.id("turn-head")).to_contain_text("Anna")
+    app.says("actor", "Anna")
     event(app, "botticelli", place="florence")
     event(app, "carpaccio", place="florence")
     event(app, "pinturicchio", place="milan")
     event(app, "ghirlandaio", place="milan", end=False)
     app.tap("book-income")
     expect(app.id("review")).to_be_visible()
+    app.says("review", app.t("{name}: 1 VP counter = 1", name="Bořek"))
     app.tap("finish")
     # Bořek: 1 VP counter + most gold 6 = 7; Cyril: second-most gold 3 + most influence 4 = 7;
     # Anna: a Venice tile (rank 4–5: 2) + most influence 4 = 6
@@ -123,8 +175,25 @@ def test_a_three_player_game(app, server, lang):
     assert_fits_a_phone(screens)
 
 
+def test_an_auction_and_a_war_cost_few_taps_and_no_scrolling(app, server):
+    app.open(server.url)
+    app.language("en")
+    prepare_war(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_war(app)
+    assert app.scrolled == 0.0 and app.taps <= 10
+    expect(app.id("last-war")).to_be_visible()
+    app.tap("end-turn")
+    app.taps = 0
+    play_auction(app)                           # Anna opens, Bořek raises, Cyril and Anna pass
+    assert (app.taps, app.scrolled) == (6, 0.0)
+    app.says("last-auction", "15")
+
+
 def test_princes_screens_fit_a_phone(app, server):
-    start(app, server, "cs")
+    app.open(server.url)
+    app.language("cs")
+    start(app)
     screens = {"turn": layout(app.page)}
     app.tap("action-city")
     app.tap("city-venice")
