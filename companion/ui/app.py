@@ -541,6 +541,15 @@ def make_main(store: Store, join: str | None = None):
         page.run_task(keep_awake, wakelock)
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
+
+        async def back(e) -> None:  # the phone is back before its session closed: catch up
+            page.pubsub.subscribe(shell.on_broadcast)
+            await shell.on_broadcast(("game", vm.session["id"]) if vm.session else ("catalogue", ""))
+
+        # A phone whose connection is gone is not redrawn on news from the others; its session is
+        # closed soon after (server.SESSION_TIMEOUT) unless it comes back.
+        page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
+        page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
         page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
         shell.follow_url(page.route or "/")
