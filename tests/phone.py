@@ -68,6 +68,7 @@ class Phone:
         self._reader: asyncio.Task | None = None
         self._index: dict[int, dict] = {}
         self._ready = asyncio.Event()
+        self._closing = False
 
     async def connect(self, timeout: float = 30) -> "Phone":
         host = self.base.split("://", 1)[1]
@@ -90,6 +91,7 @@ class Phone:
         return self
 
     async def close(self) -> None:
+        self._closing = True
         if self._ws is not None:
             try:
                 await self._ws.close()
@@ -127,7 +129,8 @@ class Phone:
                 if self.tree is not None and self.find_all():
                     self._ready.set()
         except Exception as error:  # noqa: BLE001 - the server ended the connection (or it broke)
-            self.dropped = str(error) or type(error).__name__
+            if not self._closing:
+                self.dropped = str(error) or type(error).__name__
 
     # -- the control tree ------------------------------------------------------------------------------
 
@@ -190,6 +193,10 @@ class Phone:
 
     def find(self, test_id: str) -> dict | None:
         return self.find_all().get(test_id)
+
+    def texts(self, prefix: str) -> dict[str, str | None]:
+        """What every control whose test id starts with `prefix` reads, by test id."""
+        return {ident: _first_text(control) for ident, control in self.find_all().items() if ident.startswith(prefix)}
 
     def text(self, test_id: str) -> str | None:
         """What the control with `test_id` reads (its text, or the first text inside it)."""
