@@ -161,6 +161,33 @@ class ClientFiles:
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
 
+class Departures:
+    """In front of flet's websocket: a frame sent to a phone that is just leaving goes nowhere,
+    quietly. flet-web marks a tab's session disconnected (so that it is closed after
+    SESSION_TIMEOUT, and not drawn meanwhile) only when its sending ends without an error; a phone
+    that left while frames were still on their way made the send raise, the session was never
+    marked (it stayed, and was drawn on every save, for good) and a traceback was logged."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        gone = False
+
+        async def send_unless_gone(message):
+            nonlocal gone
+            if gone and message["type"] == "websocket.send":
+                return
+            try:
+                await send(message)
+            except OSError:  # the connection is closing or closed (uvicorn's ClientDisconnected is one)
+                gone = True
+
+        return await self.app(scope, receive, send_unless_gone)
+
+
 def _accepts_gzip(header: bytes) -> bool:
     for part in header.decode("latin-1").lower().split(","):
         name, _, params = part.strip().partition(";")
@@ -260,7 +287,7 @@ def web_app(store: Store, data_dir: str, join: str | None = None, session_timeou
     app = flet_fastapi.FastAPI()
     add_downloads(app, store, data_dir)
     flet = flet_fastapi.app(make_main(store, join), no_cdn=True, session_timeout_seconds=session_timeout)
-    app.mount("/", ClientFiles(flet, flet_web.get_package_web_dir(), cache_root()))
+    app.mount("/", ClientFiles(Departures(flet), flet_web.get_package_web_dir(), cache_root()))
     return app
 
 

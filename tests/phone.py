@@ -70,7 +70,8 @@ class Phone:
         self._ready = asyncio.Event()
         self._closing = False
 
-    async def connect(self, timeout: float = 30) -> "Phone":
+    async def connect(self, timeout: float = 30, wait: bool = True) -> "Phone":
+        """Open the app; with `wait`, until the first screen (one with test ids) has arrived."""
         host = self.base.split("://", 1)[1]
         headers = {"Origin": self.base}
         if self.cookie:
@@ -87,7 +88,8 @@ class Phone:
         await self._ws.send(pack(REGISTER, {"session_id": self.session_id, "page_name": self.route.strip("/"),
                                             "page": page}))
         self._reader = asyncio.create_task(self._read())
-        await asyncio.wait_for(self._ready.wait(), timeout)
+        if wait:
+            await asyncio.wait_for(self._ready.wait(), timeout)
         return self
 
     async def close(self) -> None:

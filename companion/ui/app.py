@@ -46,9 +46,12 @@ class Shell:
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games).
 
-        Runs on the server's event loop. The first news is shown at once; news arriving while this
-        tab catches up, or within NEWS_PAUSE after, is merged into the next catch-up: a busy table
-        costs each phone a few redraws a second, not one per tap."""
+        Runs on the server's event loop, like the taps: a redraw never runs while this tab's tap is
+        handled (in a thread, a tap could reach a button the redraw had just replaced, and the phone
+        showed an error). The game's new state is in memory, so a catch-up is a redraw. The first
+        news is shown at once; news arriving while this tab catches up, or within NEWS_PAUSE after,
+        is merged into the next catch-up: a busy table costs each phone a few redraws a second, not
+        one per tap."""
         self._inbox.add(tuple(message))
         if self._draining:
             return
@@ -56,7 +59,7 @@ class Shell:
         try:
             while self._inbox:
                 news, self._inbox = self._inbox, set()
-                await asyncio.to_thread(self._catch_up, news)
+                self._catch_up(news)
                 await asyncio.sleep(NEWS_PAUSE)
         finally:
             self._draining = False
@@ -542,13 +545,22 @@ def make_main(store: Store, join: str | None = None):
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
 
-        async def back(e) -> None:  # the phone is back before its session closed: catch up
-            page.pubsub.subscribe(shell.on_broadcast)
-            await shell.on_broadcast(("game", vm.session["id"]) if vm.session else ("catalogue", ""))
+        def left(e) -> None:
+            # A phone whose connection is gone is not redrawn on news from the others, and its screen
+            # is let go (nothing is sent: Flet only forgets it); its session is closed soon after
+            # (server.SESSION_TIMEOUT) unless it comes back.
+            page.pubsub.unsubscribe_all()
+            page.controls.clear()
+            page.update()
 
-        # A phone whose connection is gone is not redrawn on news from the others; its session is
-        # closed soon after (server.SESSION_TIMEOUT) unless it comes back.
-        page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
+        def back(e) -> None:  # back before its session closed: the screen as it now is
+            page.pubsub.subscribe(shell.on_broadcast)
+            if vm.session:
+                vm.refresh()
+            if not page.controls:
+                shell.render()
+
+        page.on_disconnect = left
         page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
         page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
