@@ -1,6 +1,7 @@
 """Benchmarks for the figures the foundation promises (README, "Benchmarks").
 
     python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
+                          [replay] [load] [table-ws[:SECONDS[:TAPS_PER_SECOND[:CHURN]]]]
 
 - record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5.
@@ -13,6 +14,15 @@
 - history: with 10,000 finished games stored (each with its archived summary): the server's work to
   open the history list and the statistics screen, the same two screens tapped open in Chromium
   (tap → first entry shown), and one tap in a game in progress.
+- replay: a game whose log holds 1,000 / 4,000 / 6,000 score corrections: CPU to replay it, to open it
+  on a phone (the first, and the next phone while the first shows it), and one tap in it.
+- load:   a phone opens the app over emulated phone Wi-Fi (Chromium's network emulation, 20 Mbit/s
+  down and up, 40 ms): time to the home screen and bytes transferred, first visit (empty cache) and
+  repeat visit (same profile).
+- table-ws: table mode on the server alone, phones simulated on the app's websocket protocol
+  (tests/phone.py, no browser): 6 phones x 10 taps a second for 60 s on one game (recorded, refused,
+  lost, save -> update on every other phone), then 500 phones that open the game and leave, then the
+  6 phones again on a second game: server CPU per tap and memory in both rounds.
 """
 from __future__ import annotations
 

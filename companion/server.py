@@ -9,7 +9,6 @@ import logging
 import mimetypes
 import os
 import shutil
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -25,11 +24,6 @@ log = logging.getLogger(__name__)
 #: its screen as it left it; later, its address (/game/<id>) opens the game again in a new session.
 #: Until then it is not redrawn (ui.app.make_main).
 SESSION_TIMEOUT = 60
-
-#: Seconds a thread holds the interpreter before another may run (Python's default: 0.005). The event
-#: loop (every tap, every message to a phone) lets go of it at each write to a file or a socket; with
-#: other tabs' catch-ups busy in threads, it then waited up to the default at each of them.
-SWITCH_INTERVAL = 0.0005
 
 #: Headers flet-web adds to everything it serves (the web client needs the first two for its
 #: multi-threaded renderer); the client files served here carry them too.
@@ -313,7 +307,6 @@ def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
     app = web_app(store, data_dir, join)
-    sys.setswitchinterval(SWITCH_INTERVAL)
     uvicorn.run(table.TableGate(app, token) if lan else app, host=host, port=port,
                 log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")
     return 0

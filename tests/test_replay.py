@@ -238,3 +238,18 @@ def test_drawing_every_screen_leaves_the_shared_state_as_the_log_says(scripted):
         assert vm.dispatch(action["type"], **action["args"]), (action, vm.problem)
     shell.render()
     assert vm.state == flow.replay(game, vm.session["config"], vm.session["log"])
+
+
+def test_phones_on_one_game_share_one_copy_of_its_log_with_the_times_the_file_holds(tmp_path):
+    store = Store(tmp_path)
+    (sid,) = store.import_sessions([{"game": FLANDERS.id, "config": FLANDERS.new_config(FORM),
+                                     "log": corrections(50), "status": "active"}])
+    phones = [ViewModel(store) for _ in range(3)]
+    for phone in phones:
+        assert phone.open(sid)
+    assert phones[0].session["log"] is phones[1].session["log"] is phones[2].session["log"]
+    assert phones[0].dispatch("correct", track="blue", points=1, reason="one more")
+    late = ViewModel(store)
+    assert late.open(sid)
+    assert late.state == phones[0].state and "at" in late.session["log"][-1]  # (an imported log has none)
+    assert late.session["log"] == store.load(sid)["log"]

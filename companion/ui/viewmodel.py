@@ -174,7 +174,7 @@ class ViewModel:
         try:
             with saved(self.store).lock:
                 session = self.store.load(sid)
-                state = self._state_after(session)
+                session["log"], state = self._state_after(session)
         except (SessionLost, KeyError, InvalidAction):
             self.problem = Problem(self.t(N_("This game could not be opened.")))
             self.session, self.state, self.route = None, None, "home"
@@ -363,8 +363,7 @@ class ViewModel:
             with saved(self.store).lock:
                 entry = saved(self.store).get(sid)
                 if entry is None or stale and _same_log(entry[0], self.session["log"]):
-                    session = self.store.load(sid)
-                    entry = session["log"], self._state_after(session)
+                    entry = self._state_after(self.store.load(sid))
         except (SessionLost, KeyError, InvalidAction):
             return False
         log, state = entry
@@ -374,16 +373,19 @@ class ViewModel:
             self.state = state
         return newer
 
-    def _state_after(self, session: dict) -> dict:
-        """The state after `session`'s log (as just read from its file): the one kept in memory when
-        it is the state after this very log, else the replay (kept from now on). Under Saved's lock."""
+    def _state_after(self, session: dict) -> tuple[list, dict]:
+        """The log and the state after `session`'s log (as just read from its file): those kept in
+        memory when they are this very log (so that every phone on a game shares one copy of a long
+        log), else the replay (kept from now on). Under Saved's lock."""
         entry = saved(self.store).get(session["id"])
         if entry is not None and _same_log(entry[0], session["log"]):
-            state = entry[1]
+            log, state = entry
+            if log and "at" not in log[-1] and "at" in session["log"][-1]:  # added here: no saving time
+                log = session["log"]
         else:
-            state = flow.replay(GAMES[session["game"]], session["config"], session["log"])
-        saved(self.store).put(session["id"], session["log"], state)
-        return state
+            log, state = session["log"], flow.replay(GAMES[session["game"]], session["config"], session["log"])
+        saved(self.store).put(session["id"], log, state)
+        return log, state
 
     def undo_label(self) -> str | None:
         """"Undo: <what the last action did>", or None when there is nothing to undo."""
