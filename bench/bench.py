@@ -267,7 +267,7 @@ def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
             game = GAMES["carcassonne"]
             ended, agree = time.monotonic(), 0
             while time.monotonic() - ended < 120:  # until every phone shows the server's state
-                session = Store(str(folder / "data")).load(path.stem)  # taps still queued may land meanwhile
+                session = _stored(folder / "data", path.stem)  # taps still queued may land meanwhile
                 final = flow.replay(game, session["config"], session["log"])["meeples"]
                 final = {c: f"{final[c]} / 7" for c in colours}
                 seen = [app.page.evaluate("window.__seen") for app in apps]
@@ -415,18 +415,19 @@ def _proc_rss(pid: int) -> float:
     return float("nan")
 
 
-def _stored_log(folder: Path, sid: str) -> list[dict]:
-    """A game's log as its file holds it now, read without a Store (which would tidy the folder
-    under the running server's feet)."""
+def _stored(folder: Path, sid: str) -> dict:
+    """A game's configuration and log as its file holds them now, read without a Store (which tidies
+    the folder: it would delete the running server's temp file under its feet)."""
     import json
 
     for _ in range(10):
         try:
-            docs = json.loads((folder / "sessions" / f"{sid}.json").read_bytes()).get("log", {})
-            return [docs[k] for k in sorted(docs, key=int)]
+            data = json.loads((folder / "sessions" / f"{sid}.json").read_bytes())
+            docs = data.get("log", {})
+            return {"config": data["meta"]["1"]["config"], "log": [docs[k] for k in sorted(docs, key=int)]}
         except (OSError, ValueError):  # replaced just then: read again
             time.sleep(0.05)
-    raise RuntimeError(f"cannot read the log of {sid}")
+    raise RuntimeError(f"cannot read the game {sid}")
 
 
 def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate: int, seconds: int,
@@ -546,13 +547,13 @@ def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: in
             lengths = []
 
             def settled() -> bool:
-                lengths.append(len(_stored_log(folder / "data", sid)))
+                lengths.append(len(_stored(folder / "data", sid)["log"]))
                 return len(lengths) > 6 and lengths[-1] == lengths[-6]
 
             cpu = _proc_cpu(pid)
             result = _table_ws_round(base, route, cookie, colours, rate, seconds, settled)
             cpu = _proc_cpu(pid) - cpu
-            log = _stored_log(folder / "data", sid)[1:]
+            log = _stored(folder / "data", sid)["log"][1:]
             recorded = len(log)
             refused = server.log.read_text().count("refused") - refused_before
             state = flow.replay(game, config, [{"type": "begin", "args": {}}])

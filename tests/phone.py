@@ -77,7 +77,8 @@ class Phone:
         if self.cookie:
             headers["Cookie"] = self.cookie
         self._ws = await connect(f"ws://{host}/ws", additional_headers=headers, user_agent_header=USER_AGENT,
-                                 max_size=None, compression=None, open_timeout=timeout)
+                                 max_size=None, compression=None, open_timeout=timeout,
+                                 ping_interval=None)  # as a browser: the server pings, the phone answers
         page = {"route": self.route, "width": 390.0, "height": 844.0, "web": True, "wasm": True, "pwa": False,
                 "pyodide": False, "debug": False, "test": False, "multi_view": False, "platform": "android",
                 "platform_brightness": "dark", "window": {},
