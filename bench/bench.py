@@ -1,6 +1,7 @@
 """Benchmarks for the figures the foundation promises (README, "Benchmarks").
 
     python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
+                          [replay] [load] [table-ws[:SECONDS[:TAPS_PER_SECOND[:CHURN]]]]
 
 - record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5; and what the
@@ -17,6 +18,15 @@
 - history: with 10,000 finished games stored (each with its archived summary): the server's work to
   open the history list and the statistics screen, the same two screens tapped open in Chromium
   (tap → first entry shown), and one tap in a game in progress.
+- replay: a game whose log holds 1,000 / 4,000 / 6,000 score corrections: CPU to replay it, to open it
+  on a phone (the first, and the next phone while the first shows it), and one tap in it.
+- load:   a phone opens the app over emulated phone Wi-Fi (Chromium's network emulation, 20 Mbit/s
+  down and up, 40 ms): time to the home screen and bytes transferred, first visit (empty cache) and
+  repeat visit (same profile).
+- table-ws: table mode on the server alone, phones simulated on the app's websocket protocol
+  (tests/phone.py, no browser): 6 phones x 10 taps a second for 60 s on one game (recorded, refused,
+  lost, save -> update on every other phone), then 500 phones that open the game and leave, then the
+  6 phones again on a second game: server CPU per tap and memory in both rounds.
 """
 from __future__ import annotations
 
@@ -287,7 +297,7 @@ def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
             game = GAMES["carcassonne"]
             ended, agree = time.monotonic(), 0
             while time.monotonic() - ended < 120:  # until every phone shows the server's state
-                session = Store(str(folder / "data")).load(path.stem)  # taps still queued may land meanwhile
+                session = _stored(folder / "data", path.stem)  # taps still queued may land meanwhile
                 final = flow.replay(game, session["config"], session["log"])["meeples"]
                 final = {c: f"{final[c]} / 7" for c in colours}
                 seen = [app.page.evaluate("window.__seen") for app in apps]
@@ -331,6 +341,290 @@ def bench_table(phones: int = 6, rate: int = 10, seconds: int = 60) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def bench_replay(sizes: tuple[int, ...] = (1_000, 4_000, 6_000)) -> None:
+    """A Flanders game whose log holds `n` score corrections: replaying it (undo, import), opening it on a
+    phone (first and again) and one tap in it."""
+    from companion.engine import flow
+
+    config = GAME.new_config(FORM)
+    for n in sizes:
+        log = [{"type": "begin", "args": {}}] + [
+            {"type": "correct", "args": {"track": ("blue", "yellow", "green", "red")[i % 4], "points": 1,
+                                         "reason": f"correction {i}"}} for i in range(n)]
+        start = time.process_time()
+        flow.replay(GAME, config, log)
+        replayed = time.process_time() - start
+        folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+        try:
+            store = Store(folder)
+            (sid,) = store.import_sessions([{"game": GAME.id, "config": config, "log": log, "status": "active"}])
+            opened = []
+            for _ in range(2):
+                vm = ViewModel(store)
+                start = time.process_time()
+                assert vm.open(sid)
+                opened.append(time.process_time() - start)
+            taps = []
+            for _ in range(20):
+                start = time.perf_counter()
+                assert vm.dispatch("correct", track="blue", points=1, reason="one more")
+                taps.append(time.perf_counter() - start)
+            tap = statistics.median(taps)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        print(f"replay {n:,} corrections: {replayed:.2f} s CPU; open the game on a phone {opened[0]:.2f} s, "
+              f"on the next phone {opened[1]:.2f} s; one tap in it {tap * 1000:.0f} ms (median of 20)", flush=True)
+
+
+def bench_load(runs: int = 3) -> None:
+    """A phone opens the app over phone Wi-Fi (Chromium's network emulation: 20 Mbit/s down and up,
+    40 ms latency): time from the address to the home screen and bytes transferred, on a first visit
+    (empty cache) and on a repeat visit with the same browser profile."""
+    import base64
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, Server
+
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    server = Server(folder / "data").start()
+    figures: dict[str, list[tuple[float, int]]] = {"first": [], "repeat": []}
+    try:
+        with sync_playwright() as p:
+            for run in range(runs):
+                profile = folder / f"profile-{run}"
+                for visit in ("first", "repeat"):
+                    context = p.chromium.launch_persistent_context(
+                        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=PHONE, headless=True)
+                    page = context.pages[0] if context.pages else context.new_page()
+                    cdp = context.new_cdp_session(page)
+                    cdp.send("Network.enable")
+                    cdp.send("Network.emulateNetworkConditions", {
+                        "offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8})
+                    received = [0]
+
+                    def http(event, received=received):
+                        received[0] += int(event["encodedDataLength"])
+
+                    def frame(event, received=received):
+                        data = event["response"]["payloadData"]
+                        received[0] += len(base64.b64decode(data)) if event["response"]["opcode"] == 2 else len(data)
+
+                    cdp.on("Network.loadingFinished", http)
+                    cdp.on("Network.webSocketFrameReceived", frame)
+                    start = time.perf_counter()
+                    page.goto(server.url)
+                    placeholder = page.locator("flt-semantics-placeholder")
+                    placeholder.wait_for(state="attached", timeout=120_000)
+                    placeholder.dispatch_event("click")
+                    page.locator('[flt-semantics-identifier="new-flanders_1302"]').wait_for(timeout=120_000)
+                    figures[visit].append((time.perf_counter() - start, received[0]))
+                    context.close()
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    for visit, target in (("first", "<= 3.5 s"), ("repeat", "<= 1.5 s, <= 0.5 MB")):
+        times = [t for t, _ in figures[visit]]
+        sizes = [b for _, b in figures[visit]]
+        print(f"load ({visit} visit, 20 Mbit/s, 40 ms): home screen after median {statistics.median(times):.2f} s "
+              f"(runs: {', '.join(f'{t:.2f}' for t in times)}), {statistics.median(sizes) / 1e6:.2f} MB transferred "
+              f"(target {target})", flush=True)
+
+
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_rss(pid: int) -> float:
+    """Resident memory of the process, MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _stored(folder: Path, sid: str) -> dict:
+    """A game's configuration and log as its file holds them now, read without a Store (which tidies
+    the folder: it would delete the running server's temp file under its feet)."""
+    import json
+
+    for _ in range(10):
+        try:
+            data = json.loads((folder / "sessions" / f"{sid}.json").read_bytes())
+            docs = data.get("log", {})
+            return {"config": data["meta"]["1"]["config"], "log": [docs[k] for k in sorted(docs, key=int)]}
+        except (OSError, ValueError):  # replaced just then: read again
+            time.sleep(0.05)
+    raise RuntimeError(f"cannot read the game {sid}")
+
+
+def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate: int, seconds: int,
+                    settled) -> dict:
+    """`len(colours)` simulated phones on one game, each tapping its colour's meeple + / − `rate` times a
+    second for `seconds`; then, until `settled()` (the stored log stops growing), every phone stays
+    connected. Returns the taps sent and when each phone was shown each count."""
+    import asyncio
+
+    from tests.phone import Phone
+
+    async def run() -> dict:
+        phones = [await Phone(base, route, cookie, name=f"phone-{i}").connect() for i in range(len(colours))]
+        seen: list[list[tuple[float, str, str]]] = [[] for _ in phones]
+        last: list[dict] = [{} for _ in phones]
+        for i, phone in enumerate(phones):
+            for colour in set(colours):
+                await phone.wait_for(f"meeples-{colour}")
+
+            def shown(phone, i=i):
+                now = time.time()
+                for ident, value in phone.texts("meeples-").items():
+                    colour = ident.removeprefix("meeples-")
+                    if last[i].get(colour) != value:
+                        last[i][colour] = value
+                        seen[i].append((now, colour, value))
+            shown(phone)
+            phone.on_patch = shown
+        sent = [0] * len(phones)
+
+        async def tapping(i: int) -> None:
+            plus, start = True, time.monotonic()
+            for k in range(rate * seconds):
+                await asyncio.sleep(max(0.0, start + k / rate - time.monotonic()))
+                if await phones[i].tap(f"meeple-{colours[i]}-{'plus' if plus else 'minus'}"):
+                    sent[i] += 1
+                    plus = not plus
+
+        await asyncio.gather(*(tapping(i) for i in range(len(phones))))
+        ended = time.monotonic()
+        while not settled() and time.monotonic() - ended < 120:  # taps still queued on the server land
+            await asyncio.sleep(0.5)
+        drained = time.monotonic() - ended
+        await asyncio.sleep(2)  # ... and their news reaches every phone
+        dropped = [p.dropped for p in phones if p.dropped]
+        for phone in phones:
+            await phone.close()
+        return {"sent": sum(sent), "seen": seen, "crashed": [p.crashed for p in phones if p.crashed],
+                "dropped": dropped, "drained": drained}
+
+    return asyncio.run(run())
+
+
+def _churn(base: str, route: str, cookie: str, count: int, together: int = 10) -> float:
+    """`count` phones that open the game and leave (`together` at a time); seconds it took."""
+    import asyncio
+
+    from tests.phone import Phone
+
+    failed = []
+
+    async def run() -> None:
+        queue = iter(range(count))
+
+        async def worker() -> None:
+            for i in queue:
+                phone = Phone(base, route, cookie, name=f"visitor-{i}")
+                try:
+                    await phone.connect(60)
+                except Exception as error:  # noqa: BLE001 - counted and reported
+                    failed.append(repr(error))
+                await phone.close()
+
+        await asyncio.gather(*(worker() for _ in range(together)))
+
+    start = time.monotonic()
+    asyncio.run(run())
+    if failed:
+        print(f"  {len(failed)} of {count} phones could not open the game ({failed[0]})", flush=True)
+    return time.monotonic() - start
+
+
+def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: int = 500) -> None:
+    """Table mode on the server alone: simulated phones on the app's websocket protocol (tests/phone.py).
+    Each round plays a game of its own, both made before the server starts (the same log length at
+    the start: a tap's cost grows with the log the store rewrites, which is not what is compared)."""
+    from companion.engine import flow
+    from tests.browser.conftest import Server
+    from tests.phone import join_cookie
+
+    game = GAMES["carcassonne"]
+    colours = [("red", "green", "blue", "yellow", "black")[i % 5] for i in range(phones)]
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    store = Store(folder / "data")
+    store.set_setting("language", "en")
+    config = game.new_config({"start": 0, "players": [{"colour": c, "name": c.title()}
+                                                      for c in ("red", "green", "blue", "yellow", "black")]})
+    games = [store.create_session(game.id, config) for _ in range(2)]
+    for sid in games:
+        store.record(sid, {"type": "begin", "args": {}})
+    del store
+    server = Server(folder / "data", lan=True)
+    os.environ["COMPANION_LOG_LEVEL"] = "info"  # the server logs each refusal: refused taps are counted, not guessed
+    try:
+        server.start()
+        base = f"http://127.0.0.1:{server.port}"
+        cookie = join_cookie(base + "/join/" + server.join.rsplit("/", 1)[1])
+        pid = server.proc.pid
+        rounds = []
+        for label, sid in (("first", games[0]), ("after churn", games[1])):
+            route = f"/game/{sid}"
+            if label == "after churn":
+                took = _churn(base, f"/game/{games[0]}", cookie, churn)
+                print(f"  {churn} phones opened the game and left in {took:.0f} s; server memory "
+                      f"{_proc_rss(pid):.0f} MB", flush=True)
+            refused_before = server.log.read_text().count("refused")
+            lengths = []
+
+            def settled() -> bool:
+                lengths.append(len(_stored(folder / "data", sid)["log"]))
+                return len(lengths) > 6 and lengths[-1] == lengths[-6]
+
+            cpu = _proc_cpu(pid)
+            result = _table_ws_round(base, route, cookie, colours, rate, seconds, settled)
+            cpu = _proc_cpu(pid) - cpu
+            log = _stored(folder / "data", sid)["log"][1:]
+            recorded = len(log)
+            refused = server.log.read_text().count("refused") - refused_before
+            state = flow.replay(game, config, [{"type": "begin", "args": {}}])
+            delays, missed = [], 0
+            for action in log:
+                state = flow.apply(game, config, state, action)
+                colour, at = action["args"]["player"], action["at"]
+                shown = f"{state['meeples'][colour]} / 7"
+                for i, events in enumerate(result["seen"]):
+                    if colours[i] == colour:
+                        continue
+                    times = [t for t, c, text in events if c == colour and text == shown and t >= at]
+                    if times:
+                        delays.append(min(times) - at)
+                    else:
+                        missed += 1
+            final = {c: f"{state['meeples'][c]} / 7" for c in set(colours)}
+            agree = sum(all(next((text for _t, c, text in reversed(events) if c == colour), None) == final[colour]
+                            for colour in final) for events in result["seen"])
+            delays.sort()
+            p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
+            rss = _proc_rss(pid)
+            rounds.append({"cpu": cpu / max(recorded, 1), "rss": rss})
+            print(f"table-ws ({label}): {phones} phones x {rate} taps/s x {seconds} s on one game: "
+                  f"{result['sent']} taps sent, {recorded} recorded, {refused} refused, "
+                  f"{result['sent'] - recorded - refused} lost (the last tap recorded {result['drained']:.0f} s "
+                  f"after the last sent); {agree} of {phones} phones end on the server's state; "
+                  f"saved -> update on every other phone: median {statistics.median(delays) * 1000:.0f} ms, "
+                  f"95th percentile {p95 * 1000:.0f} ms over {len(delays)} updates ({missed} intermediate counts "
+                  f"never shown: a later one came first); server CPU {cpu / max(recorded, 1) * 1000:.1f} ms per "
+                  f"tap, memory {rss:.0f} MB" + (f"; crashed: {result['crashed']}" if result["crashed"] else "")
+                  + (f"; {len(result['dropped'])} phones dropped by the server ({result['dropped'][0]})"
+                     if result["dropped"] else ""), flush=True)
+        first, again = rounds
+        print(f"table-ws: after {churn} phones came and went, CPU per tap x{again['cpu'] / first['cpu']:.2f}, "
+              f"server memory x{again['rss'] / first['rss']:.2f} (targets: within 1.5x)")
+    finally:
+        os.environ.pop("COMPANION_LOG_LEVEL", None)
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
 if __name__ == "__main__":
     os.chdir(ROOT)
     chosen = sys.argv[1:] or ["record", "score", "web"]
@@ -338,8 +632,12 @@ if __name__ == "__main__":
         if name.startswith("taps"):  # taps, or taps:FLOW,FLOW
             import taps  # bench/taps.py, beside this file
             taps.run([f for f in name.partition(":")[2].split(",") if f])
+        elif name.startswith("table-ws"):  # table-ws[:SECONDS[:TAPS_PER_SECOND[:CHURN]]]
+            seconds, rate, churn = (name.split(":")[1:] + ["", "", ""])[:3]
+            bench_table_ws(seconds=int(seconds or 60), rate=int(rate or 10), churn=int(churn or 500))
         elif name.startswith("table"):  # table, table:SECONDS, or table:SECONDS:TAPS_PER_SECOND
             seconds, _, rate = name.partition(":")[2].partition(":")
             bench_table(seconds=int(seconds or 60), rate=int(rate or 10))
         else:
-            {"record": bench_record, "score": bench_score, "web": bench_web, "history": bench_history}[name]()
+            {"record": bench_record, "score": bench_score, "web": bench_web, "history": bench_history,
+             "replay": bench_replay, "load": bench_load}[name]()

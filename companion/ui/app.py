@@ -20,6 +20,9 @@ from ..engine.model import P_, Guide
 from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
                       choice_chips, dot, drawn, error, heading, Keypad, reminder, text, tid, title, who)
 
+#: Seconds a tab waits for the phone to answer a question (its own storage) before giving up.
+PHONE_ANSWER = 10
+
 #: Seconds a tab waits after catching up before it shows more news from other phones.
 NEWS_PAUSE = 0.1
 
@@ -49,9 +52,12 @@ class Shell:
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games).
 
-        Runs on the server's event loop. The first news is shown at once; news arriving while this
-        tab catches up, or within NEWS_PAUSE after, is merged into the next catch-up: a busy table
-        costs each phone a few redraws a second, not one per tap."""
+        Runs on the server's event loop, like the taps: a redraw never runs while this tab's tap is
+        handled (in a thread, a tap could reach a button the redraw had just replaced, and the phone
+        showed an error). The game's new state is in memory, so a catch-up is a redraw. The first
+        news is shown at once; news arriving while this tab catches up, or within NEWS_PAUSE after,
+        is merged into the next catch-up: a busy table costs each phone a few redraws a second, not
+        one per tap."""
         self._inbox.add(tuple(message))
         if self._draining:
             return
@@ -59,7 +65,7 @@ class Shell:
         try:
             while self._inbox:
                 news, self._inbox = self._inbox, set()
-                await asyncio.to_thread(self._catch_up, news)
+                self._catch_up(news)
                 await asyncio.sleep(NEWS_PAUSE)
         finally:
             self._draining = False
@@ -286,8 +292,16 @@ class Shell:
         if sid:
             self.page.run_task(self._recall_me, sid)
 
+    async def _phone_setting(self, key: str) -> str | None:
+        """A setting kept on this phone, or None when the phone has gone (a tab closed before it
+        answered must not keep its session alive through this task)."""
+        try:
+            return await asyncio.wait_for(self.prefs.get(key), PHONE_ANSWER)
+        except Exception:  # noqa: BLE001 - Flet fails a call to a gone phone in several ways (a closed
+            return None    # session, a connection already let go, no answer): the setting is just unknown
+
     async def _recall_me(self, sid: str) -> None:
-        value = await self.prefs.get(f"companion.me.{sid}")
+        value = await self._phone_setting(f"companion.me.{sid}")
         players = {p["colour"] for p in self.vm.session["config"]["players"]} if self.vm.session else set()
         if value in players and self.vm.session and self.vm.session["id"] == sid:
             self.me = value
@@ -343,7 +357,7 @@ class Shell:
 
     async def recall_rules(self) -> None:
         """Open the step rules at start-up if this phone had them open last time."""
-        if await self.prefs.get("companion.rules_open") == "1" and not self.rules_open:
+        if await self._phone_setting("companion.rules_open") == "1" and not self.rules_open:
             self.rules_open = True
             self.render()
 
@@ -677,6 +691,24 @@ def make_main(store: Store, join: str | None = None):
         page.run_task(keep_awake, wakelock)
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
+
+        def left(e) -> None:
+            # A phone whose connection is gone is not redrawn on news from the others, and its screen
+            # is let go (nothing is sent: Flet only forgets it); its session is closed soon after
+            # (server.SESSION_TIMEOUT) unless it comes back.
+            page.pubsub.unsubscribe_all()
+            page.controls.clear()
+            page.update()
+
+        def back(e) -> None:  # back before its session closed: the screen as it now is
+            page.pubsub.subscribe(shell.on_broadcast)
+            if vm.session:
+                vm.refresh()
+            if not page.controls:
+                shell.render()
+
+        page.on_disconnect = left
+        page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
         page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
         shell.follow_url(page.route or "/")

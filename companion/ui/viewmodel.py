@@ -7,8 +7,11 @@ The screen never shows a state that is not on disk.
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -19,6 +22,8 @@ from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from ..store import SessionLost, Stale, Store, os_reason
 
+log = logging.getLogger(__name__)
+
 
 def _locked(method):
     """One change at a time per screen: a tap and news from another phone never interleave."""
@@ -27,6 +32,53 @@ def _locked(method):
         with self.lock:
             return method(self, *args, **kwargs)
     return wrapper
+
+
+class Saved:
+    """The last saved log and state of the games open in this process, shared by every screen on
+    one store: a phone that opens a game, or catches up with what another phone saved, takes the
+    state from here instead of replaying the log.
+
+    Only what the store has accepted comes here, and each write of a game's log happens under
+    `lock` together with the update here: whoever holds the lock finds here what the file holds.
+    The states are shared, so nobody may change one (flow.apply never does; screens only read)."""
+
+    LIMIT = 64  # games kept; a game not among them is read and replayed when next opened
+
+    def __init__(self):
+        self.lock = threading.RLock()
+        self._games: OrderedDict[str, tuple[list, dict]] = OrderedDict()
+
+    def get(self, sid: str) -> tuple[list, dict] | None:
+        with self.lock:
+            entry = self._games.get(sid)
+            if entry is not None:
+                self._games.move_to_end(sid)
+            return entry
+
+    def put(self, sid: str, log: list, state: dict) -> None:
+        """Keep `state` as the state after `log` (a list nobody changes afterwards)."""
+        with self.lock:
+            self._games[sid] = (log, state)
+            self._games.move_to_end(sid)
+            while len(self._games) > self.LIMIT:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self._games.clear()
+
+
+_SAVED: "weakref.WeakKeyDictionary[Store, Saved]" = weakref.WeakKeyDictionary()
+_SAVED_LOCK = threading.Lock()
+
+
+def saved(store: Store) -> Saved:
+    """The Saved of `store` (one per store, shared by its screens)."""
+    with _SAVED_LOCK:
+        if store not in _SAVED:
+            _SAVED[store] = Saved()
+        return _SAVED[store]
 
 
 @dataclass
@@ -121,11 +173,13 @@ class ViewModel:
 
     @_locked
     def open(self, sid: str, route: str | None = None) -> bool:
-        """Resume a session exactly where its log left it (or show it on `route`)."""
+        """Resume a session exactly where its log left it (or show it on `route`). The log is read
+        from the file; its state is the one kept in memory when that is the state after this very
+        log, so a phone that opens a long game does not replay it."""
         try:
-            session = self.store.load(sid)
-            game = GAMES[session["game"]]
-            state = flow.replay(game, session["config"], session["log"])
+            with saved(self.store).lock:
+                session = self.store.load(sid)
+                session["log"], state = self._state_after(session)
         except (SessionLost, KeyError, InvalidAction):
             self.problem = Problem(self.t(N_("This game could not be opened.")))
             self.session, self.state, self.route = None, None, "home"
@@ -145,24 +199,33 @@ class ViewModel:
             new_state = flow.apply(self.game, self.session["config"], self.state, action)
         except InvalidAction as error:
             return self._refuse(error)
-        for _attempt in range(5):
-            try:
-                self.store.record(self.session["id"], action, expect=len(self.session["log"]))
-                break
-            except SessionLost:  # gone meanwhile (a restore on another phone): say so, go home
-                return self._stale()
-            except Stale:
-                # Another phone recorded first. A player's own ledger entry still counts on the game
-                # as it now is; anything else (a turn, a bid) was meant for a state that is gone.
-                if not flow.independent(self.game, action) or not self._load_current():
-                    return self._stale()
+        refused, sid = None, self.session["id"]
+        with saved(self.store).lock:  # the write and the state kept in memory change together
+            for _attempt in range(5):
                 try:
-                    new_state = flow.apply(self.game, self.session["config"], self.state, action)
-                except InvalidAction as error:
-                    return self._refuse(error)
-        else:
-            return self._stale()
-        self.session["log"].append(action)
+                    self.store.record(sid, action, expect=len(self.session["log"]))
+                    break
+                except SessionLost:  # gone meanwhile (a restore on another phone): say so, go home
+                    refused = "stale"
+                    break
+                except Stale:
+                    # Another phone recorded first. A player's own ledger entry still counts on the game
+                    # as it now is; anything else (a turn, a bid) was meant for a state that is gone.
+                    if not flow.independent(self.game, action) or not self._load_current(stale=True):
+                        refused = "stale"
+                        break
+                    try:
+                        new_state = flow.apply(self.game, self.session["config"], self.state, action)
+                    except InvalidAction as error:
+                        refused = error
+                        break
+            else:
+                refused = "stale"
+            if refused is None:
+                self.session = {**self.session, "log": self.session["log"] + [action]}
+                saved(self.store).put(sid, self.session["log"], new_state)
+        if refused is not None:
+            return self._stale() if refused == "stale" else self._refuse(refused)
         self._settle(new_state)
         self.on_saved("game", self.session["id"])
         return True
@@ -173,12 +236,19 @@ class ViewModel:
         if not self.session or not self.session["log"]:
             return False
         count = flow.undo_count(self.game, self.session["log"])
-        try:
-            self.store.undo(self.session["id"], expect=len(self.session["log"]), count=count)
-        except (Stale, SessionLost):
+        with saved(self.store).lock:
+            try:
+                self.store.undo(self.session["id"], expect=len(self.session["log"]), count=count)
+            except (Stale, SessionLost):
+                stale = True
+            else:
+                stale = False
+                self.session = {**self.session, "log": self.session["log"][:-count]}
+                state = flow.replay(self.game, self.session["config"], self.session["log"])
+                saved(self.store).put(self.session["id"], self.session["log"], state)
+        if stale:
             return self._stale()
-        del self.session["log"][-count:]
-        self._settle(flow.replay(self.game, self.session["config"], self.session["log"]))
+        self._settle(state)
         self.on_saved("game", self.session["id"])
         return True
 
@@ -238,7 +308,9 @@ class ViewModel:
         if self.store.dir is None:
             return False
         try:
-            games, aside = self.store.replace_files(lambda: backup.restore(self.store.dir, blob))
+            with saved(self.store).lock:
+                games, aside = self.store.replace_files(lambda: backup.restore(self.store.dir, blob))
+                saved(self.store).clear()  # every game may be another now
         except (backup.BackupRefused, OSError) as error:
             return self._refuse_file(error)
         self.session, self.state = None, None
@@ -296,6 +368,7 @@ class ViewModel:
             return False  # it is gone: the home screen says it could not be opened
         self.problem = Problem(self.t(N_("The game was changed on another screen: this is its current state. "
                                          "Please enter that again.")))
+        log.info("refused (stale): %s", self.problem.text)
         self._changed()
         return False
 
@@ -308,24 +381,39 @@ class ViewModel:
             self.route = _route_for(self.state)
         self._changed()
 
-    def _load_current(self) -> bool:
+    def _load_current(self, stale: bool = False) -> bool:
         """Take the stored session as it now is (without redrawing); False when nothing is newer
-        or it cannot be read."""
+        or it cannot be read. What another screen of this server saved is in memory already;
+        the file is read for a game not kept there, or when the store found this screen `stale`
+        and memory knows nothing newer (another process changed the file)."""
+        sid = self.session["id"]
         try:
-            session = self.store.load(self.session["id"])
-            new, old = _actions(session["log"]), _actions(self.session["log"])
-            if new == old:
-                return False
-            if new[:len(old)] == old:  # the usual case: only apply what was added
-                state = self.state
-                for action in new[len(old):]:
-                    state = flow.apply(self.game, session["config"], state, action)
-            else:                      # an undo elsewhere: replay
-                state = flow.replay(self.game, session["config"], session["log"])
+            with saved(self.store).lock:
+                entry = saved(self.store).get(sid)
+                if entry is None or stale and _same_log(entry[0], self.session["log"]):
+                    entry = self._state_after(self.store.load(sid))
         except (SessionLost, KeyError, InvalidAction):
             return False
-        self.session, self.state = session, state
-        return True
+        log, state = entry
+        newer = not _same_log(log, self.session["log"])
+        self.session = {**self.session, "log": log}
+        if newer:
+            self.state = state
+        return newer
+
+    def _state_after(self, session: dict) -> tuple[list, dict]:
+        """The log and the state after `session`'s log (as just read from its file): those kept in
+        memory when they are this very log (so that every phone on a game shares one copy of a long
+        log), else the replay (kept from now on). Under Saved's lock."""
+        entry = saved(self.store).get(session["id"])
+        if entry is not None and _same_log(entry[0], session["log"]):
+            log, state = entry
+            if log and "at" not in log[-1] and "at" in session["log"][-1]:  # added here: no saving time
+                log = session["log"]
+        else:
+            log, state = session["log"], flow.replay(GAMES[session["game"]], session["config"], session["log"])
+        saved(self.store).put(session["id"], log, state)
+        return log, state
 
     def undo_label(self) -> str | None:
         """"Undo: <what the last action did>", or None when there is nothing to undo."""
@@ -354,6 +442,7 @@ class ViewModel:
 
     def _refuse(self, error: InvalidAction) -> bool:
         self.problem = Problem(self.t.msg(error.msg), error.field)
+        log.info("refused: %s", self.problem.text)
         self._changed()
         return False
 
@@ -370,9 +459,11 @@ class ViewModel:
         return None
 
 
-def _actions(log: list) -> list:
-    """The log without the time each action was saved."""
-    return [{"type": a.get("type"), "args": a.get("args", {})} for a in log]
+def _same_log(a: list, b: list) -> bool:
+    """Whether two logs hold the same actions (the time each was saved aside), compared newest first."""
+    return a is b or len(a) == len(b) and all(
+        x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {})
+        for x, y in zip(reversed(a), reversed(b)))
 
 
 def _route_for(state: dict) -> str:
