@@ -16,6 +16,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from tests.browser import test_carcassonne_flow as carcassonne
+from tests.browser import test_elfenland_flow as elfenland
 from tests.browser import test_flanders_flow as flanders
 from tests.browser import test_village_flow as village
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
@@ -23,6 +24,8 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, Server
 #: name → (prepare, play)
 FLOWS = {
     "flanders-city": (flanders.prepare_city, flanders.play_city),
+    "elfengold-auction": (elfenland.prepare_auction, elfenland.play_auction),
+    "elfengold-quiet-round": (elfenland.prepare_quiet_round, elfenland.play_quiet_round),
     "village-turn": (village.prepare_turn, village.play_turn),
     "village-quiet-mass": (village.prepare_quiet_mass, village.play_quiet_mass),
     "carcassonne-road": (carcassonne.prepare_road, carcassonne.play_road),
