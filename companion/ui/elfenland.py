@@ -224,11 +224,9 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
             rows.append(text(_("More than {name} holds: a winner who cannot pay gives all their gold to the bank, "
                                "and the tile is auctioned again.").format(name=shell.player_name(bidder)), SMALL,
                              color=ACCENT))
-        rows.append(shell.problem("amount"))
         primary = bar_button(_("Bid {n}").format(n=draft["amount"]), bid(draft["amount"]), "bid",
                              icon=ft.Icons.CHECK)
-    else:
-        rows.append(shell.problem("amount"))
+    rows.append(shell.problem("amount"))
     claim = {"tile": index, "winner": a["leader"], "price": a["high"]}
     left = n - index - 1                     # tiles of the row after this one
     if left:
@@ -306,7 +304,9 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
     mover = rules.colour_at(config, state["turn"])
     name = shell.player_name(mover)
     here = state["players"][mover]["at"]
-    draft = shell.draft.setdefault("move", {"visits": [], "obstacles": 0, "gold_cards": 0})
+    draft = shell.draft.get("move")
+    if not draft or draft["for"] != (state["round"], mover):      # a move entered on another phone meanwhile
+        draft = shell.draft["move"] = {"for": (state["round"], mover), "visits": [], "obstacles": 0, "gold_cards": 0}
     visits = draft["visits"]
     gold_game = _gold_game(shell)
     route = ", ".join(_visit(shell, v) for v in visits) or _("tap the towns reached, in order")
@@ -339,10 +339,11 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
         ft.Row(towns, wrap=True, spacing=6, run_spacing=6),
     ]
     controls.append(card(rows, "move", highlight=True))
+    roads = sum(not v["carpet"] for v in visits)
+    draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
     earned = rules.move_gold(visits)[0]
     cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
     if gold_game:
-        roads = sum(not v["carpet"] for v in visits)
         rows = []
         if config["wizards"] and roads:
             rows.append(count("wizard-obstacles", _("Obstacles passed with a wizard card (1 gold each)"),
