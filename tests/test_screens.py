@@ -317,3 +317,19 @@ def test_every_elfenland_screen_builds_through_a_game_entered_with_the_quiet_pat
     actions.append(("finish", {}))
     vm, routes = walk(ELFENGOLD, actions, game="elfenland")
     assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+
+
+def test_a_move_half_entered_for_a_player_who_has_moved_meanwhile_is_dropped():
+    """Towns tapped on this phone for Anna, while her move is recorded on another phone: the next
+    mover's screen does not start with Anna's towns."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game("elfenland", ELFENGOLD)
+    for kind, args in [("begin", {}), ("advance", {"to": "auction"}),
+                       ("no_more_bids", {"tile": 0, "winner": None, "price": None}), ("advance", {"to": "move"})]:
+        assert vm.dispatch(kind, **args), vm.problem
+    shell.render()
+    shell.draft["move"]["visits"].append({"town": "beata", "gold_road": False, "carpet": False})
+    assert vm.dispatch("move", player="red", visits=[{"town": "virst"}], take="gold")    # the other phone
+    assert shell.draft["move"]["visits"] == []
