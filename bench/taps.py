@@ -16,6 +16,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from tests.browser import test_carcassonne_flow as carcassonne
+from tests.browser import test_elfenland_flow as elfenland
 from tests.browser import test_flanders_flow as flanders
 from tests.browser import test_princes_flow as princes
 from tests.browser import test_village_flow as village
@@ -26,6 +27,8 @@ FLOWS = {
     "flanders-city": (flanders.prepare_city, flanders.play_city),
     "princes-auction": (princes.prepare_auction, princes.play_auction),
     "princes-war": (princes.prepare_war, princes.play_war),
+    "elfengold-auction": (elfenland.prepare_auction, elfenland.play_auction),
+    "elfengold-quiet-round": (elfenland.prepare_quiet_round, elfenland.play_quiet_round),
     "village-turn": (village.prepare_turn, village.play_turn),
     "village-quiet-mass": (village.prepare_quiet_mass, village.play_quiet_mass),
     "carcassonne-road": (carcassonne.prepare_road, carcassonne.play_road),

@@ -82,8 +82,10 @@ def test_z_or_ze_by_how_the_number_is_read(n, form):
 
 
 @pytest.mark.parametrize("message, plural, params, expected", [
-    ("Round {round} of {rounds}", None, {"round": 1, "rounds": 6}, "Kolo 1 ze 6"),
-    ("Round {round} of {rounds}", None, {"round": 2, "rounds": 4}, "Kolo 2 ze 4"),
+    ("Round {round} of {rounds} · phase {n} of {all}: {phase}", None, {"round": 1, "rounds": 6, "n": 4, "all": 7,
+                                                                       "phase": "Aukce"}, "Kolo 1 ze 6 · fáze 4 ze 7: Aukce"),
+    ("Round {round} of {rounds} · phase {n} of {all}: {phase}", None, {"round": 2, "rounds": 4, "n": 5, "all": 6,
+                                                                       "phase": "Tažení"}, "Kolo 2 ze 4 · fáze 5 ze 6: Tažení"),
     ("Tile {k} of {n}: {tile}", None, {"k": 3, "n": 8, "tile": "Drak"}, "Dílek 3 z 8: Drak"),
     ("Tile {k} of {n}: {tile}", None, {"k": 3, "n": 12, "tile": "Drak"}, "Dílek 3 ze 12: Drak"),
     ("{done} of {n} item ticked", "{done} of {n} items ticked", {"done": 2, "n": 7}, "Hotovo 2 ze 7 položek"),

@@ -140,13 +140,13 @@ def test_the_tile_auction():
     t.refused("reveal", "tiles", tiles=["dragon"] * 5)            # 2 × 3 players = 6
     auction_phase(t)
     a = t.state["auction"]
-    assert a["lot"] == {"tile": "dragon"} and a["bidders"] == ["red", "blue", "green"]
+    assert a["lot"] == {"tile": "dragon", "index": 0} and a["bidders"] == ["red", "blue", "green"]
     t.do("bid", player="red", amount=3)
     t.do("bid", player="blue", amount=4)
     t.do("pass_bid", player="green")
     t.do("pass_bid", player="red")
-    assert t.gold("blue") == 8 and t.state["sold"][-1] == {"tile": "dragon", "winner": "blue", "price": 4}
-    assert t.state["auction"]["lot"] == {"tile": "gold"}
+    assert t.gold("blue") == 8 and t.state["sold"][-1] == {"tile": "dragon", "index": 0, "winner": "blue", "price": 4}
+    assert t.state["auction"]["lot"] == {"tile": "gold", "index": 1}
     for colour in ("red", "blue", "green"):                       # nobody bids: back to the pool
         t.do("pass_bid", player=colour)
     assert t.state["sold"][-1]["winner"] is None
@@ -160,7 +160,7 @@ def test_a_winner_who_cannot_pay_loses_all_his_gold_and_the_tile_goes_up_again()
     t.do("pass_bid", player="blue")
     t.do("pass_bid", player="green")
     assert t.gold("red") == 0 and t.state["sold"][-1]["broke"]
-    assert t.state["auction"]["lot"] == {"tile": "dragon"} and t.state["auction"]["log"] == []
+    assert t.state["auction"]["lot"] == {"tile": "dragon", "index": 0} and t.state["auction"]["log"] == []
     assert t.state["auction"]["bidders"] == ["blue", "green"]   # broke: he cannot bid again and again
     t.refused("bid", "player", player="red", amount=1)
     t.do("bid", player="blue", amount=2)
@@ -292,3 +292,179 @@ def test_elf_wizards_only_with_elfengold():
     with pytest.raises(InvalidAction) as caught:
         el.GAME.new_config(dict(TABLE, variant="base"))
     assert caught.value.field == "wizards"
+
+
+# ----------------------------------------------------------------------------------------------
+# Issue 13: the app's "next phase" and the quiet paths, one entry each (FACTS §5.4)
+
+def english(t, kind, **args):
+    return el.describe({"type": kind, "args": args}, t.config).english(lambda key: key.rsplit(".", 1)[-1])
+
+
+def test_advance_turns_up_the_row_on_entering_the_auction():
+    t = Table()
+    assert t.state["step"] == "tiles"
+    t.refused("advance", to="plan")                              # the tap was meant for another phase
+    t.do("advance", to="auction")
+    a = t.state["auction"]
+    assert t.state["row"] == [None] * 6 and a["lot"] == {"tile": None, "index": 0} and a["next"] == "red"
+    t.refused("advance", to="plan")                              # issue 14: the row is auctioned first
+    t.refused("next_phase")
+    assert english(t, "advance", to="auction") == "Auction: 6 tiles turned up"
+
+
+def test_advance_books_the_income_on_the_way_to_the_tiles():
+    """Income (phase 2) has nothing to enter: from the drawing phase the app books 2 gold each and
+    goes on to drawing tiles, in one entry."""
+    t = Table()
+    quiet_round(t)
+    assert (t.state["round"], t.state["step"]) == (2, "draw") and t.gold("blue") == 12
+    t.refused("advance", to="income")
+    t.do("advance", to="tiles")
+    assert t.state["step"] == "tiles" and all(t.gold(c) == 12 + 2 for c in ("red", "blue", "green"))
+    assert english(t, "advance", to="tiles") == "Income booked: +2 gold each"
+
+
+def quiet_round(t):
+    """A round where nothing happens, as the app enters it: 6 entries from its first phase."""
+    first = t.state["step"]
+    if first == "draw":
+        t.do("advance", to="tiles")
+    t.do("advance", to="auction")
+    t.do("no_more_bids", tile=0, winner=None, price=None)
+    t.do("advance", to="move")
+    t.do("nobody_moves", players=el.waiting_movers(t.state, t.config))
+    t.do("advance", to="final" if t.state["round"] == 6 else "draw")
+
+
+def test_a_quiet_round_is_six_entries_and_books_what_the_rules_say():
+    t = Table()
+    quiet_round(t)                                                # round 1: no drawing, no income
+    quiet_round(t)
+    assert (t.state["round"], t.state["step"]) == (3, "draw")
+    assert el.colour_at(t.config, t.state["start"]) == "green"   # the start player passed left twice
+    assert [s["winner"] for s in t.state["sold"]] == []           # a new round: a new row
+    assert all(t.gold(c) == 12 + 2 for c in ("red", "blue", "green"))
+    for _ in range(4):
+        quiet_round(t)
+    assert t.state["phase"] == "final" and t.gold("red") == 12 + 5 * 2
+
+
+def test_nobody_bids_on_this_tile_sends_it_back_to_the_pool():
+    t = Table()
+    t.do("advance", to="auction")
+    t.refused("no_bid", tile=1, winner=None, price=None)          # the screen showed another tile
+    t.do("no_bid", tile=0, winner=None, price=None)
+    assert t.state["sold"] == [{"tile": None, "index": 0, "winner": None, "price": 0}]
+    assert t.state["auction"]["lot"]["index"] == 1 and t.state["auction"]["next"] == "red"
+    assert english(t, "no_bid", tile=0, winner=None, price=None) == "Nobody bids on tile 1: back to the pool"
+
+
+def test_nobody_else_bids_gives_the_tile_to_the_highest_bidder():
+    t = Table()
+    t.do("advance", to="auction")
+    t.do("bid", player="red", amount=2)
+    t.do("bid", player="blue", amount=3)
+    t.refused("no_bid", tile=0, winner="red", price=2)            # outbid meanwhile
+    t.do("no_bid", tile=0, winner="blue", price=3)
+    assert t.gold("blue") == 12 - 3 and t.state["sold"][-1]["winner"] == "blue"
+    assert t.state["auction"]["lot"]["index"] == 1 and t.state["step"] == "auction"
+    assert english(t, "no_bid", tile=0, winner="blue", price=3) == "Nobody else bids: Ben wins tile 1 at 3 gold"
+
+
+def test_nobody_else_bids_this_round_sells_the_tile_on_offer_and_returns_the_rest():
+    t = Table()
+    t.do("advance", to="auction")
+    t.do("no_bid", tile=0, winner=None, price=None)
+    t.do("pass_bid", player="red")
+    t.do("bid", player="blue", amount=4)
+    t.do("no_more_bids", tile=1, winner="blue", price=4)
+    assert [(s["index"], s["winner"]) for s in t.state["sold"]] == [(0, None), (1, "blue"), (2, None), (3, None),
+                                                                     (4, None), (5, None)]
+    assert t.gold("blue") == 12 - 4 and t.gold("red") == t.gold("green") == 12
+    assert t.state["step"] == "plan" and t.state["auction"] is None
+    assert english(t, "no_more_bids", tile=1, winner="blue", price=4) == (
+        "No more bids: Ben wins tile 2 at 4 gold, 4 back to the pool")
+    assert english(t, "no_more_bids", tile=5, winner=None, price=None) == (
+        "No more bids: the last tile back to the pool")
+
+
+def test_no_more_bids_when_the_winner_cannot_pay():
+    """He gives all his gold to the bank and the tile goes up again; nobody else bids: it goes back."""
+    t = Table()
+    t.do("advance", to="auction")
+    t.do("bid", player="red", amount=20)
+    t.do("no_more_bids", tile=0, winner="red", price=20)
+    assert t.gold("red") == 0 and t.state["sold"][0]["broke"]
+    assert [s["winner"] for s in t.state["sold"][1:]] == [None] * 6 and t.state["step"] == "plan"
+
+
+def test_the_quiet_auction_paths_need_a_running_auction():
+    t = Table()
+    t.refused("no_bid", tile=0, winner=None, price=None)
+    t.refused("no_more_bids", tile=0, winner=None, price=None)
+
+
+def test_nobody_else_moves():
+    """Each player who has not moved passes (in Elfengold drawing 2 cards), and the move phase ends."""
+    t = Table()
+    t.do("advance", to="auction")
+    t.do("no_more_bids", tile=0, winner=None, price=None)
+    t.do("advance", to="move")
+    t.refused("nobody_moves", "player", players=["blue", "green"])   # Ann has not moved yet
+    t.do("move", player="red", visits=[{"town": "beata"}], take="gold")
+    assert el.waiting_movers(t.state, t.config) == ["blue", "green"]
+    assert english(t, "nobody_moves", players=["blue", "green"]) == "Ben, Cid do not move and draw 2 cards each"
+    t.refused("nobody_moves", "player", players=["green", "blue"])
+    t.do("nobody_moves", players=["blue", "green"])
+    assert t.state["step"] == "end" and all(p["moved"] for p in t.state["players"].values())
+    assert t.gold("red") == 12 + 2 and t.gold("blue") == 12 and t.state["gold_pile"] == 0
+    t.refused("nobody_moves", players=[])
+
+
+def test_nobody_moves_in_the_base_game():
+    t = Table({"start": 1, "variant": "base", "players": TABLE["players"][:2]})
+    t.to("move")
+    assert el.waiting_movers(t.state, t.config) == ["blue", "red"]
+    assert english(t, "nobody_moves", players=["blue"]) == "Ben does not move"
+    t.do("nobody_moves", players=["blue", "red"])
+    assert t.state["step"] == "end"
+
+
+def test_a_row_turned_up_without_naming_its_tiles_and_a_malformed_row():
+    """A game that entered the auction before issue 13 turns up its row with one entry; a row that is
+    not a list of tile names is refused with a message (it raised TypeError before)."""
+    t = Table()
+    t.to("auction")
+    t.refused("reveal", "tiles", tiles=[["dragon"]] * 6)
+    t.refused("reveal", "tiles", tiles=[{}] * 6)
+    t.do("reveal")
+    assert t.state["row"] == [None] * 6 and t.state["auction"]["lot"]["index"] == 0
+
+
+def test_the_undo_labels_name_the_player_and_the_gold():
+    t = Table()
+    assert english(t, "take_pile", player="blue", cards=2) == "Ben takes the gold pile: +6 gold"
+    assert english(t, "move", player="red", visits=[{"town": "usselen"}, {"town": "grangor", "gold_road": True}],
+                   take="gold") == "Ann moves to grangor: +14 gold"
+    assert english(t, "move", player="red", visits=[{"town": "beata"}, {"town": "virst", "carpet": True}],
+                   take="cards", wizard_obstacles=1) == "Ann moves to virst and draws 2 cards: -4 gold"
+    assert english(t, "pass_move", player="red") == "Ann does not move and draws 2 cards"
+    assert english(t, "cards", cards={"red": 2, "blue": 4, "green": 0}) == "Travel cards in hand: Ann 2, Ben 4, Cid 0"
+
+
+def test_taking_the_gold_pile_names_the_pile_the_screen_showed():
+    t = Table()
+    t.do("gold_card")
+    t.do("gold_card")
+    t.refused("take_pile", player="blue", cards=1)
+    t.do("take_pile", player="blue", cards=2)
+    assert t.gold("blue") == 12 + 6
+
+
+def test_a_gold_correction_cannot_take_more_than_the_player_holds():
+    t = Table()
+    caught = t.refused("adjust", "delta", player="red", delta=-13, reason="miscount")
+    assert caught.msg.english() == "Ann holds 12 gold: a correction cannot take more."
+    t.do("adjust", player="red", delta=-12, reason="miscount")
+    assert t.gold("red") == 0

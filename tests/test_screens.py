@@ -291,3 +291,45 @@ def test_elfenland_base_game_screens_and_the_card_count():
     actions += [("cards", {"cards": {"red": 1, "blue": 3}}), ("finish", {})]
     vm, routes = walk(base, actions, game="elfenland")
     assert vm.route == "result" and vm.game.result(vm.state, vm.session["config"])["winners"] == ["blue"]  # 2 towns each: cards
+
+
+def elfengold_round_in_taps(first_round, order, last_round):
+    """One Elfengold round as the screens enter it since issue 13: the app's next phase (income booked on
+    the way, the row turned up on entering the auction), the quiet paths of the auction and the moves."""
+    steps = [] if first_round else [("gold_card", {}), ("take_pile", {"player": order[0], "cards": 1}),
+                                    ("advance", {"to": "tiles"})]
+    steps += [("advance", {"to": "auction"}), ("bid", {"player": order[0], "amount": 1}),
+              ("no_bid", {"tile": 0, "winner": order[0], "price": 1}), ("no_bid", {"tile": 1, "winner": None, "price": None}),
+              ("bid", {"player": order[0], "amount": 2}), ("no_more_bids", {"tile": 2, "winner": order[0], "price": 2}),
+              ("advance", {"to": "move"}),
+              ("move", {"player": order[0], "visits": [{"town": "beata"}, {"town": "virst", "gold_road": True}],
+                        "take": "gold"}),
+              ("nobody_moves", {"players": order[1:]}), ("gold_card", {}), ("take_pile", {"player": order[1]}),
+              ("advance", {"to": "final" if last_round else "draw"})]
+    return steps
+
+
+def test_every_elfenland_screen_builds_through_a_game_entered_with_the_quiet_paths():
+    order = ["red", "blue", "green"]
+    actions = [("tick", {"item": "board", "done": True}), ("begin", {})]
+    for r in range(6):
+        actions += elfengold_round_in_taps(r == 0, order[r % 3:] + order[:r % 3], r == 5)
+    actions.append(("finish", {}))
+    vm, routes = walk(ELFENGOLD, actions, game="elfenland")
+    assert vm.route == "result" and {"setup", "round", "final", "scores", "rules", "log"} <= set(routes)
+
+
+def test_a_move_half_entered_for_a_player_who_has_moved_meanwhile_is_dropped():
+    """Towns tapped on this phone for Anna, while her move is recorded on another phone: the next
+    mover's screen does not start with Anna's towns."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game("elfenland", ELFENGOLD)
+    for kind, args in [("begin", {}), ("advance", {"to": "auction"}),
+                       ("no_more_bids", {"tile": 0, "winner": None, "price": None}), ("advance", {"to": "move"})]:
+        assert vm.dispatch(kind, **args), vm.problem
+    shell.render()
+    shell.draft["move"]["visits"].append({"town": "beata", "gold_road": False, "carpet": False})
+    assert vm.dispatch("move", player="red", visits=[{"town": "virst"}], take="gold")    # the other phone
+    assert shell.draft["move"]["visits"] == []

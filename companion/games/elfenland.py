@@ -14,7 +14,12 @@ seed 004 and S-GT, S-LZ, S-SM):
 - the transport-tile auction: 2 × players tiles a round (the phase does not end before they are
   turned up and auctioned), opened by the start player, a pass final for that tile, the winner pays
   the bank, a winner who cannot pay loses all his gold and the tile is auctioned again, no bid sends
-  it back to the pool (FACTS §5.4.4): `_reveal`, `_open`, `_settle`, `_next_phase`;
+  it back to the pool (FACTS §5.4.4): `_reveal`, `_open`, `_settle`, `_next_phase`; the quiet paths
+  in one entry each: nobody (else) bids on this tile, nobody else bids this round (every later turn to
+  bid a pass): `_no_bid`, `_no_more_bids`;
+- the app's "next phase": income has nothing to enter, so it is booked on the way to the tiles phase;
+  entering the auction turns up its row: `_advance`; nobody else moves (each passes, in Elfengold
+  drawing 2 cards), in one entry: `_nobody_moves`;
 - obstacles: one per road, so a wizard card stands in for at most one obstacle card per road
   travelled (FACTS §5.1, §5.6.3): `_move`; in Elfengold all board tiles, trees included, go back to
   the pool at the round's end (FACTS §5.4.7); the tiles Elfengold leaves in the box (FACTS §5.1 vs
@@ -37,7 +42,9 @@ Decisions where the sources are silent (FACTS §5.8 lists them as open):
 - the base game ends early the same way as Elfengold: after the round in which a player has all 20
   town pieces;
 - the Elfengold variants with town cards or randomly placed gold discs are not computed: the move
-  helper uses the printed disc values (FACTS §5.3); correct the ledger if you play them.
+  helper uses the printed disc values (FACTS §5.3); correct the ledger if you play them;
+- the auction's row need not name its tiles: which tiles they are changes nothing the app books (the
+  players see them on the table), so the app asks only who wins each and at what price.
 """
 from __future__ import annotations
 
@@ -245,6 +252,10 @@ def _player(state: Mapping, value) -> str:
     return value
 
 
+def _name(config: Mapping, colour: str) -> str:
+    return next(p["name"] for p in config["players"] if p["colour"] == colour)
+
+
 def _elfengold(config: Mapping) -> None:
     if _variant(config) != "elfengold":
         raise InvalidAction(Msg(N_("That is an Elfengold rule.")))
@@ -279,10 +290,39 @@ def _next_phase(state: dict, args: Mapping, config: Mapping) -> None:
             p["moved"] = False
 
 
+def next_stop(state: Mapping, config: Mapping) -> str:
+    """Where the app's "next phase" leads from here: the next phase (income is passed through: it has
+    nothing to enter), after the round's end the next round's first phase, or "final"."""
+    phases = PHASES[_variant(config)]
+    if state["step"] == "end":
+        return "final" if _last_round(state, config) else _first_phase(config, state["round"] + 1)
+    following = phases[phases.index(state["step"]) + 1]
+    return phases[phases.index(following) + 1] if following == "income" else following
+
+
+def _advance(state: dict, args: Mapping, config: Mapping) -> None:
+    """The app's "next phase" (`next_phase` stays for the games logged before it): on to `next_stop`,
+    which `to` names as the screen showed it. Income is booked on the way to the tiles phase; entering
+    the auction turns up its row (the tiles' kinds change nothing the app books) and opens tile 1."""
+    need(state, "play")
+    if args.get("to") != next_stop(state, config):
+        raise InvalidAction(Msg(N_("That belongs to another phase of the round.")))
+    _next_phase(state, args, config)
+    if state["phase"] == "play" and state["step"] == "income":
+        _next_phase(state, args, config)
+    if state["phase"] == "play" and state["step"] == "auction" and not state["row"]:
+        _turn_up(state, config, [None] * 2 * len(config["players"]))
+
+
+def _last_round(state: Mapping, config: Mapping) -> bool:
+    """After the last round, or the round in which someone has all 20 town pieces, the game ends."""
+    return state["round"] == rounds(config) or any(len(p["towns"]) == TOWNS for p in state["players"].values())
+
+
 def _end_round(state: dict, config: Mapping) -> None:
     """The start player passes left; after the last round, or when someone has all 20 towns, the
     final scoring follows."""
-    if state["round"] == rounds(config) or any(len(p["towns"]) == TOWNS for p in state["players"].values()):
+    if _last_round(state, config):
         state["phase"] = "final"
         return
     state["round"] += 1
@@ -307,23 +347,33 @@ def _take_pile(state: dict, args: Mapping, config: Mapping) -> None:
     family = _player(state, args.get("player"))
     if not state["gold_pile"]:
         raise InvalidAction(Msg(N_("The gold pile is empty.")))
+    if "cards" in args and args["cards"] != state["gold_pile"]:     # the pile the screen showed (its undo names it)
+        raise InvalidAction(Msg(N_("The gold pile has changed: look at the screen again.")))
     state["players"][family]["gold"] += GOLD_PER_CARD * state["gold_pile"]
     state["gold_pile"] = 0
 
 
 def _reveal(state: dict, args: Mapping, config: Mapping) -> None:
-    """The start player turns up 2 × players tiles from the pool; the first auction opens."""
+    """The start player turns up 2 × players tiles from the pool; the first auction opens. Which tiles
+    they are may be named (each within the pool), or not: nothing the app books depends on it."""
     _elfengold(config)
     _in_step(state, "auction")
     if state["row"]:
         raise InvalidAction(Msg(N_("The row is already out.")))
     tiles = args.get("tiles")
     n = 2 * len(config["players"])
-    if not isinstance(tiles, list) or len(tiles) != n or any(t not in POOL for t in tiles):
+    if tiles is None:
+        tiles = [None] * n
+    if not isinstance(tiles, list) or len(tiles) != n or any(
+            t is not None and (not isinstance(t, str) or t not in POOL) for t in tiles):
         raise InvalidAction(Msg(N_("Enter the {n} tiles turned up."), {"n": n}), field="tiles")
     for kind in POOL:
         if tiles.count(kind) > POOL[kind]:
             raise InvalidAction(Msg(N_("The pool holds only {n} of that tile."), {"n": POOL[kind]}), field="tiles")
+    _turn_up(state, config, tiles)
+
+
+def _turn_up(state: dict, config: Mapping, tiles: list) -> None:
     state["row"] = list(tiles)
     _open(state, config)
 
@@ -334,7 +384,8 @@ def _open(state: dict, config: Mapping) -> None:
     the tile goes back to the pool at once."""
     order = [colour_at(config, state["start"] + i) for i in range(len(config["players"]))]
     bidders = [c for c in order if state["players"][c]["gold"] > 0]
-    state["auction"] = auction.start({"tile": state["row"][state["next_tile"]]}, "gold", MIN_BID, bidders,
+    state["auction"] = auction.start({"tile": state["row"][state["next_tile"]], "index": state["next_tile"]}, "gold",
+                                     MIN_BID, bidders,
                                      skipped=[{"player": c, "reason": "no_gold"} for c in order if c not in bidders])
     if auction.finished(state["auction"]):
         _settle(state, config, state["auction"])
@@ -363,18 +414,72 @@ def _settle(state: dict, config: Mapping, done: dict) -> None:
     a tile nobody bid for goes back to the pool."""
     tile, winner = done["lot"]["tile"], auction.winner(done)
     if winner and state["players"][winner]["gold"] < done["high"]:
-        state["sold"].append({"tile": tile, "winner": winner, "price": done["high"], "broke": True,
-                              "lost": state["players"][winner]["gold"]})
+        state["sold"].append({"tile": tile, "index": state["next_tile"], "winner": winner, "price": done["high"],
+                              "broke": True, "lost": state["players"][winner]["gold"]})
         state["players"][winner]["gold"] = 0
         _open(state, config)
         return
     if winner:
         state["players"][winner]["gold"] -= done["high"]
-    state["sold"].append({"tile": tile, "winner": winner, "price": done["high"] if winner else 0})
+    state["sold"].append({"tile": tile, "index": state["next_tile"], "winner": winner,
+                          "price": done["high"] if winner else 0})
     state["next_tile"] += 1
     state["auction"] = None
     if state["next_tile"] < len(state["row"]):
         _open(state, config)
+
+
+def _claimed(state: Mapping, args: Mapping) -> dict:
+    """The auction a quiet path is meant for: the tile (its place in the row) and the highest bid so far
+    (bidder and amount, None before a bid), as the screen showed them; the undo button names them."""
+    current = auction.running(state["auction"])
+    if (args.get("tile") != current["lot"]["index"] or args.get("winner") != current["leader"]
+            or args.get("price") != current["high"]):
+        raise InvalidAction(Msg(N_("The bidding has moved on: look at the screen again.")))
+    return current
+
+
+def _everyone_passes(state: dict, config: Mapping) -> None:
+    """Every bidder still asked about the tile passes: it goes to the highest bidder, or back to the pool."""
+    current = state["auction"]
+    while not auction.finished(current):
+        auction.pass_(current, current["next"])
+    _settle(state, config, current)
+
+
+def _no_bid(state: dict, args: Mapping, config: Mapping) -> None:
+    """Nobody (else) bids on this tile, in one entry: everyone still in passes (FACTS §5.4.4)."""
+    _claimed(state, args)
+    _everyone_passes(state, config)
+
+
+def _no_more_bids(state: dict, args: Mapping, config: Mapping) -> None:
+    """Nobody else bids this round, in one entry: every later turn to bid is a pass, so the tile on
+    offer goes to its highest bidder (or back to the pool) and every tile after it goes back to the
+    pool; the auction phase is then over and route planning begins."""
+    _claimed(state, args)
+    while state["auction"]:
+        _everyone_passes(state, config)
+    _next_phase(state, args, config)
+
+
+def waiting_movers(state: Mapping, config: Mapping) -> list[str]:
+    """The players who have not moved this round, in moving order from the one on turn."""
+    n = len(config["players"])
+    seats = [colour_at(config, state["turn"] + i) for i in range(n)]
+    return [c for c in seats if not state["players"][c]["moved"]]
+
+
+def _nobody_moves(state: dict, args: Mapping, config: Mapping) -> None:
+    """Nobody else moves, in one entry: each player who has not moved passes (in Elfengold he draws 2
+    cards; a gold card among them goes onto the gold pile with its own tap), and the move phase ends."""
+    _in_step(state, "move")
+    waiting = waiting_movers(state, config)
+    if not waiting or args.get("players") != waiting:
+        raise InvalidAction(Msg(N_("The moves have changed: look at the screen again.")), field="player")
+    for family in waiting:
+        state["players"][family]["moved"] = True
+    _next_phase(state, args, config)
 
 
 def _check_visits(state: Mapping, config: Mapping, family: str, raw) -> list[dict]:
@@ -491,7 +596,11 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     reason = args.get("reason")
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
-    if not 0 <= state["players"][family]["gold"] + delta <= GOLD_IN_BOX:
+    held = state["players"][family]["gold"]
+    if held + delta < 0:
+        raise InvalidAction(Msg(N_("{name} holds {gold} gold: a correction cannot take more."),
+                                {"name": _name(config, family), "gold": held}), field="delta")
+    if held + delta > GOLD_IN_BOX:
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": GOLD_IN_BOX}), field="delta")
     if sum(p["gold"] for p in state["players"].values()) + delta > GOLD_IN_BOX:
         raise InvalidAction(Msg(N_("The players would hold more than the {n} gold in the box."), {"n": GOLD_IN_BOX}),
@@ -521,8 +630,9 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     state["phase"] = "over"
 
 
-REDUCERS = {"begin": _begin, "next_phase": _next_phase, "gold_card": _gold_card, "take_pile": _take_pile,
-            "reveal": _reveal, "bid": _bid, "pass_bid": _pass_bid, "move": _move, "pass_move": _pass_move,
+REDUCERS = {"begin": _begin, "next_phase": _next_phase, "advance": _advance, "gold_card": _gold_card,
+            "take_pile": _take_pile, "reveal": _reveal, "bid": _bid, "pass_bid": _pass_bid, "no_bid": _no_bid,
+            "no_more_bids": _no_more_bids, "move": _move, "pass_move": _pass_move, "nobody_moves": _nobody_moves,
             "town": _town, "adjust": _adjust, "cards": _cards, "finish": _finish}
 
 
@@ -535,7 +645,7 @@ def result(state: Mapping, config: Mapping) -> dict:
 
 
 def describe(action: Mapping, config: Mapping) -> Msg:
-    """What an action did, for the game log and the undo button."""
+    """What an action did, for the game log and the undo button: who, and the gold or the towns."""
     kind, args = action.get("type"), action.get("args", {})
     names = {p["colour"]: p["name"] for p in config["players"]}
     who = names.get(args.get("player"), "")
@@ -543,23 +653,87 @@ def describe(action: Mapping, config: Mapping) -> Msg:
               "gold_card": N_("A gold card onto the gold pile"), "reveal": N_("Tiles turned up for the auction"),
               "cards": N_("Travel cards counted"), "finish": N_("Final scoring done"),
               "tick": N_("Setup: ticked an item")}
+    if kind == "advance":
+        return _describe_advance(args, config)
     if kind == "take_pile":
+        if "cards" in args:
+            return Msg(N_("{name} takes the gold pile: +{gold} gold"), {"name": who, "gold": GOLD_PER_CARD * args["cards"]})
         return Msg(N_("{name} takes the gold pile"), {"name": who})
     if kind == "bid":
         return Msg(N_("{name} bids {amount}"), {"name": who, "amount": args.get("amount")})
     if kind == "pass_bid":
         return Msg(N_("{name} passes"), {"name": who})
+    if kind in ("no_bid", "no_more_bids"):
+        return _describe_quiet_auction(kind, args, config, names)
     if kind == "move":
-        return Msg(N_("{name} moves"), {"name": who})
+        return _describe_move(args, config, who)
     if kind == "pass_move":
-        return Msg(N_("{name} does not move"), {"name": who})
+        return Msg(N_("{name} does not move and draws 2 cards") if _variant(config) == ELFENGOLD else
+                   N_("{name} does not move"), {"name": who})
+    if kind == "nobody_moves":
+        movers = args.get("players", [])
+        together = ", ".join(names.get(c, "") for c in movers)
+        if _variant(config) == ELFENGOLD:
+            return P_("{names} does not move and draws 2 cards", "{names} do not move and draw 2 cards each",
+                      len(movers), names=together)
+        return P_("{names} does not move", "{names} do not move", len(movers), names=together)
     if kind == "town":
-        return Msg(N_("Town piece corrected for {name}: {town}"), {"name": who, "town": text(f"town.{args.get('town')}")})
+        return Msg(N_("Town piece for {name}: {town} collected") if args.get("collected") else
+                   N_("Town piece for {name}: {town} given back"), {"name": who, "town": text(f"town.{args.get('town')}")})
     if kind == "adjust":
         return Msg(N_("Gold correction for {name}: {delta:+d} ({reason})"),
                    {"name": who, "delta": args.get("delta", 0), "reason": args.get("reason", "")})
+    if kind == "cards" and isinstance(args.get("cards"), Mapping):
+        return Msg(N_("Travel cards in hand: {counts}"), {"counts": ", ".join(
+            f"{p['name']} {args['cards'].get(p['colour'], 0)}" for p in config["players"])})
     return Msg(simple.get(kind, N_("Unknown action")))
 
+
+def _describe_advance(args: Mapping, config: Mapping) -> Msg:
+    to = args.get("to")
+    if to == "final":
+        return Msg(N_("End of the last round: final scoring"))
+    if to == PHASES[_variant(config)][0]:               # a round begins only after the one before ends
+        return Msg(N_("End of the round"))
+    if to == "tiles" and _variant(config) == ELFENGOLD:
+        return Msg(N_("Income booked: +{gold} gold each"), {"gold": INCOME})
+    if to == "auction":
+        n = 2 * len(config["players"])
+        return P_("Auction: {n} tile turned up", "Auction: {n} tiles turned up", n)
+    return Msg(N_("Next phase: {phase}"), {"phase": text(f"step.{_variant(config)}.{to}.title")})
+
+
+def _describe_quiet_auction(kind: str, args: Mapping, config: Mapping, names: Mapping) -> Msg:
+    tile, winner, price = args.get("tile", 0) + 1, args.get("winner"), args.get("price")
+    after = 2 * len(config["players"]) - tile          # tiles of the row after this one
+    if kind == "no_bid":
+        if winner is None:
+            return Msg(N_("Nobody bids on tile {tile}: back to the pool"), {"tile": tile})
+        return Msg(N_("Nobody else bids: {name} wins tile {tile} at {price} gold"),
+                   {"name": names.get(winner, ""), "tile": tile, "price": price})
+    if winner is None:
+        return P_("No more bids: the last tile back to the pool", "No more bids: {n} tiles back to the pool", after + 1)
+    if not after:
+        return Msg(N_("No more bids: {name} wins tile {tile} at {price} gold"),
+                   {"name": names.get(winner, ""), "tile": tile, "price": price})
+    return P_("No more bids: {name} wins tile {tile} at {price} gold, the last one back to the pool",
+              "No more bids: {name} wins tile {tile} at {price} gold, {n} back to the pool", after,
+              name=names.get(winner, ""), tile=tile, price=price)
+
+
+def _describe_move(args: Mapping, config: Mapping, who: str) -> Msg:
+    visits = args.get("visits") or [{}]
+    town = text(f"town.{visits[-1].get('town')}")
+    if _variant(config) != ELFENGOLD:
+        return Msg(N_("{name} moves to {town}"), {"name": who, "town": town})
+    cost = WIZARD_OBSTACLE * args.get("wizard_obstacles", 0) + WIZARD_CARPET * sum(bool(v.get("carpet")) for v in visits)
+    if args.get("take") == "gold":
+        return Msg(N_("{name} moves to {town}: {gold:+d} gold"),
+                   {"name": who, "town": town, "gold": move_gold(visits)[0] - cost})
+    if cost:
+        return Msg(N_("{name} moves to {town} and draws 2 cards: {gold:+d} gold"),
+                   {"name": who, "town": town, "gold": -cost})
+    return Msg(N_("{name} moves to {town} and draws 2 cards"), {"name": who, "town": town})
 
 
 def guide(state: Mapping, config: Mapping) -> Guide:
@@ -569,18 +743,22 @@ def guide(state: Mapping, config: Mapping) -> Guide:
     figures = {}
     for p in config["players"]:
         book = state["players"][p["colour"]]
-        figures[p["colour"]] = (Msg(N_("towns {towns} · gold {gold}"), {"towns": len(book["towns"]), "gold": book["gold"]})
-                                if gold else Msg(N_("towns {towns}"), {"towns": len(book["towns"])}))
+        # the town pieces are the score: a bare number, as every game's strip shows its score
+        figures[p["colour"]] = (Msg(N_("{towns} · {gold} gold"), {"towns": len(book["towns"]), "gold": book["gold"]})
+                                if gold else Msg("{towns}", {"towns": len(book["towns"])}))
     if state["phase"] in ("final", "over"):
         return Guide(Msg(N_("Final scoring")), figures=figures, screen=state["phase"])
     phases = PHASES[_variant(config)]
     where = Msg(N_("Round {round} of {rounds} · phase {n} of {all}: {phase}"), {
         "round": state["round"], "rounds": rounds(config), "n": phases.index(state["step"]) + 1, "all": len(phases),
         "phase": text(f"step.{_variant(config)}.{state['step']}.title")})
+    # each tile on offer and each player's move is a screen of its own: it opens at its top
     if state["auction"] and not auction.finished(state["auction"]):
-        return Guide(where, state["auction"]["next"], Msg(N_("Bids:")), figures, f"auction:{state['round']}")
+        return Guide(where, state["auction"]["next"], Msg(N_("Bids:")), figures,
+                     f"auction:{state['round']}:{state['auction']['lot']['index']}")
     if state["step"] == "move" and not all(p["moved"] for p in state["players"].values()):
-        return Guide(where, colour_at(config, state["turn"]), Msg(N_("Moves:")), figures, f"move:{state['round']}")
+        return Guide(where, colour_at(config, state["turn"]), Msg(N_("Moves:")), figures,
+                     f"move:{state['round']}:{state['turn']}")
     return Guide(where, colour_at(config, state["start"]), Msg(N_("Start player:")), figures,
                  f"{state['step']}:{state['round']}")
 

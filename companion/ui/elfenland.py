@@ -1,14 +1,15 @@
 """Elfenland and Elfengold screens: the new-game form, the round guide phase by phase with the gold
 pile, the tile auction, the move helper (towns, gold roads, Elf wizards) and the road-cost table, the
-ledgers with the town race, and the final scoring."""
+ledgers with the town race, and the final scoring. Each screen's next entry sits in the bottom bar, and
+the quiet paths (nobody bids, nobody else bids this round, nobody moves) are one tap each."""
 from __future__ import annotations
 
 import flet as ft
 
 from ..engine import auction as bidding
 from ..games import elfenland as rules
-from .widgets import (Screen, create_button, ACCENT, SMALL, TARGET, TEXT, Stepper, button, card, choice_chips, heading, reminder, text, tid, title,
-                      who)
+from .widgets import (ACCENT, SMALL, TARGET, TEXT, Keypad, Screen, bar_button, button, card, choice_chips, count,
+                      create_button, heading, pick, text, tid, title, who)
 
 GAME = rules.ID
 
@@ -61,13 +62,24 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 
 
 def _gold_game(shell) -> bool:
-    return shell.vm.session["config"]["variant"] == "elfengold"
+    return shell.vm.session["config"]["variant"] == rules.ELFENGOLD
 
 
 def _town(shell, town: str) -> str:
     """A town by name, with its gold disc in Elfengold."""
     name = shell.game_text(f"town.{town}")
     return f"{name} {rules.GOLD_DISCS[town]}" if _gold_game(shell) and town in rules.GOLD_DISCS else name
+
+
+def _phase(shell, step: str) -> str:
+    return shell.game_text(f"step.{shell.vm.session['config']['variant']}.{step}.title")
+
+
+def _small_button(label: str, on_click, ident: str, filled: bool = False, disabled: bool = False) -> ft.Control:
+    """A button sized to its label (chips in a row), 52 px tall."""
+    kind = ft.FilledButton if filled else ft.OutlinedButton
+    return tid(ident, kind(content=ft.Text(label, size=TEXT), height=TARGET, disabled=disabled, on_click=on_click,
+                           style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12))))
 
 
 def _race(shell) -> ft.Control:
@@ -88,133 +100,186 @@ def _race(shell) -> ft.Control:
 # The round
 
 
-def round_screen(shell) -> list[ft.Control]:
+def round_screen(shell) -> Screen:
+    """The phase on now: what to enter in it (the auction, the moves, the gold pile), its rule folded
+    to one line, and in the bottom bar the phase's own entry or "Next phase"."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
-    variant = config["variant"]
-    phases = rules.PHASES[variant]
-    current = state["step"]
-    key = f"step.{variant}.{current}"
-    start = config["players"][state["start"]]
-    controls: list[ft.Control] = [
-        tid("round-head", text(_("Round {round} of {rounds}").format(round=state["round"], rounds=rules.rounds(config)),
-                               20, weight=ft.FontWeight.BOLD)),
-        ft.Row([text(_("Start player:")), who(start["name"], start["colour"])], wrap=True),
-        ft.Row([tid(f"phase-{p}", ft.Container(
-            ft.Text(str(i + 1), size=TEXT, weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK if p == current else None),
-            width=42, height=42, border_radius=21, alignment=ft.Alignment.CENTER,
-            bgcolor=ACCENT if p == current else None, border=ft.Border.all(1, ACCENT)))
-            for i, p in enumerate(phases)], spacing=6, wrap=True),
-        card([heading(shell.game_text(f"{key}.title")), text(shell.game_text(f"{key}.body"), SMALL),
-              reminder(shell.game_text(f"{key}.remind"))], "phase-card"),
-        shell.problem(),
-    ]
-    if current == "auction":
-        controls += _auction(shell)
-    if current == "move":
-        controls += _move(shell)
-    if variant == "elfengold" and current in ("draw", "move"):
+    variant, step = config["variant"], state["step"]
+    controls: list[ft.Control] = [shell.problem()]
+    primary = None
+    if step == "auction":
+        helper, primary = _auction(shell)
+        controls += helper
+    if step == "move":
+        helper, primary = _move(shell)
+        controls += helper
+    if step == "tiles" and variant == rules.ELFENGOLD and state["round"] > 1:
+        ngettext = vm.t.n
+        controls.append(tid("income", text(ngettext(
+            "Income booked: the banker pays every player {gold} gold.",
+            "Income booked: the banker pays every player {gold} gold.", rules.INCOME).format(gold=rules.INCOME),
+            SMALL, color=ACCENT)))
+    if variant == rules.ELFENGOLD and step in ("draw", "move", "end"):
         controls.append(_gold_pile(shell))
-    if current in ("plan", "move"):
+    if step == "plan":
+        controls += [text(_sale(shell, sale), SMALL) for sale in state["sold"] if sale["winner"]]
+    controls.append(shell.rule_fold(f"{GAME}.step.{variant}.{step}"))
+    if step in ("plan", "move"):
         controls.append(_road_costs(shell))
-    controls.append(_race(shell))
-    if current == "end":
+    return Screen(controls + shell.footer(), primary or _next_button(shell))
+
+
+def _next_button(shell) -> ft.Control:
+    """On to the next phase (income, which has nothing to enter, is booked on the way)."""
+    _, vm = shell.vm.t, shell.vm
+    to = rules.next_stop(vm.state, vm.session["config"])
+    if to == "final":
+        label = _("End the round: final scoring")
+    elif vm.state["step"] == "end":
         label = _("End the round")
+    elif to == "tiles" and vm.state["step"] == "draw":
+        label = _("Book the income (+{gold} each)").format(gold=rules.INCOME)
     else:
-        label = _("Next phase: {phase}").format(phase=shell.game_text(
-            f"step.{variant}.{phases[phases.index(current) + 1]}.title"))
-    controls += [button(label, lambda e: vm.dispatch("next_phase"), "next-phase", icon=ft.Icons.ARROW_FORWARD),
-                 *shell.footer()]
-    return controls
+        label = _("Next phase: {phase}").format(phase=_phase(shell, to))
+    return bar_button(label, lambda e: vm.dispatch("advance", to=to), "next-phase", icon=ft.Icons.ARROW_FORWARD)
 
 
 def _gold_pile(shell) -> ft.Control:
     """Gold cards revealed go onto the gold pile; taking it pays 3 gold per card."""
     _, vm = shell.vm.t, shell.vm
     pile = vm.state["gold_pile"]
-    rows = [heading(_("Gold pile")),
-            tid("gold-pile", text(_("{n} gold cards: worth {gold} gold").format(
-                n=pile, gold=pile * rules.GOLD_PER_CARD))),
-            button(_("A gold card goes onto the pile"), lambda e: vm.dispatch("gold_card"), "gold-card",
-                   primary=False, icon=ft.Icons.ADD)]
-    if pile:
+    ngettext = vm.t.n
+    worth = (ngettext("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold", pile)
+             .format(n=pile, gold=pile * rules.GOLD_PER_CARD) if pile else _("Gold pile: empty"))
+    rows = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)), expand=True),
+                    _small_button(_("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card",
+                                  disabled=pile >= rules.GOLD_CARDS)],
+                   vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    if pile and vm.state["step"] != "end":
         rows += [text(_("Takes the gold pile:"), SMALL),
                  choice_chips("take-pile", [(p["colour"], p["name"]) for p in vm.session["config"]["players"]], None,
-                              lambda c: vm.dispatch("take_pile", player=c))]
+                              lambda c: vm.dispatch("take_pile", player=c, cards=pile))]
+    elif vm.state["step"] == "end":
+        rows.append(text(_("A gold card among the cards drawn instead of moving goes onto the pile too."), SMALL))
     return card(rows, "gold")
 
 
-def _auction(shell) -> list[ft.Control]:
-    """The row of 2 × players tiles, then one auction per tile."""
+# ----------------------------------------------------------------------------------------------
+# The auction
+
+
+def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    """One tile at a time: the bidder (in the header) bids in one tap (the lowest bid, +1, +2, +5) or
+    on the keypad, or passes in the bottom bar; "nobody (else) bids" settles the tile, or the rest of
+    the row, in one tap."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     n = 2 * len(config["players"])
     controls: list[ft.Control] = []
-    for sale in state["sold"]:
-        controls.append(text(_sale(shell, sale), SMALL))
-    if not state["row"]:
-        row = shell.draft.setdefault("row", [])
-        rows = [heading(_("Turn up {n} tiles").format(n=n)),
-                text(_("Tap each tile as it is turned up, in order:"), SMALL),
-                choice_chips("row", [(k, shell.game_text(f"tile.{k}")) for k in rules.POOL], None,
-                             lambda k: (row.append(k) if len(row) < n else None, shell.render())),
-                tid("row-list", text(", ".join(shell.game_text(f"tile.{k}") for k in row) or "–", SMALL)),
-                shell.problem("tiles")]
-        if row:
-            rows.append(button(_("Take back the last one"), lambda e: (row.pop(), shell.render()), "row-back",
-                               primary=False))
-        if len(row) == n:
-            rows.append(button(_("Auction these tiles"), lambda e: shell.send("reveal", "row", tiles=list(row)),
-                               "reveal"))
-        controls.append(card(rows, "row"))
-        return controls
+    if not state["row"]:      # a game that entered the auction before the row was turned up on the way in
+        controls.append(card([heading(_("Turn up {n} tiles").format(n=n)),
+                              text(_("The start player turns up 2 tiles per player in a row."), SMALL)], "row"))
+        return controls, bar_button(_("Tiles turned up: auction"), lambda e: vm.dispatch("reveal"), "reveal",
+                                    icon=ft.Icons.CHECK)
     a = state["auction"]
     if not a:
-        controls.append(text(_("Every tile of the row has been auctioned."), SMALL))
-        return controls
-    bidder = a["next"]
+        controls.append(tid("auction-done", text(_("Every tile of the row has been auctioned."))))
+        controls += _sales(shell)
+        return controls, None
+    index, bidder = a["lot"]["index"], a["next"]
+    gold = state["players"][bidder]["gold"]
+    least = bidding.lowest_bid(a)
+    at = (index, len(a["log"]), len(state["sold"]))
     draft = shell.draft.get("bid")
-    if not draft or draft["at"] != (state["next_tile"], len(a["log"]), len(state["sold"])):
-        draft = shell.draft["bid"] = {"at": (state["next_tile"], len(a["log"]), len(state["sold"])),
-                                      "amount": bidding.lowest_bid(a)}
+    if not draft or draft["at"] != at:
+        draft = shell.draft["bid"] = {"at": at, "amount": least, "keypad": False}
+    title_ = (_("Tile {k} of {n}: {tile}").format(k=index + 1, n=n, tile=shell.game_text(f"tile.{a['lot']['tile']}"))
+              if a["lot"]["tile"] else _("Tile {k} of {n}").format(k=index + 1, n=n))
+    high = (_("No bid yet") if a["high"] is None else
+            _("Highest bid: {high} ({name})").format(high=a["high"], name=shell.player_name(a["leader"])))
 
-    def change(e) -> None:
-        value = (e.control.value or "").strip()
-        draft["amount"] = int(value) if value.isdigit() else value
+    def bid(amount: int):
+        return lambda e: shell.send("bid", "bid", player=bidder, amount=amount)
 
-    rows = [heading(_("Tile {k} of {n}: {tile}").format(k=state["next_tile"] + 1, n=n,
-                                                        tile=shell.game_text(f"tile.{a['lot']['tile']}"))),
-            text(_("The start player opens; a pass is final for this tile."), SMALL)]
+    quick = [(least, "min"), (least + 1, "plus1"), (least + 2, "plus2"), (least + 5, "plus5")]
+    chips = [tid(f"bid-{name}", (ft.FilledButton if name == "min" else ft.OutlinedButton)(
+        content=ft.Text(str(amount), size=TEXT, weight=ft.FontWeight.BOLD), width=52, height=TARGET,
+        style=ft.ButtonStyle(padding=0), on_click=bid(amount))) for amount, name in quick]
+    chips.append(tid("bid-other", ft.IconButton(
+        ft.Icons.DIALPAD, tooltip=_("Other amount"), width=TARGET, height=TARGET, selected=draft["keypad"],
+        on_click=lambda e: (draft.update(keypad=not draft["keypad"]), shell.render()))))
+    rows: list[ft.Control] = [
+        heading(title_),
+        tid("auction-status", text(f"{high} · " + _("{name} holds {gold} gold.").format(
+            name=shell.player_name(bidder), gold=gold), SMALL)),
+        text(_("Bid:"), SMALL),
+        ft.Row(chips, spacing=6),
+    ]
+    primary = bar_button(_("{name} passes").format(name=shell.player_name(bidder)),
+                         lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid")
+    if draft["keypad"]:
+        rows.append(Keypad("bid-keypad", _("Amount of the bid"), draft, "amount", least, rules.GOLD_IN_BOX).control)
+        if isinstance(draft["amount"], int) and draft["amount"] > gold:
+            rows.append(text(_("More than {name} holds: a winner who cannot pay gives all their gold to the bank, "
+                               "and the tile is auctioned again.").format(name=shell.player_name(bidder)), SMALL,
+                             color=ACCENT))
+        primary = bar_button(_("Bid {n}").format(n=draft["amount"]), bid(draft["amount"]), "bid",
+                             icon=ft.Icons.CHECK)
+    rows.append(shell.problem("amount"))
+    claim = {"tile": index, "winner": a["leader"], "price": a["high"]}
+    left = n - index - 1                     # tiles of the row after this one
+    if left:
+        label = (_("Nobody bids on this tile") if a["leader"] is None else
+                 _("Nobody else bids: {name} wins it at {price}").format(name=shell.player_name(a["leader"]),
+                                                                         price=a["high"]))
+        rows.append(button(label, lambda e: vm.dispatch("no_bid", **claim), "no-bid", primary=False))
+    rows += [button(_("No more bids this round"), lambda e: vm.dispatch("no_more_bids", **claim), "no-more-bids",
+                    primary=False),
+             text(_no_more_bids_hint(shell, a, left), SMALL)]
+    story = [_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"]) if "bid" in entry
+             else _("{name} passes").format(name=shell.player_name(entry["player"])) for entry in a["log"]]
+    if story:
+        rows.append(tid("auction-log", text(" · ".join(story), SMALL)))
     if a["skipped"]:
         rows.append(text(_("Without gold, no bid: {names}").format(
             names=", ".join(shell.player_name(s["player"]) for s in a["skipped"])), SMALL))
-    for entry in a["log"]:
-        rows.append(text(_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"])
-                         if "bid" in entry else _("{name} passes").format(name=shell.player_name(entry["player"])),
-                         SMALL))
-    rows += [tid("bidder", ft.Row([text(_("To bid:")), who(shell.player_name(bidder), bidder)], wrap=True)),
-             text(_("Holds {gold} gold.").format(gold=state["players"][bidder]["gold"]), SMALL),
-             tid("bid-amount", ft.Row([ft.TextField(label=_("Amount of the bid"), value=str(draft["amount"]),
-                                                    text_size=TEXT, expand=True, keyboard_type=ft.KeyboardType.NUMBER,
-                                                    error=vm.error_for("amount"), on_change=change)])),
-             ft.Row([tid("bid", ft.FilledButton(content=ft.Text(_("Bid"), size=TEXT), height=TARGET, expand=True,
-                                                on_click=lambda e: shell.send("bid", "bid", player=bidder,
-                                                                              amount=draft["amount"]))),
-                     tid("pass-bid", ft.OutlinedButton(content=ft.Text(_("Pass"), size=TEXT), height=TARGET,
-                                                       expand=True,
-                                                       on_click=lambda e: vm.dispatch("pass_bid", player=bidder)))])]
     controls.append(card(rows, "auction", highlight=True))
-    return controls
+    controls += _sales(shell)
+    return controls, primary
+
+
+def _no_more_bids_hint(shell, a: dict, left: int) -> str:
+    """What "No more bids this round" does with the tile on offer and the rest of the row."""
+    _, ngettext = shell.vm.t, shell.vm.t.n
+    if a["leader"] is None:
+        if not left:
+            return _("This tile goes back to the pool.")
+        return ngettext("This tile and the last one go back to the pool.",
+                        "This tile and the {n} after it go back to the pool.", left).format(n=left)
+    name = shell.player_name(a["leader"])
+    if not left:
+        return _("{name} wins this tile at {price}.").format(name=name, price=a["high"])
+    return ngettext("{name} wins this tile at {price}; the last one goes back to the pool.",
+                    "{name} wins this tile at {price}; the {n} after it go back to the pool.",
+                    left).format(name=name, price=a["high"], n=left)
+
+
+def _sales(shell) -> list[ft.Control]:
+    """This round's tiles so far: who paid what, or back to the pool."""
+    return [text(_sale(shell, sale), SMALL) for sale in shell.vm.state["sold"]]
 
 
 def _sale(shell, sale: dict) -> str:
     _ = shell.vm.t
-    tile = shell.game_text(f"tile.{sale['tile']}")
+    tile = _("Tile {k}").format(k=sale.get("index", 0) + 1)
+    if sale["tile"]:
+        tile += " · " + shell.game_text(f"tile.{sale['tile']}")
     if not sale["winner"]:
         return _("{tile}: nobody bid, back to the pool.").format(tile=tile)
     name = shell.player_name(sale["winner"])
     if sale.get("broke"):
-        return _("{tile}: {name} bid {price} but cannot pay: he gives all his gold ({lost}) to the bank and the "
+        return _("{tile}: {name} bid {price} but cannot pay: all of the {lost} gold held goes to the bank and the "
                  "tile is auctioned again.").format(tile=tile, name=name, price=sale["price"], lost=sale["lost"])
     return _("{tile}: {name} pays {price} gold.").format(tile=tile, name=name, price=sale["price"])
 
@@ -223,73 +288,103 @@ def _sale(shell, sale: dict) -> str:
 # Moving
 
 
-def _move(shell) -> list[ft.Control]:
+def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
+    """The mover (in the header) taps the towns reached in order and marks the last road's gold tile or a
+    flying carpet; the bottom bar takes the gold (or, in the base game, ends the move). Before any town
+    is tapped, the bar's entry is "Nobody (else) moves"."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     controls: list[ft.Control] = []
     last = state["last_move"]
     if last:
-        controls.append(card([text(_move_story(shell, last), SMALL)], "last-move"))
+        controls.append(tid("last-move", text(_move_story(shell, last), SMALL)))
     if all(p["moved"] for p in state["players"].values()):
-        controls.append(text(_("Everyone has moved."), SMALL))
-        return controls
+        controls.append(text(_("Everyone has moved.")))
+        return controls, None
     mover = rules.colour_at(config, state["turn"])
+    name = shell.player_name(mover)
     here = state["players"][mover]["at"]
-    draft = shell.draft.setdefault("move", {"visits": [], "obstacles": 0, "gold_cards": 0})
+    draft = shell.draft.get("move")
+    if not draft or draft["for"] != (state["round"], mover):      # a move entered on another phone meanwhile
+        draft = shell.draft["move"] = {"for": (state["round"], mover), "visits": [], "obstacles": 0, "gold_cards": 0}
     visits = draft["visits"]
     gold_game = _gold_game(shell)
-    rows = [tid("mover", ft.Row([text(_("Moving:")), who(shell.player_name(mover), mover)], wrap=True)),
-            text(_("From {town}. Tap the towns reached, in order:").format(town=shell.game_text(f"town.{here}")),
-                 SMALL),
-            choice_chips("town", [(t, _town(shell, t)) for t in rules.TOWN_LIST], None,
-                         lambda t: (visits.append({"town": t, "gold_road": False, "carpet": False}), shell.render()))]
-    for i, visit in enumerate(visits):
-        line = [text(f"{i + 1}. {_town(shell, visit['town'])}")]
-        if gold_game:
-            line.append(_toggle(shell, f"gold-road-{i}", _("gold road"), visit, "gold_road"))
-        if config["wizards"]:
-            line.append(_toggle(shell, f"carpet-{i}", _("carpet"), visit, "carpet"))
-        rows.append(ft.Row(line, wrap=True, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    rows.append(shell.problem("visits"))
-    if visits:
-        rows.append(button(_("Take back the last town"), lambda e: (visits.pop(), shell.render()), "visit-back",
-                           primary=False))
+    route = ", ".join(_visit(shell, v) for v in visits) or _("tap the towns reached, in order")
+    lastone = visits[-1] if visits else None
+
+    def flip(key: str):
+        def handler(e) -> None:
+            lastone[key] = not lastone[key]
+            if lastone[key]:
+                lastone["carpet" if key == "gold_road" else "gold_road"] = False
+            shell.render()
+        return handler
+
+    marks = [tid("visit-back", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, tooltip=_("Take back the last town"),
+                                             width=TARGET, height=TARGET, disabled=not visits,
+                                             on_click=lambda e: (visits.pop(), shell.render())))]
+    if gold_game:       # they mark the last town reached: its road had a gold tile, or a carpet flew there
+        marks.append(_small_button(_("Gold road"), flip("gold_road"), "gold-road",
+                                   filled=bool(lastone and lastone["gold_road"]), disabled=not visits))
     if config["wizards"]:
-        rows += [Stepper("wizard-obstacles", _("Obstacles passed with a wizard card (1 gold each)"),
-                         draft["obstacles"], 0, 20, lambda v: draft.update(obstacles=v)).control,
-                 shell.problem("wizard_obstacles")]
-    if gold_game:
-        earned = rules.move_gold(visits)[0]
-        cost = rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
-        rows.append(tid("move-gold", text(_("This move earns {gold} gold.").format(gold=earned), weight=ft.FontWeight.BOLD)))
-        if cost:
-            rows.append(text(_("Flying carpets cost {n} gold.").format(n=cost), SMALL))
-        rows += [button(_("Take {gold} gold").format(gold=earned), lambda e: _send_move(shell, mover, "gold"),
-                        "take-gold", disabled=not visits),
-                 Stepper("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
-                         draft["gold_cards"], 0, rules.GOLD_CARDS, lambda v: draft.update(gold_cards=v)).control,
-                 shell.problem("gold_cards"),
-                 button(_("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"), "take-cards",
-                        primary=False, disabled=not visits)]
-    else:
-        rows.append(button(_("Move done"), lambda e: _send_move(shell, mover, None), "move-done", disabled=not visits))
-    rows.append(button(_("Does not move (draws 2 cards)") if gold_game else _("Does not move"),
-                       lambda e: _send_pass(shell, mover, gold_game), "pass-move", primary=False))
+        marks.append(_small_button(_("Flying carpet"), flip("carpet"), "carpet",
+                                   filled=bool(lastone and lastone["carpet"]), disabled=not visits))
+    towns = [_small_button(_town(shell, t), lambda e, t=t: (visits.append({"town": t, "gold_road": False,
+                                                                           "carpet": False}), shell.render()),
+                           f"town-{t}") for t in rules.TOWN_LIST]
+    rows: list[ft.Control] = [
+        tid("route", text(_("From {town}: {route}").format(town=shell.game_text(f"town.{here}"), route=route))),
+        ft.Row(marks, wrap=True, spacing=6, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        shell.problem("visits"),
+        ft.Row(towns, wrap=True, spacing=6, run_spacing=6),
+    ]
     controls.append(card(rows, "move", highlight=True))
-    return controls
+    roads = sum(not v["carpet"] for v in visits)
+    draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
+    earned = rules.move_gold(visits)[0]
+    cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
+    if gold_game:
+        rows = []
+        if config["wizards"] and roads:
+            rows.append(count("wizard-obstacles", _("Obstacles passed with a wizard card (1 gold each)"),
+                              draft["obstacles"], 0, roads, lambda v: draft.update(obstacles=v)))
+        if cost:
+            rows.append(text(_("Wizard cards cost {n} gold; {name} holds {gold}.").format(
+                n=cost, name=name, gold=state["players"][mover]["gold"]), SMALL))
+        rows += [shell.problem("wizard_obstacles"),
+                 count("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
+                       draft["gold_cards"], 0, rules.GOLD_CARDS - state["gold_pile"],
+                       lambda v: draft.update(gold_cards=v), chips=2),
+                 shell.problem("gold_cards"),
+                 button(_("Draw 2 cards instead") if visits else _("{name} does not move (draws 2 cards)").format(
+                     name=name), lambda e: _send_move(shell, mover, "cards") if visits else _send_pass(shell, mover),
+                     "take-cards" if visits else "pass-move", primary=False)]
+        controls.append(card(rows, "take"))
+    elif not visits:
+        controls.append(button(_("{name} does not move").format(name=name), lambda e: _send_pass(shell, mover),
+                               "pass-move", primary=False))
+    if visits:
+        if gold_game:
+            label = (_("Take {gold} gold").format(gold=earned) if not cost else
+                     _("Take {gold} gold, pay {cost} for the wizards").format(gold=earned, cost=cost))
+            primary = bar_button(label, lambda e: _send_move(shell, mover, "gold"), "take-gold", icon=ft.Icons.CHECK)
+        else:
+            primary = bar_button(_("Move done"), lambda e: _send_move(shell, mover, None), "move-done",
+                                 icon=ft.Icons.CHECK)
+    else:
+        waiting = rules.waiting_movers(state, config)
+        label = _("Nobody moves") if len(waiting) == len(config["players"]) else _("Nobody else moves")
+        primary = bar_button(label, lambda e: vm.dispatch("nobody_moves", players=waiting), "nobody-moves",
+                             icon=ft.Icons.SKIP_NEXT)
+    return controls, primary
 
 
-def _toggle(shell, ident: str, label: str, visit: dict, key: str) -> ft.Control:
-    on = visit[key]
-
-    def flip(e) -> None:
-        visit[key] = not on
-        if visit[key]:
-            visit["carpet" if key == "gold_road" else "gold_road"] = False
-        shell.render()
-
-    return tid(ident, (ft.FilledButton if on else ft.OutlinedButton)(
-        content=ft.Text(label, size=SMALL), height=TARGET, on_click=flip))
+def _visit(shell, visit: dict) -> str:
+    _ = shell.vm.t
+    name = _town(shell, visit["town"])
+    if visit["carpet"]:
+        return _("{town} (flying carpet)").format(town=shell.game_text(f"town.{visit['town']}"))
+    return _("{town} (gold road: ×2)").format(town=name) if visit["gold_road"] else name
 
 
 def _send_move(shell, mover: str, take: str | None) -> None:
@@ -302,9 +397,9 @@ def _send_move(shell, mover: str, take: str | None) -> None:
     shell.send("move", "move", **args)
 
 
-def _send_pass(shell, mover: str, gold_game: bool) -> None:
+def _send_pass(shell, mover: str) -> None:
     """Not moving: in Elfengold the player draws 2 cards, and gold cards among them go onto the pile."""
-    args = {"player": mover, "gold_cards": shell.draft["move"]["gold_cards"]} if gold_game else {"player": mover}
+    args = {"player": mover, "gold_cards": shell.draft["move"]["gold_cards"]} if _gold_game(shell) else {"player": mover}
     shell.send("pass_move", "move", **args)
 
 
@@ -352,14 +447,11 @@ def _road_costs(shell) -> ft.Control:
 
 
 def scores_screen(shell) -> list[ft.Control]:
-    """Every player's town pieces (which towns) and gold, with corrections."""
+    """Every player's town pieces (which towns) and gold, with corrections (gold on the keypad)."""
     _, vm = shell.vm.t, shell.vm
-    controls: list[ft.Control] = [
-        title(_("Ledgers")),
-        _race(shell),
-    ]
+    controls: list[ft.Control] = [title(_("Ledgers")), _race(shell)]
     families = [p["colour"] for p in vm.session["config"]["players"]]
-    draft = shell.draft.setdefault("ledger", {"player": families[0], "delta": 0, "reason": ""})
+    draft = shell.draft.setdefault("ledger", {"player": families[0], "points": 0, "reason": ""})
     player = draft["player"]
     collected = vm.state["players"][player]["towns"]
     rows = [heading(_("Correct a ledger")),
@@ -372,15 +464,12 @@ def scores_screen(shell) -> list[ft.Control]:
                 for t in sorted(rules.GOLD_DISCS)], wrap=True, spacing=6, run_spacing=6)]
     if _gold_game(shell):
         def save(e) -> None:
-            if vm.dispatch("adjust", player=player, delta=draft["delta"], reason=draft["reason"]):
+            if vm.dispatch("adjust", player=player, delta=draft["points"], reason=draft["reason"]):
                 shell.draft.pop("ledger", None)
                 vm.go("scores")
 
-        reason = ft.TextField(label=_("Reason"), value=draft["reason"], text_size=TEXT, expand=True,
-                              on_change=lambda e: draft.update(reason=e.control.value), error=vm.error_for("reason"))
-        rows += [Stepper("adjust-delta", _("Gold (+ or −)"), draft["delta"], -99, 99,
-                         lambda v: draft.update(delta=v)).control,
-                 shell.problem("delta"), tid("adjust-reason", ft.Row([reason])),
+        fields = shell.correction_fields(draft, _("Gold (+ or −)"), rules.GOLD_IN_BOX)
+        rows += [fields[0], shell.problem("delta"), *fields[1:],
                  button(_("Save the correction"), save, "adjust-save")]
     for c in vm.state["corrections"]:
         rows.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]), SMALL,
@@ -389,26 +478,25 @@ def scores_screen(shell) -> list[ft.Control]:
     return controls
 
 
-def final_screen(shell) -> list[ft.Control]:
+def final_screen(shell) -> Screen:
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
-    controls: list[ft.Control] = [title(_("Final scoring")), _race(shell)]
+    controls: list[ft.Control] = [shell.problem()]
     if config["variant"] == "base":
-        counts = shell.draft.setdefault("cards", {c: state["players"][c]["cards"] for c in state["players"]})
+        counts = {c: state["players"][c]["cards"] for c in state["players"]}
         rows = [text(shell.game_text("final.cards"), SMALL)]
         for p in config["players"]:
-            rows.append(Stepper(f"cards-{p['colour']}", who(p["name"], p["colour"]), counts[p["colour"]], 0,
-                                rules.HAND_AFTER_MOVE, lambda v, c=p["colour"]: counts.update({c: v})).control)
-        rows.append(button(_("Save the counts"), lambda e: shell.send("cards", "cards", cards=dict(counts)),
-                           "save-cards", primary=False))
+            rows.append(pick(f"cards-{p['colour']}", who(p["name"], p["colour"]), counts[p["colour"]], 0,
+                             rules.HAND_AFTER_MOVE, lambda v, c=p["colour"]: vm.dispatch(
+                                 "cards", cards={**counts, c: v})))
+        rows.append(shell.problem("cards"))
         controls.append(card(rows, "cards"))
     result = vm.game.result(state, config)
     rows = [heading(_("Review")), text(shell.game_text("final.review"), SMALL)]
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
-    controls += [card(rows, "review"), shell.problem(),
-                 button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.EMOJI_EVENTS),
-                 *shell.footer()]
-    return controls
+    controls += [card(rows, "review"), _race(shell), *shell.footer()]
+    return Screen(controls, bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
+                                       icon=ft.Icons.EMOJI_EVENTS))
 
 
 def on_turn(shell) -> str | None:

@@ -209,10 +209,10 @@ class Keypad:
                 on_click=lambda e, n=n: self._set(e, n, False))) for i, (text_, n) in enumerate(quick)],
                 wrap=True, spacing=6, run_spacing=6))
 
-        def key_button(face: str, name: str, handler, disabled: bool = False) -> ft.Control:
+        def key_button(face: str | ft.Control, name: str, handler, disabled: bool = False) -> ft.Control:
             return ft.Container(tid(f"{ident}-{name}", ft.OutlinedButton(
-                content=ft.Text(face, size=22, weight=ft.FontWeight.BOLD), height=TARGET, expand=True,
-                disabled=disabled, on_click=handler)), expand=True)
+                content=face if isinstance(face, ft.Control) else ft.Text(face, size=22, weight=ft.FontWeight.BOLD),
+                height=TARGET, expand=True, disabled=disabled, on_click=handler)), expand=True)
 
         def digit(d: int) -> ft.Control:
             new = self._typed(value, typing, d)
@@ -222,7 +222,8 @@ class Keypad:
         last = [key_button("±" if sign else "", "sign", lambda e: self._set(e, -value, True),
                            disabled=not sign or not self._fits(-value)) if sign else ft.Container(expand=True),
                 digit(0),
-                key_button("⌫", "back", lambda e: self._set(e, self._erased(value), True), disabled=value == 0)]
+                key_button(ft.Icon(ft.Icons.BACKSPACE_OUTLINED, size=24), "back",  # the fonts have no ⌫
+                           lambda e: self._set(e, self._erased(value), True), disabled=value == 0)]
         grid.append(last)
         rows += [ft.Row(r, spacing=6) for r in grid]
         self.control = tid(ident, ft.Column(rows, spacing=6))

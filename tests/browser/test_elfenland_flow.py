@@ -1,6 +1,8 @@
-"""Elfenland with Elfengold in a real browser at phone size, 3 players, in each language: a tile
-auction whose winner cannot pay (and then, without gold, does not bid), a move along a gold road, six
-rounds and the end of the game."""
+"""Elfenland with Elfengold in a real browser at phone size, 3 players, in each language: the pinned
+header and bottom bar at the round, auction and move screens at both phone sizes; an auction bid on
+the keypad whose winner cannot pay (and then, without gold, does not bid); the quiet paths in one tap;
+a move along a gold road; a flying carpet refused for want of gold, said in sight; six rounds and the
+end of the game; and the flows the taps benchmark plays."""
 from __future__ import annotations
 
 import pytest
@@ -8,88 +10,126 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import assert_fits_a_phone, layout
 
-ROW = ("dragon", "gold", "unicorn", "tree", "exchange", "giant_pig")
 
-
-def start(app, server, lang):
-    app.open(server.url)
-    app.language(lang)
+def new_game(app) -> None:
     app.tap("new-elfenland")
     app.tap("wizards")
-    app.names("Anna", "Bořek", "Cyril")      # red, blue, green
+    app.names("Anna", "Bořek", "Cyril")      # red, blue, green; Anna starts
     app.tap("create")
-    app.tap("tick-board")
+
+
+def prepare_auction(app) -> None:
+    """The taps benchmark's start: round 1 of a new Elfengold game, the tiles just drawn."""
+    new_game(app)
     app.tap("begin")
 
 
-def turn_up(app):
-    for tile in ROW:
-        app.tap(f"row-{tile}")
-    app.tap("reveal")
+def play_auction(app) -> None:
+    """An auction of the 6 tiles of a 3-player round, 2 of them contested."""
+    app.tap("next-phase")          # on to the auction: the row is turned up, tile 1 opens
+    app.tap("bid-min")             # Anna 1
+    app.tap("bid-min")             # Bořek 2
+    app.tap("pass-bid")            # Cyril
+    app.tap("pass-bid")            # Anna: Bořek pays 2 for tile 1
+    app.tap("no-bid")              # tile 2: nobody bids, back to the pool
+    app.tap("bid-min")             # tile 3: Anna 1
+    app.tap("bid-plus2")           # Bořek 4
+    app.tap("no-bid")              # nobody else bids: Bořek pays 4 for tile 3
+    app.tap("bid-min")             # tile 4: Anna 1
+    app.tap("no-more-bids")        # Anna pays 1; tiles 5 and 6 go back to the pool; route planning
 
 
-def everyone_passes(app, tiles):
-    for _ in range(3 * tiles):
-        app.tap("pass-bid")
+def prepare_quiet_round(app) -> None:
+    """The taps benchmark's start: round 2 of a new Elfengold game, after a round 1 where nothing happened."""
+    prepare_auction(app)
+    app.tap("next-phase")          # auction
+    app.tap("no-more-bids")        # plan routes
+    app.tap("next-phase")          # move
+    app.tap("nobody-moves")        # end of the round
+    app.tap("next-phase")          # round 2: drawing travel cards
 
 
-def quiet_round(app):
-    """Rounds 2–6: drawing, income, tiles, an auction nobody bids in, nobody moves."""
-    for _ in range(3):
-        app.tap("next-phase")
-    turn_up(app)
-    everyone_passes(app, len(ROW))
-    app.tap("next-phase")                       # plan routes
-    app.tap("next-phase")                       # move
-    for _ in range(3):
-        app.tap("pass-move")
-    app.tap("next-phase")                       # end of the round
-    app.tap("next-phase")
+def play_quiet_round(app) -> None:
+    """A round where nobody takes the gold pile, bids or moves."""
+    app.tap("next-phase")          # income booked, drawing tiles
+    app.tap("next-phase")          # auction: the row is turned up
+    app.tap("no-more-bids")        # plan routes
+    app.tap("next-phase")          # move
+    app.tap("nobody-moves")        # everyone draws 2 cards: end of the round
+    app.tap("next-phase")          # the next round (after round 6: the final scoring)
+
+
+def figure(app, towns: int, gold: int) -> str:
+    return app.t("{towns} · {gold} gold", towns=towns, gold=gold)
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_three_player_elfengold_game(app, server, lang):
-    start(app, server, lang)
-    expect(app.id("round-head")).to_contain_text(app.t("Round {round} of {rounds}", round=1, rounds=6))
+    app.open(server.url)
+    app.language(lang)
+    new_game(app)
+    app.tap("tick-board")
+    app.tap("begin")
+    app.says("actor", "Anna")
+    app.says("fig-red", figure(app, 0, 12))
+    app.frame_holds("next-phase")
     app.tap("next-phase")                       # round 1 starts with the tiles: on to the auction
-    turn_up(app)
 
-    # Anna bids 20 for the dragon with 12 gold: she gives all 12 to the bank, the dragon goes up again,
+    # Anna bids 20 on the keypad with 12 gold: she gives all 12 to the bank, the tile goes up again,
     # and without gold she does not bid for the rest of this auction
-    app.fill(app.t("Amount of the bid"), "20")
+    app.says("actor", "Anna")
+    app.frame_holds("pass-bid")
+    app.tap("bid-other")
+    app.tap("bid-keypad-key-2")
+    app.tap("bid-keypad-key-0")
+    app.says("bid", "20")
+    screens = {"auction": layout(app.page)}
     app.tap("bid")
-    app.tap("pass-bid")
-    app.tap("pass-bid")
-    app.says("race-red", app.t("{gold} gold", gold=0))
-    app.fill(app.t("Amount of the bid"), "3")
-    app.tap("bid")                              # Bořek
+    app.tap("pass-bid")                         # Bořek
     app.tap("pass-bid")                         # Cyril
-    app.says("race-blue", app.t("{gold} gold", gold=9))
-    for _ in range(2 * (len(ROW) - 1)):         # Bořek and Cyril pass on every other tile
-        app.tap("pass-bid")
-    app.tap("next-phase")                       # plan routes
+    app.says("fig-red", figure(app, 0, 0))
+    app.says("actor", "Bořek")
+    app.says("auction", "Anna")                 # "without gold, no bid: Anna"
+    app.tap("bid-plus2")                        # Bořek 3
+    app.tap("no-bid")                           # nobody else bids: he pays 3
+    app.says("fig-blue", figure(app, 0, 9))
+    app.tap("no-more-bids")                     # the other 5 tiles go back to the pool
+    expect(app.id("road-costs")).to_be_visible()            # planning routes
     app.tap("next-phase")                       # move
 
     # Anna: Usselen (4), then along a road with a gold tile to Grangor (5 doubled): 14 gold
+    app.says("actor", "Anna")
+    app.frame_holds("nobody-moves")
     app.tap("town-usselen")
     app.tap("town-grangor")
-    app.tap("gold-road-1")
-    app.says("move-gold", "14")
-    screens = {"move": layout(app.page)}
+    app.tap("gold-road")
+    app.says("take-gold", "14")
+    app.frame_holds("take-gold")
+    # a flying carpet costs 3 gold, and Anna has none: refused, and the reason is in sight
+    app.tap("town-al_baran")
+    app.tap("carpet")
+    app.tap("take-gold")
+    app.in_sight("banner")
+    app.says("banner", app.t("The wizard costs {n} gold; this player has {have}.", n=3, have=0))
+    app.says("fig-red", figure(app, 0, 0))
+    app.tap("visit-back")
+    screens["move"] = layout(app.page)
     app.shot(f"elfenland-move-{lang}")
     app.tap("take-gold")
-    app.says("race-red", app.t("{gold} gold", gold=14))
-    app.says("race-red", app.t("{towns}/20 towns", towns=2))
-    app.tap("pass-move")                        # Bořek
-    app.tap("pass-move")                        # Cyril
+    app.says("fig-red", figure(app, 2, 14))
+    app.tap("pass-move")                        # Bořek does not move: he draws 2 cards
+    app.says("actor", "Cyril")
+    app.says("nobody-moves", app.t("Nobody else moves"))
+    app.tap("nobody-moves")                     # nor does Cyril: the end of the round
     app.tap("next-phase")
-    app.tap("next-phase")
-    expect(app.id("round-head")).to_contain_text(app.t("Round {round} of {rounds}", round=2, rounds=6))
-    for _ in range(5):
-        quiet_round(app)
+    app.says("actor", "Bořek")                  # round 2: the start player passed left
+    for _ in range(5):                          # rounds 2–6: nothing happens (income 2 a round)
+        play_quiet_round(app)
 
-    # after round 6: Anna has 2 towns, the others none; income 2 a round from round 2
+    # after round 6: Anna has 2 towns, the others none
     expect(app.id("review")).to_be_visible()
+    app.says("fig-blue", figure(app, 0, 19))
+    app.frame_holds("finish")
     screens["final"] = layout(app.page)
     app.tap("finish")
     expect(app.id("winner")).to_contain_text(app.t("{name} wins!", name="Anna"))
@@ -97,13 +137,43 @@ def test_a_three_player_elfengold_game(app, server, lang):
     assert_fits_a_phone(screens)
 
 
-def test_elfenland_auction_and_ledgers_fit_a_phone(app, server):
-    start(app, server, "cs")
+def test_an_auction_and_a_quiet_round_cost_few_taps_and_no_scrolling(app, server):
+    app.open(server.url)
+    app.language("en")
+    prepare_auction(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_auction(app)
+    assert (app.taps, app.scrolled) == (11, 0.0)
+    expect(app.id("road-costs")).to_be_visible()
+    app.says("fig-red", figure(app, 0, 11))
+    app.says("fig-blue", figure(app, 0, 6))
+    app.says("fig-green", figure(app, 0, 12))
     app.tap("next-phase")
-    screens = {"row": layout(app.page)}
-    turn_up(app)
-    screens["auction"] = layout(app.page)
-    app.shot("elfenland-auction-cs")
+    app.tap("nobody-moves")
+    app.tap("next-phase")
+    app.taps = 0
+    play_quiet_round(app)
+    assert (app.taps, app.scrolled) == (6, 0.0)
+    app.says("where", app.t("Round {round} of {rounds} · phase {n} of {all}: {phase}", round=3, rounds=6, n=1,
+                            all=7, phase=""))
+    app.says("fig-red", figure(app, 0, 11 + 2))
+
+
+def test_elfenland_ledgers_fit_a_phone_and_correct_gold_on_the_keypad(app, server):
+    app.open(server.url)
+    app.language("cs")
+    prepare_auction(app)
     app.tap("nav-scores")
-    screens["ledgers"] = layout(app.page)
+    app.tap("ledger-player-blue")
+    app.tap("correct-points-key-2")
+    app.tap("correct-points-key-0")
+    app.tap("correct-points-sign")                # −20: Bořek holds 12
+    app.tap("correct-why-1")
+    app.tap("adjust-save")
+    app.in_sight("banner")
+    app.says("banner", app.t("{name} holds {gold} gold: a correction cannot take more.", name="Bořek", gold=12))
+    screens = {"ledgers": layout(app.page)}
+    app.tap("correct-points-back")               # −2
+    app.tap("adjust-save")
+    app.says("race-blue", app.t("{gold} gold", gold=10))
     assert_fits_a_phone(screens)
