@@ -16,7 +16,9 @@ ACCENT = ft.Colors.AMBER_300
 HEADER = "#121212"   # the pinned bands, a shade above the true-black page
 EDGE = ft.Colors.with_opacity(0.25, ft.Colors.WHITE)
 GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "green": ft.Colors.GREEN_500,
-                 "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300}
+                 "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300,
+                 "orange": ft.Colors.ORANGE_400, "pink": ft.Colors.PINK_200, "teal": ft.Colors.TEAL_400,
+                 "brown": ft.Colors.BROWN_400, "cyan": ft.Colors.CYAN_300, "lime": ft.Colors.LIME_400}
 
 
 @dataclass
