@@ -100,7 +100,9 @@ def export_csv(store: Store, excel_cs: bool = False) -> str:
     writer = csv.DictWriter(buffer, fieldnames=[*CSV_FIELDS, *columns], delimiter=";" if excel_cs else ",",
                             lineterminator="\r\n")
     writer.writeheader()
-    number = (lambda v: str(v).replace(".", ",")) if excel_cs else str
+    def number(value: float) -> str:
+        return csv_number(value, excel_cs)
+
     for item in games:
         rows = {r["id"]: r for r in item.get("result", {}).get("players", [])}
         winners = item.get("result", {}).get("winners", [])
@@ -120,6 +122,11 @@ def export_csv(store: Store, excel_cs: bool = False) -> str:
                 "winner": ("yes" if player["colour"] in winners else "no") if row else "",
                 **{k: number(v) for k, v in row.get("breakdown", {}).items() if k in columns}})
     return buffer.getvalue()
+
+
+def csv_number(value: float, excel_cs: bool) -> str:
+    """A number as a spreadsheet of that flavour reads it (Czech: a decimal comma)."""
+    return str(value).replace(".", ",") if excel_cs else str(value)
 
 
 def _cell(text: str) -> str:
