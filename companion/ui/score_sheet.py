@@ -61,7 +61,7 @@ def new_game_form(shell, game_id: str) -> Screen:
 
     controls: list[ft.Control] = [
         tid("sheet-name", ft.Row([ft.TextField(
-            label=_("Name of the game"), value=sheet["name"], text_size=TEXT, expand=True, max_length=rules.NAME_LENGTH,
+            label=_("Name of the game"), value=sheet["name"], text_size=TEXT, expand=True,
             error=vm.error_for("sheet.name"), on_change=lambda e: sheet.update(name=e.control.value))])),
         heading(_("Scoring")),
         choice_chips("sheet-rounds", [("no", _("A score per category")), ("yes", _("A score per round"))],
@@ -73,7 +73,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     ]
     for i, name in enumerate(sheet["categories"]):
         field = ft.TextField(label=_("Category {n}").format(n=i + 1), value=name, text_size=TEXT, expand=True,
-                             max_length=rules.CATEGORY_LENGTH, error=vm.error_for(f"sheet.categories.{i}"),
+                             error=vm.error_for(f"sheet.categories.{i}"),
                              on_change=lambda e, i=i: sheet["categories"].__setitem__(i, e.control.value))
         controls.append(tid(f"category-{i}", ft.Row([field, tid(f"category-remove-{i}", ft.IconButton(
             ft.Icons.DELETE_OUTLINE, tooltip=_("Remove"), width=TARGET, height=TARGET,
@@ -143,7 +143,7 @@ def _create(shell, form: dict, players: list) -> None:
     sheet = dict(form["sheet"], categories=[c for c in form["sheet"]["categories"] if c.strip()]
                  if form["sheet"]["per_round"] else list(form["sheet"]["categories"]))
     if shell.vm.new_sheet_game({"sheet": sheet, "start": 0, "players": [dict(p) for p in players]}):
-        shell.draft = {}
+        shell.draft.pop("new", None)  # the sheet already drawn keeps its cell in the same draft
 
 
 # ----------------------------------------------------------------------------------------------
@@ -213,19 +213,20 @@ def _cursor(shell, keys: list[str], rounds: int) -> dict:
     """The cell being entered (kept in the draft): the one tapped, else the first empty one."""
     state, config = shell.vm.state, shell.vm.session["config"]
     cursor = shell.draft.get("cell")
+    entries = len(shell.vm.session["log"])  # an undo (or another phone) changed the sheet: start afresh
     if cursor is None or cursor.get("sid") != shell.vm.session["id"] or cursor["round"] > rounds \
-            or cursor["category"] not in keys:
+            or cursor["category"] not in keys or cursor["log"] != entries and not _typing(cursor):
         gap = rules.missing(state, config, range(rounds - 1, rounds)) or (config["players"][0]["colour"], rounds,
                                                                             keys[0])
         cursor = shell.draft["cell"] = {"sid": shell.vm.session["id"], "player": gap[0], "round": gap[1],
-                                        "category": gap[2], "value": 0}
+                                        "category": gap[2], "value": 0, "log": entries}
     return cursor
 
 
 def _move(shell, player: str | None = None, round_: int | None = None, key: str | None = None) -> None:
     cursor = shell.draft["cell"]
     cursor.update(player=player or cursor["player"], round=round_ or cursor["round"], category=key or
-                  cursor["category"], value=0)
+                  cursor["category"], value=0, log=len(shell.vm.session["log"]))
     cursor.pop("value:typing", None)
     shell.vm.problem = None
     shell.render()
