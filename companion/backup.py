@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from .engine.model import Msg, N_
-from .store import INDEX, SESSIONS, STAGING, AtomicJSONStorage, entry_fault, folder_lock, is_document, \
-    os_reason, session_fault, setting_fault
+from .store import INDEX, MAX_SHEETS, SESSIONS, STAGING, AtomicJSONStorage, entry_fault, folder_lock, \
+    is_document, os_reason, session_fault, setting_fault, sheet_fault
 
 FORMAT = {"name": "companion-backup", "version": 1}
 MANIFEST = "backup.json"
@@ -45,8 +45,8 @@ MAX_BYTES = 200_000_000           # a larger file is not a backup of ours
 MAX_UNPACKED = 1_000_000_000      # all files together, uncompressed
 MAX_GAMES = 100_000               # game files in one backup (as many as an import takes)
 GAME_FILE = 20_000_000            # a game file: 20,000 actions (exchange.MAX_ACTIONS) of at most 1 KB each
-ENTRY = 4_000                     # one game's entry in the catalogue: players and a finished game's summary
-CATALOGUE = 64_000                # the catalogue's settings and frame, besides its games' entries
+ENTRY = 8_000                     # one game's entry: 12 players' summary of 12 categories, place and note
+CATALOGUE = 64_000 + 1_000 * MAX_SHEETS  # the settings, the score sheets (1 KB each at most), the frame
 DATA_FILE = re.compile(rf"{re.escape(INDEX)}|{SESSIONS}/[0-9a-f]{{12}}\.json")
 UNREADABLE_ZIP = (zipfile.BadZipFile, RuntimeError, zlib.error, EOFError, ValueError, OSError)
 
@@ -165,6 +165,14 @@ def _check(name: str, document: Any) -> None:
             raise BackupRefused(Msg(N_("{name}, game {n} of the list of games: {reason}"),
                                     {"name": name, "n": key, "reason": fault}))
         ids.add(entry["id"])
+    sheets = set()
+    for key, sheet in document.get("sheets", {}).items():
+        fault = sheet_fault(sheet)
+        if fault is None and sheet["id"] in sheets:
+            fault = Msg(N_("id appears twice in the list of score sheets"))
+        if fault is not None:
+            raise BackupRefused(Msg(N_("{name}, score sheet {n}: {reason}"), {"name": name, "n": key, "reason": fault}))
+        sheets.add(sheet["id"])
     for key, setting in document.get("settings", {}).items():
         fault = setting_fault(setting)
         if fault is not None:

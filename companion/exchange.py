@@ -1,8 +1,15 @@
 """Export and import of the stored games (`companion export`, `companion import`).
 
-JSON export: `{"format": {"name": "companion", "version": 1}, "games": [...]}`, each game with its
-id, game, creation time, status, configuration, whole action log and, when finished, its final
-result (places, totals, breakdown, winners). CSV export: one row per player per game.
+JSON export: `{"format": {"name": "companion", "version": 1}, "sheets": [...], "games": [...]}`: the
+device's score sheets ("Our sheets"), and each game with its id, game (its name on the command line,
+`flanders-1302`, as `companion score` and the CSV spell it; an import also takes the module's
+spelling, `flanders_1302`), creation time, status, configuration, whole action log and, when
+finished, its final result (places, totals, breakdown, winners) and details (play time, place, note).
+
+CSV export: one row per player per game, UTF-8 with a byte order mark (so that Excel reads the
+accents), dates as ISO 8601 (`2025-03-14 20:05`, local time), and a column per scoring category of
+every game exported. "CSV for Excel (Czech)" is the same with `;` between the cells and decimal
+commas, as a Czech Excel or LibreOffice opens it with a double click.
 
 An import is checked completely before anything is written (`check_json` needs no store): the
 format, every field's type and range (a creation time between 1970 and 2100; no NaN or Infinity,
@@ -20,19 +27,27 @@ import csv
 import hashlib
 import io
 import json
+import time
 from typing import Any
 
-from . import history
+from . import history, texts
+from . import store as store_limits
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
-from .games import GAMES
-from .store import SessionLost, Store, is_time
+from .games import GAMES, REGISTRY
+from .store import SessionLost, Store, details_fault, is_time, sheet_fault
 
 FORMAT = {"name": "companion", "version": 1}
+#: Each game's name in every export (its name on the command line); an import takes either spelling.
+EXPORT_NAME = {game_id: cli_name for game_id, cli_name in REGISTRY}
+IMPORT_NAME = {**{game_id: game_id for game_id, _ in REGISTRY}, **{cli: game_id for game_id, cli in REGISTRY}}
+
 MAX_BYTES = 50_000_000            # a file larger than this is not an export of ours
 MAX_GAMES = 100_000
 MAX_ACTIONS = 20_000              # per game
-CSV_FIELDS = ("game_id", "game", "created", "status", "colour", "name", "total", "place", "winner")
+CSV_FIELDS = ("game_id", "game", "title", "date", "status", "minutes", "location", "note", "colour", "name", "total",
+              "place", "winner")
+BOM = "\ufeff"
 
 
 class ImportRefused(Exception):
@@ -53,36 +68,65 @@ def _games(store: Store) -> list[dict]:
             state = flow.replay(game, session["config"], session["log"])
         except (SessionLost, KeyError, InvalidAction):
             continue
-        item = {"id": entry["id"], "game": session["game"], "created": entry["created"], "status": entry["status"],
-                "config": session["config"],
+        item = {"id": entry["id"], "game": EXPORT_NAME[session["game"]], "created": entry["created"],
+                "status": entry["status"], "config": session["config"],
                 "log": [{"type": a["type"], "args": a.get("args", {}), **({"at": a["at"]} if "at" in a else {})}
                         for a in session["log"]]}
         if state.get("phase") == "over":
             result = game.result(state, session["config"])
             item["result"] = {"players": result["players"], "winners": result["winners"]}
+            if entry.get("details"):
+                item["details"] = entry["details"]
         out.append(item)
     return out
 
 
 def export_json(store: Store) -> str:
-    return json.dumps({"format": FORMAT, "games": _games(store)}, ensure_ascii=False, indent=1)
+    return json.dumps({"format": FORMAT, "sheets": store.sheets(), "games": _games(store)}, ensure_ascii=False,
+                      indent=1)
 
 
-def export_csv(store: Store) -> str:
-    """One row per player per game (total, place and winner only for finished games)."""
+def export_csv(store: Store, excel_cs: bool = False) -> str:
+    """One row per player per game (total, place and winner only for finished games), a column per
+    scoring category; with `excel_cs`, `;` between cells and decimal commas. Starts with a BOM."""
+    games = _games(store)
+    details = {e["id"]: e.get("details") or {} for e in store.sessions("finished")}
+    columns: dict[str, None] = {}
+    for item in games:
+        for row in item.get("result", {}).get("players", []):
+            columns.update(dict.fromkeys(k for k in row["breakdown"] if k not in CSV_FIELDS))
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    buffer.write(BOM)
+    writer = csv.DictWriter(buffer, fieldnames=[*CSV_FIELDS, *columns], delimiter=";" if excel_cs else ",",
+                            lineterminator="\r\n")
     writer.writeheader()
-    for item in _games(store):
+    def number(value: float) -> str:
+        return csv_number(value, excel_cs)
+
+    for item in games:
         rows = {r["id"]: r for r in item.get("result", {}).get("players", [])}
         winners = item.get("result", {}).get("winners", [])
+        more = details.get(item["id"], {})
+        title = item["config"].get("title") or texts.english_title(IMPORT_NAME[item["game"]])
         for player in item["config"]["players"]:
             row = rows.get(player["colour"], {})
-            writer.writerow({"game_id": item["id"], "game": GAMES[item["game"]].cli_name, "created": item["created"],
-                             "status": item["status"], "colour": player["colour"], "name": _cell(player["name"]),
-                             "total": row.get("total", ""), "place": row.get("place", ""),
-                             "winner": ("yes" if player["colour"] in winners else "no") if row else ""})
+            minutes = more.get("minutes")
+            if minutes is None and row:
+                minutes = history.play_minutes(item["log"])
+            writer.writerow({
+                "game_id": item["id"], "game": item["game"], "title": _cell(title),
+                "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(item["created"])), "status": item["status"],
+                "minutes": "" if minutes is None else number(minutes), "location": _cell(more.get("place", "")),
+                "note": _cell(more.get("note", "")), "colour": player["colour"], "name": _cell(player["name"]),
+                "total": number(row["total"]) if row else "", "place": row.get("place", ""),
+                "winner": ("yes" if player["colour"] in winners else "no") if row else "",
+                **{k: number(v) for k, v in row.get("breakdown", {}).items() if k in columns}})
     return buffer.getvalue()
+
+
+def csv_number(value: float, excel_cs: bool) -> str:
+    """A number as a spreadsheet of that flavour reads it (Czech: a decimal comma)."""
+    return str(value).replace(".", ",") if excel_cs else str(value)
 
 
 def _cell(text: str) -> str:
@@ -102,9 +146,11 @@ def _checked_game(raw: Any, where: str) -> dict:
     for key in ("game", "config", "log", "status", "created"):
         if key not in raw:
             raise ImportRefused(Msg(N_("{where}: {key} is missing"), {"where": where, "key": key}))
-    if not isinstance(raw["game"], str) or raw["game"] not in GAMES:
+    if not isinstance(raw["game"], str) or raw["game"] not in IMPORT_NAME:
         raise ImportRefused(Msg(N_("{where}: unknown game {game}"),
                                 {"where": where, "game": repr(str(raw["game"])[:40])}))
+    if "details" in raw and details_fault(raw["details"]) is not None:
+        raise ImportRefused(Msg(N_("{where}: {reason}"), {"where": where, "reason": details_fault(raw["details"])}))
     if raw["status"] not in ("active", "finished"):
         raise ImportRefused(Msg(N_("{where}: status must be active or finished"), {"where": where}))
     if not is_time(raw["created"]):
@@ -116,7 +162,8 @@ def _checked_game(raw: Any, where: str) -> dict:
                                 {"where": where, "n": MAX_ACTIONS}))
     if not isinstance(raw["config"], dict):
         raise ImportRefused(Msg(N_("{where}: config must be an object"), {"where": where}))
-    game = GAMES[raw["game"]]
+    game_id = IMPORT_NAME[raw["game"]]
+    game = GAMES[game_id]
     try:
         config = game.new_config(raw["config"])
         actions = []
@@ -133,17 +180,19 @@ def _checked_game(raw: Any, where: str) -> dict:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed (it holds data no screen can enter)"),
                                 {"where": where})) from None
     finished = state.get("phase") == "over"
-    return {"game": raw["game"], "config": config, "log": actions, "status": "finished" if finished else "active",
-            "created": raw["created"], **({"result": history.summary(game, config, state)} if finished else {})}
+    times = [{"at": a["at"]} for a in log if is_time(a.get("at"))]
+    return {"game": game_id, "config": config, "log": actions, "status": "finished" if finished else "active",
+            "created": raw["created"], **({"result": history.summary(game, config, state, times)} if finished else {}),
+            **({"details": raw["details"]} if finished and raw.get("details") else {})}
 
 
 def _no_constant(name: str) -> Any:
     raise ImportRefused(Msg(N_("the file holds {name}, which is not a number JSON allows"), {"name": name}))
 
 
-def check_json(text: str) -> list[dict]:
-    """The games of an export, each checked and replayed (nothing is stored); ImportRefused naming
-    the first fault."""
+def check_json(text: str) -> "Checked":
+    """The games of an export, each checked and replayed, and its score sheets (nothing is stored);
+    ImportRefused naming the first fault."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         raise ImportRefused(Msg(N_("the file is larger than {mb} MB"), {"mb": MAX_BYTES // 1_000_000}))
     try:
@@ -162,17 +211,44 @@ def check_json(text: str) -> list[dict]:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ImportRefused(Msg(N_("the file holds text that is not valid Unicode (a lone surrogate)"))) from None
+    games, sheets = _checked_games(data)
+    return Checked(games, sheets)
+
+
+class Checked(list):
+    """The checked games of an export (a list, as `store_new` takes it) and its score sheets."""
+
+    def __init__(self, games: list[dict], sheets: list[dict]):
+        super().__init__(games)
+        self.sheets = sheets
+
+
+def _checked_sheets(data: dict) -> list[dict]:
+    sheets = data.get("sheets", [])
+    if not isinstance(sheets, list) or len(sheets) > store_limits.MAX_SHEETS:
+        raise ImportRefused(Msg(N_("sheets must be a list of at most {n} score sheets"),
+                                {"n": store_limits.MAX_SHEETS}))
+    for i, sheet in enumerate(sheets):
+        fault = sheet_fault(sheet)
+        if fault is not None:
+            raise ImportRefused(Msg(N_("{where}: {reason}"), {"where": f"sheets[{i}]", "reason": fault}))
+    return sheets
+
+
+def _checked_games(data: dict) -> tuple[list[dict], list[dict]]:
     games = data.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
         raise ImportRefused(Msg(N_("games must be a list of at most {n} games"), {"n": MAX_GAMES}))
     try:
-        return [_checked_game(raw, f"games[{i}]") for i, raw in enumerate(games)]
+        return [_checked_game(raw, f"games[{i}]") for i, raw in enumerate(games)], _checked_sheets(data)
     except RecursionError:
         raise ImportRefused(Msg(N_("the file is nested too deeply"))) from None
 
 
 def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
-    """Store the checked games that are not stored yet. Returns (imported, skipped)."""
+    """Store the checked games that are not stored yet, and the score sheets of the file and of its
+    games that this device does not keep yet (more than it can keep: ImportRefused, nothing stored).
+    Returns (imported, skipped)."""
     known = set()
     for entry in store.sessions():
         try:
@@ -186,6 +262,16 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
         if mark not in known and mark not in seen:
             seen.add(mark)
             new.append(item)
+    kept = {sheet["id"] for sheet in store.sheets()}
+    sheets: dict[str, dict] = {}
+    for sheet in [*getattr(checked, "sheets", []), *(i["config"]["sheet"] for i in checked if "sheet" in i["config"])]:
+        if sheet["id"] and sheet["id"] not in kept:
+            sheets.setdefault(sheet["id"], sheet)
+    if len(kept) + len(sheets) > store_limits.MAX_SHEETS:
+        raise ImportRefused(Msg(N_("this device would keep more than {n} score sheets"),
+                                {"n": store_limits.MAX_SHEETS}))
+    if sheets:
+        store.add_sheets(list(sheets.values()))
     if new:
         store.import_sessions(new)
     return len(new), len(checked) - len(new)

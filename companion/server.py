@@ -47,7 +47,7 @@ FONTS = ("fonts/MaterialIcons-Regular.otf", "fonts/roboto.woff2")
 
 
 def add_downloads(app, store: Store, data_dir: str) -> None:
-    """/download/games.csv, games.json and backup.zip: what `companion export` and `companion backup`
+    """/download/games.csv, games-excel-cs.csv (`;` and decimal commas), games.json and backup.zip: what `companion export` and `companion backup`
     write, for the history screen's buttons (in table mode behind the same gate as the app)."""
     from fastapi import Response
 
@@ -58,7 +58,10 @@ def add_downloads(app, store: Store, data_dir: str) -> None:
         return Response(body, media_type=media,
                         headers={"Content-Disposition": f'attachment; filename="companion-{stamp}-{name}"'})
 
-    app.add_api_route("/download/games.csv", lambda: attachment(exchange.export_csv(store), "text/csv", "games.csv"))
+    app.add_api_route("/download/games.csv", lambda: attachment(exchange.export_csv(store), "text/csv; charset=utf-8",
+                                                                "games.csv"))
+    app.add_api_route("/download/games-excel-cs.csv", lambda: attachment(
+        exchange.export_csv(store, excel_cs=True), "text/csv; charset=utf-8", "games-excel-cs.csv"))
     app.add_api_route("/download/games.json", lambda: attachment(exchange.export_json(store), "application/json",
                                                                  "games.json"))
     app.add_api_route("/download/backup.zip", lambda: attachment(backup.backup(data_dir), "application/zip",

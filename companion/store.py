@@ -46,8 +46,9 @@ from tinydb.table import Table
 
 from . import table as table_mode
 from . import texts as text_data
-from .engine.model import Msg, N_, P_
+from .engine.model import InvalidAction, Msg, N_, P_
 from .games import GAME_IDS
+from .games.score_sheet import check_sheet
 
 INDEX, TEXTS, SESSIONS = "companion.json", "texts.json", "sessions"
 #: The folder's write lock, and the mark of the server that serves it (its pid and address).
@@ -405,7 +406,8 @@ class Store:
             for session in sessions:
                 sid = uuid.uuid4().hex[:12]
                 meta = {"game": session["game"], "config": session["config"],
-                        "created": session.get("created", time.time())}
+                        "created": session.get("created", time.time()),
+                        **({"details": session["details"]} if session.get("details") else {})}
                 name = f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json")
                 db = self._open(name)[0]
                 db.storage.write({"meta": {"1": meta},
@@ -413,7 +415,8 @@ class Store:
                 if self._memory is None:
                     db.close()
                 entries.append(dict(_entry(sid, meta), status=session.get("status", "active"),
-                                    **({"result": session["result"]} if session.get("result") else {})))
+                                    **({"result": session["result"]} if session.get("result") else {}),
+                                    **({"details": session["details"]} if session.get("details") else {})))
             self._index.table("sessions").insert_multiple(entries)
         return [e["id"] for e in entries]
 
@@ -526,6 +529,37 @@ class Store:
             self._index.table("sessions").update(lambda doc: doc.update(result=results[doc["id"]]),
                                                  Query().id.one_of(list(results)))
 
+    def set_details(self, sid: str, details: dict) -> None:
+        """A finished game's play time in minutes (None: first to last action), place and note: in the
+        catalogue (the history reads it) and in the game's own file (a rebuilt catalogue keeps it)."""
+        with self._lock, self._writing:
+            self._session_db(sid).table("meta").update({"details": details}, doc_ids=[1])
+            self._index.table("sessions").update({"details": details}, Query().id == sid)
+
+    # -- our sheets: the score sheets of this device (games/score_sheet.py), kept with the games ---
+
+    def sheets(self) -> list[dict]:
+        """The saved score sheets, by name; a damaged one is left out."""
+        with self._lock:
+            docs = [dict(doc) for doc in self._index.table("sheets").all() if sheet_fault(doc) is None]
+        return sorted(docs, key=lambda d: d["name"].casefold())
+
+    def save_sheet(self, sheet: dict) -> dict:
+        """Keep a sheet (a new one gets its id); the same id replaces the stored sheet. Returns it.
+        InvalidAction when the device keeps MAX_SHEETS already."""
+        with self._lock, self._writing:
+            table = self._index.table("sheets")
+            if not sheet.get("id") and len(table) >= MAX_SHEETS:
+                raise InvalidAction(Msg(N_("This device keeps at most {n} score sheets."), {"n": MAX_SHEETS}))
+            sheet = dict(sheet, id=sheet.get("id") or uuid.uuid4().hex[:12])
+            self._index.table("sheets").upsert(sheet, Query().id == sheet["id"])
+        return sheet
+
+    def add_sheets(self, sheets: list[dict]) -> None:
+        """Keep score sheets of an import (checked, with their ids), in one write."""
+        with self._lock, self._writing:
+            self._index.table("sheets").insert_multiple(sheets)
+
     def delete(self, sid: str) -> None:
         with self._lock, self._writing:
             db = self._sessions.pop(sid, None)
@@ -539,9 +573,14 @@ class Store:
 
 
 def _entry(sid: str, meta: dict) -> dict:
+    """A game's catalogue entry; with the configuration's own title (a score sheet's name) and the
+    finished game's details, where it has them."""
     config = meta["config"]
+    title, details = config.get("title"), meta.get("details")
     return {"id": sid, "game": meta["game"], "created": meta["created"], "status": "active",
-            "players": [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in config.get("players", [])]}
+            "players": [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in config.get("players", [])],
+            **({"title": title} if isinstance(title, str) else {}),
+            **({"details": details} if details_fault(details) is None else {})}
 
 
 # -- what the files may hold ---------------------------------------------------------------------
@@ -579,6 +618,10 @@ def _is_result(result: Any) -> bool:
     rows = result.get("players")
     if not isinstance(rows, list) or not rows or not _is_players(rows):
         return False
+    if not all(isinstance(result.get(k, ""), str) and len(result.get(k, "")) <= 60 for k in ("kind", "title")) \
+            or not isinstance(result.get("lowest", False), bool) \
+            or "minutes" in result and not (_whole(result["minutes"]) and result["minutes"] >= 0):
+        return False
     for row in rows:
         breakdown = row.get("breakdown")
         if not _whole(row.get("total")) or not _whole(row.get("place")) or row["place"] < 1 \
@@ -597,9 +640,12 @@ def entry_fault(entry: Any) -> Msg | None:
               ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
               ("status", lambda v: v in STATUSES, N_("status must be active, finished or damaged")),
               ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
-              ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game"))]
+              ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
+              ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
+              ("details", lambda v: details_fault(v) is None,
+               N_("details must be a play time in minutes, a place and a note"))]
     for name, good, why in checks:
-        if name == "result" and name not in entry:
+        if name in ("result", "title", "details") and name not in entry:
             continue
         try:
             ok = name in entry and good(entry[name])
@@ -608,6 +654,42 @@ def entry_fault(entry: Any) -> Msg | None:
         if not ok:
             return Msg(why)
     return None
+
+
+#: The longest place and note a finished game's details take; the longest play time (minutes).
+PLACE_LENGTH, NOTE_LENGTH, MINUTES = 60, 500, 10_000
+
+
+def details_fault(details: Any) -> Msg | None:
+    """What is wrong with a finished game's details `{"minutes", "place", "note"}` (None: nothing)."""
+    if not isinstance(details, dict) or set(details) != {"minutes", "place", "note"}:
+        return Msg(N_("details must be a play time in minutes, a place and a note"))
+    minutes = details["minutes"]
+    if minutes is not None and not (_whole(minutes) and 0 <= minutes <= MINUTES):
+        return Msg(N_("the play time must be a whole number of minutes from 0 to {n}"), {"n": MINUTES})
+    if not isinstance(details["place"], str) or len(details["place"]) > PLACE_LENGTH:
+        return Msg(N_("the place must be text of at most {n} characters"), {"n": PLACE_LENGTH})
+    if not isinstance(details["note"], str) or len(details["note"]) > NOTE_LENGTH:
+        return Msg(N_("the note must be text of at most {n} characters"), {"n": NOTE_LENGTH})
+    return None
+
+
+#: The most score sheets a device keeps (backup.py bounds the catalogue by it).
+MAX_SHEETS = 200
+SHEET_KEYS = ("id", "name", "categories", "per_round", "lowest", "tie_break")
+
+
+def sheet_fault(doc: Any) -> Msg | None:
+    """What is wrong with a saved score sheet (None: nothing): it must be what the "Another game" form
+    saves (games/score_sheet.py `check_sheet`), with its id."""
+    if not isinstance(doc, dict) or set(doc) != set(SHEET_KEYS) or not doc["id"]:
+        return Msg(N_("a score sheet must have an id, a name, categories, per round, lowest and a tie-breaker"))
+    try:
+        checked = check_sheet(doc)
+    except InvalidAction as error:
+        return Msg(N_("a score sheet is not right: {reason}"), {"reason": error.msg})
+    return None if checked == doc else Msg(N_("a score sheet is not right: {reason}"),
+                                           {"reason": Msg(N_("its names have extra spaces"))})
 
 
 #: The settings the app reads, and what each may be; a setting of another name may hold anything.
@@ -634,6 +716,8 @@ def session_fault(document: Any) -> Msg | None:
     if not isinstance(meta, dict) or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
             or not _is_players(meta["config"].get("players")) or not is_time(meta.get("created")):
         return Msg(N_("its meta must name one of the games, with a configuration of players and a creation time"))
+    if "details" in meta and details_fault(meta["details"]) is not None:
+        return details_fault(meta["details"])
     for key, action in document.get("log", {}).items():
         if not isinstance(action.get("type"), str) or not isinstance(action.get("args", {}), dict) \
                 or "at" in action and not is_time(action["at"]):

@@ -57,3 +57,9 @@ def aliases(game: str) -> tuple[tuple[str, ...], ...]:
     with path.open("rb") as handle:
         groups = tomllib.load(handle).get("search", {}).get("aliases", [])
     return tuple(tuple(group) for group in groups)
+
+
+@lru_cache(maxsize=None)
+def english_title(game: str) -> str:
+    """A game's title in English (the exports' `title` column), read from its data file."""
+    return load(DATA_DIR / f"{game}.toml")[0].get(f"{game}.game.title", {}).get("en", game)

@@ -60,6 +60,16 @@ SCRIPTS = {
         ("correct", {"track": "black", "points": 2, "reason": "x"}),
         ("end_game", {}), ("tally_next", {}),
     ]),
+    "score_sheet": ({"start": 0, "sheet": {"name": "Azul", "categories": ["cards", "bonus"], "per_round": True,
+                                           "lowest": False, "tie_break": "bonus"},
+                     "players": [{"colour": "red", "name": "A"}, {"colour": "teal", "name": "B"}]}, [
+        ("score", {"player": "red", "category": "cards", "value": 5, "round": 1}),
+        ("score", {"player": "teal", "category": "cards", "value": -2, "round": 1}),
+        ("score", {"player": "red", "category": "bonus", "value": 0, "round": 1}),
+        ("score", {"player": "teal", "category": "bonus", "value": 3, "round": 1}),
+        ("next_round", {}), ("score", {"player": "red", "category": "cards", "value": 1, "round": 2}),
+        ("score", {"player": "red", "category": "cards", "value": None, "round": 2}),
+    ]),
 }
 
 

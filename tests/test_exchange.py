@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -189,3 +190,40 @@ def test_an_import_while_another_process_serves_the_folder_loses_nothing_and_is_
     assert vm.dispatch("meeple", player="red", delta=1)
     assert len(server.sessions("active")) == 2 and len(server.sessions("finished")) == 1
     assert [a["type"] for a in server.load(vm.session["id"])["log"]] == ["begin", "meeple"]
+
+
+@pytest.mark.parametrize("excel_cs, delimiter", [(False, ","), (True, ";")])
+def test_csv_opens_cleanly_in_both_flavours(tmp_path, excel_cs, delimiter):
+    """UTF-8 with a BOM, ISO dates, the command line's game names, a column per scoring category."""
+    store = played(Store(str(tmp_path)))
+    blob = exchange.export_csv(store, excel_cs=excel_cs).encode("utf-8")
+    assert blob.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(blob.decode("utf-8-sig"), newline=""), delimiter=delimiter))
+    assert len(rows) == 4 and {r["game"] for r in rows} == {"carcassonne"}
+    finished = [r for r in rows if r["status"] == "finished"]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", r["date"]) for r in rows)
+    anna = next(r for r in finished if r["name"] == "Anna")
+    assert (anna["track"], anna["roads"], anna["total"], anna["title"]) == ("3", "0", "3", "Carcassonne")
+    assert {r["track"] for r in rows if r["status"] == "active"} == {""}
+
+
+def test_decimal_commas_in_the_czech_flavour():
+    assert exchange.csv_number(1.5, excel_cs=True) == "1,5" and exchange.csv_number(1.5, excel_cs=False) == "1.5"
+    assert exchange.csv_number(-12, excel_cs=True) == "-12"
+
+
+def test_one_game_name_in_every_export_and_both_spellings_imported(tmp_path):
+    exported = exchange.export_json(played(Store(str(tmp_path / "a"))))
+    assert {g["game"] for g in json.loads(exported)["games"]} == {"carcassonne"}
+    flanders = {"format": exchange.FORMAT, "games": [{"game": spelling, "status": "active", "created": 1_700_000_000,
+                                                      "log": [], "config": {"variant": "two-player", "start": 0,
+                                                      "influenced": {"blue": "green", "red": "yellow"},
+                                                      "players": [{"colour": "blue", "name": "A"},
+                                                                  {"colour": "red", "name": "B"}]}}
+                                                     for spelling in ("flanders-1302", "flanders_1302")]}
+    checked = exchange.check_json(json.dumps(flanders))
+    assert [g["game"] for g in checked] == ["flanders_1302", "flanders_1302"]
+    target = Store(str(tmp_path / "b"))
+    exchange.store_new(target, checked)
+    again = json.loads(exchange.export_json(target))
+    assert {g["game"] for g in again["games"]} == {"flanders-1302"}

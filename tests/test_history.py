@@ -1,6 +1,10 @@
 """History, players and statistics: the summary archived when a game ends, what is computed from it."""
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 from companion import backup, exchange, history
 from companion.games import GAMES
 from companion.store import Store
@@ -9,11 +13,14 @@ from companion.ui.viewmodel import ViewModel
 from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, identifiers, walk
 
 
-def entry(game, *rows, winners=None):
-    players = [{"colour": c, "name": n, "total": t, "place": 0, "breakdown": {"track": t}} for c, n, t in rows]
+def entry(game, *rows, winners=None, created=0.0, **more):
+    """A finished game's catalogue entry: rows of (colour, name, total); places by total, ties shared."""
+    totals = sorted((t for _, _, t in rows), reverse=not more.get("lowest"))
+    players = [{"colour": c, "name": n, "total": t, "place": totals.index(t) + 1, "breakdown": {"track": t}}
+               for c, n, t in rows]
     best = max(t for _, _, t in rows)
-    return {"game": game, "status": "finished",
-            "result": {"players": players, "winners": winners or [c for c, _, t in rows if t == best]}}
+    return {"game": game, "status": "finished", "created": created,
+            "result": {"players": players, "winners": winners or [c for c, _, t in rows if t == best], **more}}
 
 
 def test_statistics_per_game_per_player_count_and_per_player():
@@ -56,7 +63,8 @@ def test_games_finished_before_the_history_get_their_summary_once(tmp_path):
 
 def test_the_progression_follows_the_score_track_and_ends_on_the_final_totals():
     vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
-    assert vm.progression() == {"red": [0, 2, 2, 2, 5], "blue": [0, 0, 8, 12, 12], "green": [0, 0, 0, 0, 2]}
+    assert vm.progression() == {"by": "change", "labels": [0, 1, 2, 3, 4],
+                                "series": {"red": [0, 2, 2, 2, 5], "blue": [0, 0, 8, 12, 12], "green": [0, 0, 0, 0, 2]}}
     assert history.progression(GAMES["princes_of_the_renaissance"], {}, []) is None
 
 
@@ -105,3 +113,92 @@ def test_import_and_restore_from_the_screen_and_refused_files_change_nothing(tmp
     other = ViewModel(target)
     assert other.restore_backup(saved) and other.notice.startswith("1 game restored")
     assert [e["result"]["winners"] for e in other.finished()] == [["blue"]]
+
+
+# -- statistics worked out by hand for a small history ---------------------------------------------
+
+MARCH, APRIL, LAST_YEAR = 1_741_000_000.0, 1_743_600_000.0, 1_710_000_000.0  # 2025-03-03, 2025-04-02, 2024-03-09
+NOW = 1_744_000_000.0                                                            # 2025-04-07
+
+
+def small_history() -> list[dict]:
+    return [
+        entry("village", ("red", "Anna", 40), ("blue", "Bořek", 30), created=LAST_YEAR, minutes=50),
+        entry("village", ("red", "Anna", 20), ("blue", "Bořek", 45), ("green", "Cyril", 45), created=MARCH,
+              minutes=70),
+        entry("carcassonne", ("red", "Anna", 80), ("blue", "Bořek", 60), created=APRIL, minutes=40),
+        dict(entry("score_sheet", ("red", "Anna", 7), ("blue", "Bořek", 12), winners=["red"], created=APRIL,
+                   kind="score_sheet:0123456789ab", title="Golf", lowest=True),
+             details={"minutes": 15, "place": "Doma", "note": ""}),
+    ]
+
+
+def test_statistics_by_hand_win_rate_head_to_head_high_scores_and_play_time():
+    stats = history.statistics(small_history())
+    anna = next(p for p in stats["players"] if p["name"] == "Anna")
+    assert (anna["plays"], anna["wins"], anna["rate"], anna["last"]) == (4, 3, 75, APRIL)
+    borek = next(p for p in stats["players"] if p["name"] == "Bořek")
+    assert (borek["plays"], borek["wins"], borek["rate"]) == (4, 1, 25)  # the shared win of game 2
+    pair = next(v for v in stats["versus"] if {v["a"], v["b"]} == {"Anna", "Bořek"})
+    ahead = {pair["a"]: pair["a_ahead"], pair["b"]: pair["b_ahead"]}
+    # Anna ahead in games 1, 3 and 4 (the lowest total wins there); Bořek in game 2
+    assert pair["games"] == 4 and pair["ties"] == 0 and ahead == {"Anna": 3, "Bořek": 1}
+    cyril = next(v for v in stats["versus"] if {v["a"], v["b"]} == {"Bořek", "Cyril"})
+    assert (cyril["games"], cyril["ties"]) == (1, 1)
+    village = next(g for g in stats["games"] if g["game"] == "village")
+    assert [(t["name"], t["total"]) for t in village["top"]] == [("Bořek", 45), ("Cyril", 45), ("Anna", 40),
+                                                                   ("Bořek", 30), ("Anna", 20)]
+    assert (village["winning"], village["minutes"]) == (42.5, 60.0)
+    golf = next(g for g in stats["games"] if g["game"] == "score_sheet:0123456789ab")
+    assert golf["title"] == "Golf" and golf["best"] == 7 and [t["total"] for t in golf["top"]] == [7, 12]
+    assert golf["minutes"] == 15  # the players' own play time, not the measured one
+
+
+def test_the_period_and_game_filters():
+    every = small_history()
+    assert len(history.chosen(every, "all", now=NOW)) == 4
+    assert len(history.chosen(every, "year", now=NOW)) == 3
+    assert [e["game"] for e in history.chosen(every, "month", now=NOW)] == ["carcassonne", "score_sheet"]
+    assert [e["game"] for e in history.chosen(every, "all", "village", now=NOW)] == ["village", "village"]
+    assert [k["key"] for k in history.kinds(every)] == ["village", "carcassonne", "score_sheet:0123456789ab"]
+
+
+def test_the_progression_of_a_game_with_rounds_reads_by_round():
+    from tests.test_screens import STANDARD
+    vm, _ = walk(STANDARD, [
+        ("begin", {}), ("goto_step", {"step": "scoring"}),
+        ("score_city", {"city": "ghent", "quarters": {"blue": 2, "grey": 1}}),
+        ("end_round", {"board": False, "deck": False}),
+        ("score_city", {"city": "bruges", "quarters": {"yellow": 3}}), ("end_round", {"board": True}),
+        *[("score_city", {"city": c, "quarters": {}}) for c in ("leuven", "utrecht", "liege")],
+        ("finish", {"cards": {"blue": 0, "yellow": 0, "green": 0}})])
+    progress = vm.progression()
+    assert progress["by"] == "round" and progress["labels"][:3] == [0, 1, 2]
+    assert progress["series"]["blue"][1] > 0 and progress["series"]["yellow"][1] == 0
+
+
+def test_category_colours_are_greys_that_no_player_colour_resembles():
+    from companion.ui.history import PALETTE
+    for colour in PALETTE:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert r == g == b, colour                   # no hue: every player colour has one
+        assert abs(r - 0x9E) >= 0x20, colour         # and far from the grey player's GREY_500 (#9E9E9E)
+    assert len(set(PALETTE)) == len(PALETTE)
+
+
+def test_a_finished_game_keeps_its_play_time_place_and_note(tmp_path):
+    vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
+    sid = vm.session["id"]
+    assert "minutes" in vm.store.sessions("finished")[0]["result"]
+    assert not vm.set_details(sid, "abc", "", "") and vm.problem.field == "minutes"
+    assert not vm.set_details(sid, 30, "x" * 61, "") and vm.problem.field == "place"
+    assert vm.details(sid) == {"minutes": None, "place": "", "note": ""}
+    assert vm.set_details(sid, 95, " U  Nováků ", "Bořek won on the last tile")
+    assert vm.details(sid) == {"minutes": 95, "place": "U Nováků", "note": "Bořek won on the last tile"}
+    exported = json.loads(exchange.export_json(vm.store))
+    assert exported["games"][0]["details"]["minutes"] == 95
+    other = Store(tmp_path)
+    exchange.import_json(other, exchange.export_json(vm.store))
+    assert other.sessions("finished")[0]["details"]["place"] == "U Nováků"
+    rows = list(csv.DictReader(io.StringIO(exchange.export_csv(vm.store).removeprefix("\ufeff"))))
+    assert {(r["minutes"], r["location"], r["note"]) for r in rows} == {("95", "U Nováků", "Bořek won on the last tile")}

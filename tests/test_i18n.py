@@ -138,6 +138,11 @@ CONFIGS = {"flanders_1302": [
 ], "village": [
     {"start": 0, "lap": 8, "players": [{"colour": c, "name": c} for c in colours]}
     for colours in (("red", "blue"), ("red", "blue", "ivory"), ("red", "blue", "ivory", "yellow"))
+], "score_sheet": [
+    {"start": 0, "sheet": {"name": "Golf", "categories": categories, "per_round": per_round, "lowest": lowest,
+                           "tie_break": None}, "players": [{"colour": c, "name": c} for c in colours]}
+    for categories, per_round, lowest, colours in (([], True, True, ("red",)), (["a", "b"], False, False,
+                                                                             ("red", "blue", "lime")))
 ]}
 
 

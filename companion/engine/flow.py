@@ -71,6 +71,15 @@ def score_track(state: Mapping, config: Mapping) -> dict[str, int]:
     return {p["colour"]: state["scores"][p["colour"]] for p in config["players"]}
 
 
+def stage(game: GameDef, state: Mapping) -> int | None:
+    """The round `state` is in (GameDef.stage; by default the state's whole-number `"round"`), or None
+    for a game without rounds."""
+    if game.stage is not None:
+        return game.stage(state)
+    value = state.get("round")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def undo_count(game: GameDef, log: list) -> int:
     """How many actions at the end of `log` one undo takes back: the steps moved through since the
     last real action, and that action (only the steps when nothing else is left)."""

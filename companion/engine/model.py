@@ -104,7 +104,11 @@ class GameDef(NamedTuple):
     - `progress(state, config)` is each player's running score (None: the game scores at the end);
     - `guide(state, config)` fills the pinned header of the game's screens (a `Guide`);
     - `navigation` names the action types that only move between steps: undo takes them back together
-      with the real action before them, so stepping through a round never buries the last entry.
+      with the real action before them, so stepping through a round never buries the last entry;
+    - `stage(state)` is the round the game is in, for charts that read by rounds (None: the game has
+      no rounds); without it, a state's whole-number `"round"` is its round (`flow.stage`);
+    - `kind(config)` is what the history and the statistics call a game of this configuration when it
+      is not the game itself: its own key and name (a score sheet: the sheet); None: the game.
     """
 
     id: str
@@ -123,3 +127,5 @@ class GameDef(NamedTuple):
     progress: Callable[[Mapping, Mapping], dict] | None = None
     guide: Callable[[Mapping, Mapping], Guide] | None = None
     navigation: frozenset = frozenset()
+    stage: Callable[[Mapping], int | None] | None = None
+    kind: Callable[[Mapping], tuple[str, str]] | None = None

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 #: `GameDef.id`) and its name on the command line (`GameDef.cli_name`).
 REGISTRY = (("flanders_1302", "flanders-1302"), ("village", "village"),
             ("princes_of_the_renaissance", "princes-of-the-renaissance"), ("carcassonne", "carcassonne"),
-            ("elfenland", "elfenland"))
+            ("elfenland", "elfenland"), ("score_sheet", "score-sheet"))
 
 #: The game ids, known without importing any game.
 GAME_IDS = tuple(game_id for game_id, _ in REGISTRY)

@@ -14,7 +14,7 @@ import flet as ft
 from .. import rulesearch, table, texts
 from ..i18n import LANGUAGES
 from ..store import Store
-from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, village
+from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, score_sheet, village
 from .viewmodel import ViewModel
 from ..engine.model import P_, Guide
 from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
@@ -28,7 +28,7 @@ NEWS_PAUSE = 0.1
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
 GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_renaissance": princes_of_the_renaissance,
-           "carcassonne": carcassonne, "elfenland": elfenland}
+           "carcassonne": carcassonne, "elfenland": elfenland, "score_sheet": score_sheet}
 
 
 class Shell:
@@ -275,7 +275,7 @@ class Shell:
 
     def bar_title(self) -> str:
         if self.vm.session:
-            return self.vm.t.text(f"{self.vm.session['game']}.game.title")
+            return self.vm.title(self.vm.session["game"], self.vm.session["config"].get("title"))
         _ = self.vm.t
         return _("Table companion")
 
@@ -469,18 +469,41 @@ class Shell:
                 players = ft.Row([who(p["name"], p["colour"], SMALL) for p in entry["players"]], wrap=True)
                 when = time.strftime("%d.%m. %H:%M", time.localtime(entry["created"]))
                 controls.append(card([
-                    text(vm.t.text(f"{entry['game']}.game.title"), weight=ft.FontWeight.BOLD),
+                    text(vm.title(entry["game"], entry.get("title")), weight=ft.FontWeight.BOLD),
                     players, text(_("Started {when}").format(when=when), SMALL),
                     button(_("Resume"), lambda e, sid=entry["id"]: vm.open(sid), f"resume-{entry['id']}",
                            icon=ft.Icons.PLAY_ARROW),
                 ], f"session-{entry['id']}"))
         controls.append(heading(_("New game")))
         for game in vm.games():
+            if game.id == score_sheet.GAME:  # its own cards below: "Another game" and "Our sheets"
+                continue
             controls.append(card([
                 text(vm.t.text(f"{game.id}.game.title"), 20, weight=ft.FontWeight.BOLD),
                 text(vm.t.text(f"{game.id}.game.tagline"), SMALL),
                 button(_("New game"), lambda e, g=game.id: self.go(f"new:{g}"), f"new-{game.id}", icon=ft.Icons.ADD),
             ], f"game-{game.id}"))
+        controls.append(card([
+            text(_("Another game"), 20, weight=ft.FontWeight.BOLD),
+            text(vm.t.text(f"{score_sheet.GAME}.game.tagline"), SMALL),
+            button(_("Make a score sheet"), lambda e: self.sheet_form(None), "new-sheet", icon=ft.Icons.ADD),
+        ], "game-sheet"))
+        sheets = vm.sheets()
+        if sheets:
+            controls.append(heading(_("Our sheets")))
+        for sheet in sheets:
+            kind = score_sheet.rules.kind({"sheet": sheet})[0]
+            what = ", ".join(sheet["categories"]) or vm.t.text(f"{score_sheet.GAME}.category.points")
+            controls.append(card([
+                text(sheet["name"], 20, weight=ft.FontWeight.BOLD),
+                text((_("Per round: {categories}") if sheet["per_round"] else "{categories}").format(categories=what)
+                     + " · " + (_("lowest total wins") if sheet["lowest"] else _("highest total wins")), SMALL),
+                ft.Row([ft.Container(button(_("New game"), lambda e, s=sheet: self.sheet_form(s),
+                                            f"sheet-new-{sheet['id']}", icon=ft.Icons.ADD), expand=True),
+                        ft.Container(button(_("History"), lambda e, k=kind: self.history_of(k),
+                                            f"sheet-history-{sheet['id']}", primary=False, icon=ft.Icons.HISTORY),
+                                     expand=True)], spacing=8),
+            ], f"sheet-{sheet['id']}"))
         controls += [heading(_("Looking back")),
                      button(_("Finished games"), lambda e: self.go("history"), "nav-history", primary=False,
                             icon=ft.Icons.HISTORY),
@@ -488,11 +511,25 @@ class Shell:
                             icon=ft.Icons.INSIGHTS)]
         return controls
 
+    def sheet_form(self, sheet: dict | None) -> None:
+        """"Another game": a new score sheet, or a saved one to play again (its form filled in)."""
+        self.go(f"new:{score_sheet.GAME}")
+        self.draft["new"] = score_sheet.blank_form(sheet)
+        self.render()
+
+    def history_of(self, kind: str) -> None:
+        """The finished games of one game (a sheet's own history)."""
+        self.go("history")
+        self.draft["filter"] = {"period": "all", "game": kind}
+        self.render()
+
     def new_game(self, game_id: str) -> Screen:
         _ = self.vm.t
-        form = GAME_UI[game_id].new_game_form(self, game_id)
-        return Screen([title(_("New game: {game}").format(game=self.vm.t.text(f"{game_id}.game.title"))),
-                       *form.body], form.primary)
+        ui = GAME_UI[game_id]
+        form = ui.new_game_form(self, game_id)
+        heading_ = ui.form_title(self, game_id) if hasattr(ui, "form_title") else _("New game: {game}").format(
+            game=self.vm.t.text(f"{game_id}.game.title"))
+        return Screen([title(heading_), *form.body], form.primary)
 
     # -- setup checklist ------------------------------------------------------------------------------
 

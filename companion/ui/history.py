@@ -1,47 +1,96 @@
-"""Looking back: the history of finished games (each opens read-only, with its charts and whole log),
-players and statistics, and export / backup downloads. Charts are drawn with Flet's own controls
-(bars and a canvas): flet-charts needs its Flutter part built into the web client, which the
-prebuilt offline client does not have."""
+"""Looking back: the history of finished games (each opens read-only, with its charts, its details and
+its whole log), players and statistics filtered by period and game, and export / backup downloads.
+Charts are drawn with Flet's own controls (bars and a canvas): flet-charts needs its Flutter part
+built into the web client, which the prebuilt offline client does not have."""
 from __future__ import annotations
 
 import time
 
 import flet as ft
 
-from .widgets import ACCENT, GUILD_COLOURS, SMALL, button, card, dot, heading, text, tid, title
+from .. import history as looking_back
+from .widgets import (ACCENT, GUILD_COLOURS, SMALL, TEXT, Keypad, button, card, choice_chips, dot,
+                      heading, text, tid, title)
 
 PAGE = 30  # finished games listed per "show more"
-#: Category colours of the per-category chart (a legend names them).
-PALETTE = (ft.Colors.AMBER_400, ft.Colors.LIGHT_BLUE_300, ft.Colors.LIGHT_GREEN_400, ft.Colors.PINK_200,
-           ft.Colors.DEEP_PURPLE_200, ft.Colors.ORANGE_300, ft.Colors.TEAL_200, ft.Colors.BROWN_300)
-LINE_COLOURS = {**GUILD_COLOURS, "black": ft.Colors.GREY_200, "white": ft.Colors.WHITE, "orange": ft.Colors.ORANGE_400}
+#: Category colours of the per-category chart: greys of clearly different lightness, none near the
+#: players' colours (all saturated) or the grey player (GREY_500, #9E9E9E); each segment also carries
+#: its category's number, which the legend names.
+PALETTE = ("#F2F2F2", "#C8C8C8", "#6E6E6E", "#4A4A4A", "#E0E0E0", "#5C5C5C")
+LINE_COLOURS = {**GUILD_COLOURS, "black": ft.Colors.GREY_200, "white": ft.Colors.WHITE}
 FALLBACK_LINES = (ft.Colors.CYAN_300, ft.Colors.LIME_300, ft.Colors.PINK_300, ft.Colors.INDIGO_200, ft.Colors.BROWN_200,
                   ft.Colors.DEEP_ORANGE_300)
-CHART_W, CHART_H = 320, 170
+CHART_W, CHART_H = 300, 170
+#: Head-to-head pairs listed (the most games together first).
+PAIRS = 30
 
 
-def game_title(shell, game_id: str) -> str:
-    return shell.vm.t.text(f"{game_id}.game.title")
+def game_title(shell, game_id: str, title_: str | None = None) -> str:
+    return shell.vm.title(game_id, title_)
+
+
+def day(shell, when: float) -> str:
+    return time.strftime("%d.%m.%Y", time.localtime(when))
+
+
+def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
+    """The period and game filter (kept on this screen's draft), and the choice made."""
+    _ = shell.vm.t
+    chosen = shell.draft.setdefault("filter", {"period": "all", "game": None})
+    if chosen["game"] not in {k["key"] for k in kinds}:
+        chosen["game"] = None
+
+    def pick(**change) -> None:
+        chosen.update(change)
+        shell.draft.get("history", {}).update(limit=PAGE)
+        shell.render()
+
+    labels = {"month": _("This month"), "year": _("This year"), "all": _("All time")}
+    control = tid("filters", ft.Column([
+        choice_chips("period", [(p, labels[p]) for p in looking_back.PERIODS], chosen["period"],
+                     lambda v: pick(period=v)),
+        *([choice_chips("game", [("-", _("All games")), *[(str(i), game_title(shell, k["game"], k["title"]))
+                                                         for i, k in enumerate(kinds)]],
+                        "-" if chosen["game"] is None else str([k["key"] for k in kinds].index(chosen["game"])),
+                        lambda v: pick(game=None if v == "-" else kinds[int(v)]["key"]))] if len(kinds) > 1 else []),
+    ], spacing=8))
+    return control, chosen["period"], chosen["game"]
+
+
+def more(shell, entry: dict) -> str:
+    """A finished game's play time, place and note in one line ("" when there is nothing to say)."""
+    ngettext = shell.vm.t.n
+    details = entry.get("details") or {}
+    minutes = looking_back.minutes(entry)
+    parts = [ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)] if minutes is not None else []
+    parts += [details[k] for k in ("place", "note") if details.get(k)]
+    return " · ".join(parts)
 
 
 def history_screen(shell) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    entries = vm.finished()
+    every = vm.finished()
+    bar, period, game = filters(shell, looking_back.kinds(every))
+    entries = looking_back.chosen(every, period, game)
     limit = shell.draft.setdefault("history", {"limit": PAGE})["limit"]
-    controls: list[ft.Control] = [title(_("Finished games")), downloads(shell)]
+    controls: list[ft.Control] = [title(_("Finished games")), bar, downloads(shell)]
     if not entries:
-        controls.append(text(_("No game has been finished yet.")))
+        controls.append(text(_("No game has been finished yet.") if not every else
+                             _("No game was finished in this period.")))
     for entry in entries[:limit]:
         result = entry["result"]
         names = {p["colour"]: p["name"] for p in result["players"]}
         when = time.strftime("%d.%m.%Y %H:%M", time.localtime(entry["created"]))
         ranking = ", ".join(f"{p['name']} {p['total']}" for p in sorted(result["players"], key=lambda p: p["place"]))
+        line = more(shell, entry)
         controls.append(card([
-            ft.Row([ft.Container(text(game_title(shell, entry["game"]), weight=ft.FontWeight.BOLD), expand=True),
+            ft.Row([ft.Container(text(game_title(shell, entry["game"], result.get("title")),
+                                      weight=ft.FontWeight.BOLD), expand=True),
                     text(when, SMALL, color=ft.Colors.GREY_400)]),
             text(_("Won by {names}").format(names=", ".join(names[w] for w in result["winners"])), SMALL,
                  color=ACCENT),
             text(ranking, SMALL),
+            *([tid(f"more-{entry['id']}", text(line, SMALL, color=ft.Colors.GREY_400))] if line else []),
             button(_("Open"), lambda e, sid=entry["id"]: vm.view(sid), f"open-{entry['id']}", primary=False,
                    icon=ft.Icons.HISTORY),
         ], f"past-{entry['id']}"))
@@ -81,6 +130,8 @@ def downloads(shell) -> ft.Control:
                   "deletes them. Save a backup now and then; these files also move games to another device."),
                 SMALL, color=ft.Colors.ORANGE_200)] if vm.browser else []),
         ft.Row([tid("export-csv", ft.OutlinedButton("CSV", on_click=lambda e: fetch("games.csv"), height=52)),
+                tid("export-csv-cs", ft.OutlinedButton(_("CSV for Excel (Czech)"),
+                                                       on_click=lambda e: fetch("games-excel-cs.csv"), height=52)),
                 tid("export-json", ft.OutlinedButton("JSON", on_click=lambda e: fetch("games.json"), height=52)),
                 tid("backup", ft.OutlinedButton(_("Backup"), on_click=lambda e: fetch("backup.zip"), height=52))],
                wrap=True),
@@ -98,16 +149,19 @@ def downloads(shell) -> ft.Control:
 
 
 def archive_screen(shell) -> list[ft.Control]:
-    """A finished game, read-only: who won, the breakdown and its chart, the progression, the log."""
+    """A finished game, read-only: who won, the breakdown and its chart, the progression, its play
+    time, place and note (which can be changed), the log."""
     _, vm = shell.vm.t, shell.vm
-    result = vm.game.result(vm.state, vm.session["config"])
+    config = vm.session["config"]
+    result = vm.game.result(vm.state, config)
     ended = vm.session["log"][-1].get("at") if vm.session["log"] else None  # an imported log has no times
     when = time.strftime("%d.%m.%Y %H:%M", time.localtime(ended)) if ended else ""
     controls: list[ft.Control] = [
-        title(game_title(shell, vm.session["game"])), text(when, SMALL, color=ft.Colors.GREY_400),
+        title(game_title(shell, vm.session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
         button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
                icon=ft.Icons.ARROW_BACK),
         *shell.result_cards(result),
+        details_card(shell),
         category_chart(shell, result),
         progress_chart(shell),
         heading(_("What happened")),
@@ -117,93 +171,188 @@ def archive_screen(shell) -> list[ft.Control]:
     return controls
 
 
+def details_card(shell) -> ft.Control:
+    """The play time (first to last action unless corrected), where the game was played and a note."""
+    _, vm = shell.vm.t, shell.vm
+    sid = vm.session["id"]
+    draft = shell.draft.get("details")
+    if draft is None or draft["sid"] != sid:
+        saved = vm.details(sid)
+        played = saved["minutes"]
+        if played is None:
+            played = looking_back.play_minutes(vm.session["log"])
+        draft = shell.draft["details"] = {"sid": sid, "minutes": played or 0, "place": saved["place"],
+                                          "note": saved["note"]}
+    return card([
+        heading(_("Play time, place and note")),
+        Keypad("details-minutes", _("Play time (minutes)"), draft, "minutes", 0, 9_999,
+               quick=[("30", 30), ("60", 60), ("90", 90), ("120", 120)]).control,
+        shell.problem("minutes"),
+        tid("details-place", ft.Row([ft.TextField(label=_("Where it was played"), value=draft["place"], expand=True,
+                                                  text_size=TEXT, max_length=60, error=vm.error_for("place"),
+                                                  on_change=lambda e: draft.update(place=e.control.value))])),
+        tid("details-note", ft.Row([ft.TextField(label=_("Note"), value=draft["note"], expand=True, text_size=TEXT,
+                                                 multiline=True, max_length=500, error=vm.error_for("note"),
+                                                 on_change=lambda e: draft.update(note=e.control.value))])),
+        button(_("Save the details"), lambda e: vm.set_details(sid, draft["minutes"], draft["place"], draft["note"]),
+               "details-save", icon=ft.Icons.SAVE),
+    ], "details")
+
+
 def category_chart(shell, result: dict) -> ft.Control:
-    """One bar per player, split into the scoring categories (the legend names the colours)."""
+    """One bar per player, split into the scoring categories: each segment a grey with its category's
+    number in it (the legend names the numbers), so no category looks like a player's colour."""
     _ = shell.vm.t
     categories = [c for c in result["players"][0]["breakdown"]
                   if any(row["breakdown"][c] > 0 for row in result["players"])]
     colour = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(categories)}
+    number = {c: i + 1 for i, c in enumerate(categories)}
     best = max((row["total"] for row in result["players"]), default=0) or 1
     rows: list[ft.Control] = [heading(_("Points by category"))]
     for row in sorted(result["players"], key=lambda r: r["place"]):
-        parts = [ft.Container(bgcolor=colour[c], height=22, expand=row["breakdown"][c])
+        parts = [ft.Container(ft.Text(str(number[c]), size=12, weight=ft.FontWeight.BOLD,
+                                      color=ft.Colors.BLACK if _light(colour[c]) else ft.Colors.WHITE),
+                              bgcolor=colour[c], height=22, expand=row["breakdown"][c], alignment=ft.Alignment.CENTER,
+                              clip_behavior=ft.ClipBehavior.HARD_EDGE)
                  for c in categories if row["breakdown"][c] > 0]
-        if best > row["total"]:
+        if best > row["total"] > 0:
             parts.append(ft.Container(height=22, expand=best - row["total"]))
         rows += [ft.Row([ft.Container(shell.track_label(row["id"]), expand=True), text(str(row["total"]), SMALL)]),
-                 ft.Row(parts, spacing=1)]
-    rows.append(ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=colour[c], border_radius=3),
+                 ft.Row(parts or [ft.Container(height=22)], spacing=1)]
+    rows.append(ft.Row([ft.Row([ft.Container(ft.Text(str(number[c]), size=11, weight=ft.FontWeight.BOLD,
+                                                     color=ft.Colors.BLACK if _light(colour[c]) else ft.Colors.WHITE),
+                                             width=18, height=18, bgcolor=colour[c], border_radius=3,
+                                             alignment=ft.Alignment.CENTER),
                                 text(shell.ui.category(shell, c), SMALL)], spacing=6, tight=True)
                         for c in categories], wrap=True, spacing=12, run_spacing=6))
     return card(rows, "chart-categories")
 
 
+def _light(hex_colour: str) -> bool:
+    return int(hex_colour[1:3], 16) > 0x90
+
+
 def progress_chart(shell) -> ft.Control:
-    """Each player's running score through the game, one line each."""
+    """Each player's running score through the game, one line each: by rounds where the game has
+    rounds (the x-axis names them), else after each change of score."""
     import flet.canvas as cv  # here: at the top it was half of the app's import time in the browser
 
     _, vm = shell.vm.t, shell.vm
-    series = vm.progression()
-    if not series:
+    ngettext = vm.t.n
+    progress = vm.progression()
+    if not progress:
         return card([heading(_("Score through the game")),
                      text(_("This game scores only at the end, so there is no running score to draw."), SMALL)],
                     "chart-progress")
+    series, labels = progress["series"], progress["labels"]
     players = vm.session["config"]["players"]
-    steps = max(len(s) for s in series.values())
-    top = max(max(s) for s in series.values()) or 1
-    shapes: list[cv.Shape] = [
-        cv.Line(0, CHART_H, CHART_W, CHART_H, paint=ft.Paint(color=ft.Colors.GREY_600, stroke_width=1)),
-        cv.Line(0, 0, 0, CHART_H, paint=ft.Paint(color=ft.Colors.GREY_600, stroke_width=1)),
-        cv.Text(4, 0, str(top), style=ft.TextStyle(size=12, color=ft.Colors.GREY_400)),
-    ]
+    steps = len(labels)
+    top = max(max(s) for s in series.values())
+    low = min(0, min(min(s) for s in series.values()))
+    span = (top - low) or 1
+    axis = ft.Paint(color=ft.Colors.GREY_600, stroke_width=1)
+    zero = CHART_H - CHART_H * (0 - low) / span
+
+    def x(k: int) -> float:
+        return CHART_W * k / max(steps - 1, 1)
+
+    shapes: list[cv.Shape] = [cv.Line(0, zero, CHART_W, zero, paint=axis), cv.Line(0, 0, 0, CHART_H, paint=axis),
+                              cv.Text(4, 0, str(top), style=ft.TextStyle(size=12, color=ft.Colors.GREY_400))]
+    if low < 0:
+        shapes.append(cv.Text(4, CHART_H - 14, str(low), style=ft.TextStyle(size=12, color=ft.Colors.GREY_400)))
+    by_round = progress["by"] == "round"
+    if by_round:  # the rounds under the x-axis; the start and the final scoring too
+        every = max(1, steps // 10)
+        for k, label in enumerate(labels):
+            if k % every == 0 or k == steps - 1:
+                shown = "0" if label == 0 else _("end") if label == "end" else str(label)
+                shapes.append(cv.Text(min(x(k), CHART_W - 24), CHART_H + 4, shown,
+                                      style=ft.TextStyle(size=11, color=ft.Colors.GREY_400)))
     legend = []
     for i, p in enumerate(players):
         colour = LINE_COLOURS.get(p["colour"], FALLBACK_LINES[i % len(FALLBACK_LINES)])
-        points = [ft.Offset(CHART_W * k / max(steps - 1, 1), CHART_H - CHART_H * v / top)
-                  for k, v in enumerate(series[p["colour"]])]
+        points = [ft.Offset(x(k), CHART_H - CHART_H * (v - low) / span) for k, v in enumerate(series[p["colour"]])]
         shapes.append(cv.Points(points, point_mode=cv.PointMode.POLYGON,
                                 paint=ft.Paint(color=colour, stroke_width=3, style=ft.PaintingStyle.STROKE)))
         legend.append(ft.Row([ft.Container(width=18, height=4, bgcolor=colour), text(p["name"], SMALL)],
                              spacing=6, tight=True))
     finals = ", ".join(f"{p['name']} {series[p['colour']][-1]}" for p in players)
+    rounds = sum(1 for label in labels if isinstance(label, int) and label > 0)
+    caption = (ngettext("By round: {n} round; at the end: {finals}", "By round: {n} rounds; at the end: {finals}", rounds)
+               .format(n=rounds, finals=finals) if by_round else
+               _("{n} changes of score; at the end: {finals}").format(n=steps - 1, finals=finals))
     return card([heading(_("Score through the game")),
-                 ft.Container(cv.Canvas(shapes, width=CHART_W, height=CHART_H), height=CHART_H + 4,
+                 ft.Container(cv.Canvas(shapes, width=CHART_W, height=CHART_H + 18), height=CHART_H + 22,
                               alignment=ft.Alignment.CENTER_LEFT),
                  ft.Row(legend, wrap=True, spacing=12),
-                 tid("progress-caption", text(_("{n} changes of score; at the end: {finals}").format(
-                     n=steps - 1, finals=finals), SMALL, color=ft.Colors.GREY_400))], "chart-progress")
+                 tid("progress-caption", text(caption, SMALL, color=ft.Colors.GREY_400))], "chart-progress")
 
 
 def stats_screen(shell) -> list[ft.Control]:
-    """Players across games and statistics per game and per player count."""
+    """Players (win rate, games, average and best, last played, per game), head to head, and per game
+    (plays, top 10, average winning score and play time, per player count), for a period and a game."""
     _, vm = shell.vm.t, shell.vm
-    ngettext = vm.t.n
-    stats = vm.statistics()
-    controls: list[ft.Control] = [title(_("Players and statistics"))]
+    ngettext, number = vm.t.n, vm.t.number
+    chosen = shell.draft.get("filter", {"period": "all", "game": None})
+    stats = vm.statistics(chosen["period"], chosen["game"])
+    bar, period, game = filters(shell, stats["kinds"])
+    if (period, game) != (chosen["period"], chosen["game"]):  # the game filtered no longer exists
+        stats = vm.statistics(period, game)
+    controls: list[ft.Control] = [title(_("Players and statistics")), bar]
     if not stats["games"]:
-        return controls + [text(_("No game has been finished yet."))]
+        return controls + [text(_("No game has been finished yet.") if not stats["kinds"] else
+                                _("No game was finished in this period."))]
 
     def figures(row: dict) -> str:
-        return _("average {average}, best {best}").format(average=vm.t.number(row["average"]), best=row["best"])
+        return _("average {average}, best {best}").format(average=number(row["average"]), best=row["best"])
 
+    def games_(n: int) -> str:
+        return ngettext("{n} game", "{n} games", n).format(n=n)
+
+    titles = {g["game"]: game_title(shell, g["id"], g["title"]) for g in stats["games"]}
     controls.append(heading(_("Players")))
     for i, p in enumerate(stats["players"]):
         lines = [ft.Row([dot(p["colour"]), ft.Container(text(p["name"], weight=ft.FontWeight.BOLD), expand=True),
                          text(ngettext("{n} win", "{n} wins", p["wins"]).format(n=p["wins"]), SMALL)]),
-                 text(ngettext("{n} game", "{n} games", p["plays"]).format(n=p["plays"]) + "; " + figures(p), SMALL)]
-        lines += [text(f"{game_title(shell, g)}: " + ngettext("{n} game", "{n} games", row["plays"]).format(
-            n=row["plays"]) + ", " + ngettext("{n} win", "{n} wins", row["wins"]).format(n=row["wins"]) + "; "
-            + figures(row), SMALL, color=ft.Colors.GREY_400) for g, row in p["games"].items()]
+                 text(_("{games}, win rate {rate} %; {figures}").format(games=games_(p["plays"]), rate=p["rate"],
+                                                                        figures=figures(p)), SMALL),
+                 text(_("Last played {date}").format(date=day(shell, p["last"])), SMALL, color=ft.Colors.GREY_400)]
+        if game is None:
+            lines += [text(_("{game}: {games}, {wins}; {figures}").format(
+                game=titles.get(g, g), games=games_(row["plays"]),
+                wins=ngettext("{n} win", "{n} wins", row["wins"]).format(n=row["wins"]), figures=figures(row)),
+                SMALL, color=ft.Colors.GREY_400) for g, row in p["games"].items()]
         controls.append(card(lines, f"player-{i}"))
+    if stats["versus"]:
+        rows = [heading(_("Head to head")),
+                text(_("How often each finished ahead of the other in the games they played together."), SMALL,
+                     color=ft.Colors.GREY_400)]
+        for k, pair in enumerate(stats["versus"][:PAIRS]):
+            ties = ngettext("{n} tie", "{n} ties", pair["ties"]).format(n=pair["ties"]) if pair["ties"] else ""
+            rows.append(tid(f"versus-{k}", ft.Row([
+                ft.Container(text(pair["a"], SMALL, text_align=ft.TextAlign.RIGHT), expand=True),
+                text(f"{pair['a_ahead']} : {pair['b_ahead']}", TEXT, weight=ft.FontWeight.BOLD),
+                ft.Container(text(pair["b"], SMALL), expand=True),
+                text(ties, SMALL, color=ft.Colors.GREY_400)], spacing=8)))
+        controls.append(card(rows, "versus"))
     controls.append(heading(_("Games")))
     for g in stats["games"]:
-        lines = [text(game_title(shell, g["game"]), weight=ft.FontWeight.BOLD),
+        lines = [text(titles[g["game"]], weight=ft.FontWeight.BOLD),
                  text(ngettext("{n} game played", "{n} games played", g["plays"]).format(n=g["plays"]) + "; "
                       + figures(g), SMALL)]
+        if g["winning"] is not None:
+            lines.append(text(_("Average winning score: {n}").format(n=number(g["winning"])), SMALL))
+        if g["minutes"] is not None:
+            lines.append(text(_("Average play time: {n} min").format(n=number(g["minutes"])), SMALL))
         for row in g["counts"]:
             lines.append(text(ngettext("{n} player", "{n} players", row["players"]).format(n=row["players"]) + ": "
-                              + ngettext("{n} game", "{n} games", row["plays"]).format(n=row["plays"]) + "; "
-                              + figures(row), SMALL, color=ft.Colors.GREY_400))
+                              + games_(row["plays"]) + "; " + figures(row), SMALL, color=ft.Colors.GREY_400))
+        lines.append(text(_("Lowest scores") if g["lowest"] else _("High scores"), SMALL, weight=ft.FontWeight.BOLD,
+                          color=ACCENT))
+        lines += [tid(f"top-{g['game']}-{k}", ft.Row([
+            text(f"{k + 1}.", SMALL), dot(row["colour"]), ft.Container(text(row["name"], SMALL), expand=True),
+            text(str(row["total"]), SMALL, weight=ft.FontWeight.BOLD),
+            text(day(shell, row["created"]), SMALL, color=ft.Colors.GREY_400)], spacing=6))
+            for k, row in enumerate(g["top"])]
         controls.append(card(lines, f"stats-{g['game']}"))
     return controls
-

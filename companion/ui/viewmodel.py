@@ -20,7 +20,7 @@ from ..engine import flow
 from ..engine.model import InvalidAction, Msg, N_
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
-from ..store import SessionLost, Stale, Store, os_reason
+from ..store import SessionLost, Stale, Store, details_fault, os_reason
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +265,7 @@ class ViewModel:
                     session = self.store.load(entry["id"])
                     game = GAMES[session["game"]]
                     state = flow.replay(game, session["config"], session["log"])
-                    missing[entry["id"]] = history.summary(game, session["config"], state)
+                    missing[entry["id"]] = history.summary(game, session["config"], state, session["log"])
                 except (SessionLost, KeyError, InvalidAction):
                     continue
                 entry["result"] = missing[entry["id"]]
@@ -273,13 +273,18 @@ class ViewModel:
             self.store.set_results(missing)
         return [e for e in entries if e.get("result")]
 
+    #: What the history's export buttons download: the name (also the server's /download/ route) and
+    #: how it is made.
+    EXPORTS = ("games.csv", "games-excel-cs.csv", "games.json", "backup.zip")
+
     def export_file(self, name: str) -> tuple[str, bytes] | None:
-        """The file name and the bytes of `games.csv`, `games.json` or `backup.zip`, as the server's
-        /download/ routes send them (`companion export`, `companion backup`); None, and the reason
-        shown, when the data cannot be read."""
+        """The file name and the bytes of `games.csv`, `games-excel-cs.csv` (for Excel in Czech: `;`
+        and decimal commas), `games.json` or `backup.zip`, as the server's /download/ routes send them
+        (`companion export`, `companion backup`); None, and the reason shown, when the data cannot be
+        read."""
         stamped = f"companion-{time.strftime('%Y%m%d-%H%M')}-{name}"
-        if name == "games.csv":
-            return stamped, exchange.export_csv(self.store).encode("utf-8")
+        if name in ("games.csv", "games-excel-cs.csv"):
+            return stamped, exchange.export_csv(self.store, excel_cs=name == "games-excel-cs.csv").encode("utf-8")
         if name == "games.json":
             return stamped, exchange.export_json(self.store).encode("utf-8")
         try:
@@ -335,8 +340,58 @@ class ViewModel:
         self._changed()
         return False
 
-    def statistics(self) -> dict:
-        return history.statistics(self.finished())
+    def statistics(self, period: str = "all", game: str | None = None) -> dict:
+        """The statistics of the finished games of `period` (history.PERIODS) and of one game (its key:
+        history.kind; None: all), and every game played (for the filter)."""
+        entries = self.finished()
+        return {**history.statistics(history.chosen(entries, period, game)), "kinds": history.kinds(entries)}
+
+    def title(self, game_id: str, title: str | None = None) -> str:
+        """A game's name as the screens show it: a sheet's own name, else the game's title."""
+        return title or self.t.text(f"{game_id}.game.title")
+
+    @_locked
+    def set_details(self, sid: str, minutes: Any, place: str, note: str) -> bool:
+        """A finished game's play time (whole minutes; "" for first to last action), place and note."""
+        if isinstance(minutes, str):
+            minutes = minutes.strip()
+            if minutes == "":
+                minutes = None
+            elif minutes.isdigit():
+                minutes = int(minutes)
+        details = {"minutes": minutes, "place": " ".join(place.split()), "note": note.strip()}
+        for field in details:  # each field on its own, so the message stands next to it
+            fault = details_fault({**NO_DETAILS, field: details[field]})
+            if fault is not None:
+                self.problem = Problem(self.t.msg(fault), field)
+                self._changed()
+                return False
+        self.store.set_details(sid, details)
+        self.problem, self.notice = None, self.t(N_("Saved."))
+        self.on_saved("catalogue", sid)
+        self._changed()
+        return True
+
+    def details(self, sid: str) -> dict:
+        entry = next((e for e in self.store.sessions("finished") if e["id"] == sid), {})
+        return entry.get("details") or dict(NO_DETAILS)
+
+    # -- our sheets ----------------------------------------------------------------------------
+
+    def sheets(self) -> list[dict]:
+        return self.store.sheets()
+
+    @_locked
+    def new_sheet_game(self, form: dict[str, Any]) -> bool:
+        """Start a game on a score sheet: the sheet is checked, kept in "Our sheets" (a new one gets its
+        id; a changed one replaces its old self), then the game starts; nothing changes on a bad entry."""
+        game = GAMES["score_sheet"]
+        try:
+            game.new_config(form)  # every field checked before the sheet is kept
+            sheet = self.store.save_sheet(game.new_config(form)["sheet"])
+        except InvalidAction as error:
+            return self._refuse(error)
+        return self.new_game("score_sheet", dict(form, sheet=sheet))
 
     @_locked
     def view(self, sid: str) -> bool:
@@ -432,8 +487,11 @@ class ViewModel:
     def _settle(self, state: dict) -> None:
         finished = state.get("phase") == "over"
         if finished != (self.state.get("phase") == "over"):  # the catalogue is written only then
-            self.store.set_status(self.session["id"], "finished" if finished else "active",
-                                  history.summary(self.game, self.session["config"], state) if finished else None)
+            summary = None
+            if finished:  # the stored log has every action's time (the play time)
+                summary = history.summary(self.game, self.session["config"], state,
+                                          self.store.load(self.session["id"])["log"])
+            self.store.set_status(self.session["id"], "finished" if finished else "active", summary)
         self.state = state
         self.problem = None
         if self.route not in ("rules", "log"):
@@ -464,6 +522,10 @@ def _same_log(a: list, b: list) -> bool:
     return a is b or len(a) == len(b) and all(
         x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {})
         for x, y in zip(reversed(a), reversed(b)))
+
+
+#: A finished game's details before anyone entered them (the play time: first to last action).
+NO_DETAILS = {"minutes": None, "place": "", "note": ""}
 
 
 def _route_for(state: dict) -> str:

@@ -15,13 +15,16 @@ ERROR = ft.Colors.RED_200
 ACCENT = ft.Colors.AMBER_300
 HEADER = "#121212"   # the pinned bands, a shade above the true-black page
 EDGE = ft.Colors.with_opacity(0.25, ft.Colors.WHITE)
+
 #: Each player's colour on screen, by the colour id a game gives its players (Princes: its families,
 #: each told apart from the others).
 GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "green": ft.Colors.GREEN_500,
                  "red": ft.Colors.RED_400, "grey": ft.Colors.GREY_500, "purple": ft.Colors.PURPLE_300,
                  "black": ft.Colors.BLUE_GREY_700, "ivory": ft.Colors.AMBER_50,
                  "baglioni": ft.Colors.RED_400, "bentivogli": ft.Colors.BLUE_400, "malatesta": ft.Colors.GREEN_500,
-                 "montefeltro": ft.Colors.YELLOW_600, "gonzaga": ft.Colors.PURPLE_300, "d_este": ft.Colors.ORANGE_400}
+                 "montefeltro": ft.Colors.YELLOW_600, "gonzaga": ft.Colors.PURPLE_300, "d_este": ft.Colors.ORANGE_400,
+                 "orange": ft.Colors.ORANGE_400, "pink": ft.Colors.PINK_200, "teal": ft.Colors.TEAL_400,
+                 "brown": ft.Colors.BROWN_400, "cyan": ft.Colors.CYAN_300, "lime": ft.Colors.LIME_400}
 
 
 @dataclass
