@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from companion import texts
 from companion.engine import flow
 from companion.engine.model import InvalidAction
 from companion.games import flanders_1302 as fl
@@ -235,6 +236,20 @@ def test_setup_checklist_for_three_players_names_the_empty_city():
     assert next(i for i in items if i["id"] == "empty_city")["params"]["city"].key == "flanders_1302.city.utrecht"
 
 
+def test_the_three_player_checklist_never_puts_a_centre_in_the_empty_city():
+    """The empty city is named before any city centre is placed, and both centre items exclude it
+    (the walk found a checklist that said to place the two extra centres in 'the remaining cities')."""
+    form = dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht")
+    items = G.setup_items(G.new_config(form))
+    ids = [i["id"] for i in items]
+    assert "centres" not in ids and "neutral_centres" not in ids
+    assert ids.index("empty_city") < ids.index("centres_three") < ids.index("neutral_centres_three")
+    all_texts, _sections = texts.load_all()
+    for item in ("centres_three", "neutral_centres_three"):
+        for lang in ("en", "cs"):
+            assert "{city}" in all_texts[f"flanders_1302.setup.{item}"][lang]
+
+
 def test_the_standard_game_is_for_three_or_four_players():
     """Two players play the two-player variant (rulebook "Pravidla pro 2 hráče"; FACTS §1.1, §1.9)."""
     with pytest.raises(InvalidAction) as error:
@@ -331,3 +346,14 @@ def test_manual_correction_needs_a_reason_and_counts_at_the_end():
     state = flow.apply(G, config, state, {"type": "correct", "args": {"track": "red", "points": 2, "reason": "missed"}})
     assert state["scores"]["red"] == 2
     assert next(p for p in G.result(state, config)["players"] if p["id"] == "red")["breakdown"]["corrections"] == 2
+
+
+def test_city_lines_name_the_players_and_leave_out_what_is_not_there():
+    """The walk found lines naming guild colours, not players, and a two-player city saying "with a
+    cathedral 0 × 3" (the variant has no cathedrals)."""
+    lines = [m.english() for m in fl.score_city(city({"blue": 3, "red": 2}, church=1),
+                                                  {"blue": "Anna", "red": "Bořek"})["explain"]]
+    assert lines[0] == "City value: guild quarters 5 × 1 + church quarters 1 × 2 = 7"
+    assert any(line.startswith("Anna: quarters 3") for line in lines)
+    assert any(line.startswith("Bořek: quarters 2") for line in lines)
+    assert "cathedral" not in fl.score_city(city({"blue": 1}))["explain"][0].english()

@@ -333,3 +333,94 @@ def test_a_move_half_entered_for_a_player_who_has_moved_meanwhile_is_dropped():
     shell.draft["move"]["visits"].append({"town": "beata", "gold_road": False, "carpet": False})
     assert vm.dispatch("move", player="red", visits=[{"town": "virst"}], take="gold")    # the other phone
     assert shell.draft["move"]["visits"] == []
+
+
+def controls_of(controls):
+    """Every control under `controls`, depth first."""
+    for control in controls:
+        yield control
+        for field in dataclasses.fields(control):
+            value = getattr(control, field.name, None)
+            if isinstance(value, ft.BaseControl):
+                yield from controls_of([value])
+            elif isinstance(value, list):
+                yield from controls_of([v for v in value if isinstance(v, ft.BaseControl)])
+
+
+def by_id(page, identifier):
+    return next(c.content for c in controls_of(page.controls) if isinstance(c, ft.Semantics)
+                and c.identifier == identifier)
+
+
+def words(control) -> str:
+    return " ".join(c.value for c in controls_of([control]) if isinstance(c, ft.Text) and c.value)
+
+
+class Typed:
+    def __init__(self, control, value):
+        control.value = value
+        self.control = control
+
+
+def test_the_start_player_chips_show_the_names_once_typed():
+    """The walk found "Player 1/2/3" on the start chips after the names were typed: leaving a name
+    field redraws the chips with it."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    vm.go("new:carcassonne")
+    field = next(c for c in controls_of([by_id(shell.page, "name-0")]) if isinstance(c, ft.TextField))
+    field.on_change(Typed(field, "Anička"))
+    field.on_blur(None)
+    assert "Anička" in words(by_id(shell.page, "start-0"))
+
+
+def test_a_colour_refusal_goes_once_the_colour_is_fixed():
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    vm.go("new:carcassonne")
+    form = shell.draft["new"]
+    form["players"][1]["colour"] = form["players"][0]["colour"]
+    for i, name in enumerate(("Anna", "Bořek", "Cyril")):
+        form["players"][i]["name"] = name
+    shell.render()
+    shell.draft["new"] = form
+    assert not vm.new_game("carcassonne", {"start": 0, "gifts": True, "players": form["players"][:3]})
+    assert vm.error_for("players.1.colour")
+    shell.choose_colour(form["players"][1], "blue")
+    assert vm.problem is None and not vm.error_for("players.1.colour")
+
+
+def test_no_name_field_has_a_character_counter():
+    """Flutter reads a counter out in English in Czech mode ("characters remaining"): none is drawn."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    for game in GAMES:
+        shell.go(f"new:{game}")
+        assert not [c for c in controls_of(shell.page.controls) if isinstance(c, ft.TextField) and c.max_length]
+
+
+def test_a_time_marker_on_the_bridge_says_so():
+    """The walk found "12 to the bridge" shown on the bridge itself."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    form = {"start": 0, "lap": 5, "players": [{"colour": "red", "name": "Anna"}, {"colour": "yellow", "name": "Bořek"}]}
+    assert vm.new_game("village", form) and vm.dispatch("begin")
+    assert vm.dispatch("time", player="red", amount=5)
+    shell.render()
+    assert "on the bridge" in words(by_id(shell.page, "facts-red")) and "bridge in" not in words(by_id(shell.page, "facts-red"))
+
+
+def test_the_princes_setup_starts_decade_one_and_its_title_is_not_cut():
+    """The walk found "Start round 1" (Princes plays decades) and "Princes of the Re…" in the top bar."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game("princes_of_the_renaissance", PRINCES)
+    shell.render()
+    assert "Start decade I" in words(by_id(shell.page, "begin"))
+    heading = by_id(shell.page, "bar-title")
+    assert heading.value == "Princes of the Renaissance" and heading.max_lines == 2
+    assert heading.overflow != ft.TextOverflow.ELLIPSIS

@@ -96,3 +96,25 @@ def test_a_game_restored_away_on_another_phone_sends_this_one_home_with_a_messag
     assert not second.dispatch("next_turn")
     assert second.route == "home" and second.session is None
     assert second.problem.text == "This game could not be opened."
+
+
+def test_a_phone_that_belongs_to_a_player_bids_and_passes_only_for_that_player(tmp_path):
+    """Table mode: Bořek's phone cannot pass (or bid) for Anna; the host's screen (nobody's) can,
+    and Anna's own phone can; nothing is recorded by the refusal."""
+    from tests.test_screens import PRINCES
+    store = Store(tmp_path)
+    store.set_setting("language", "en")
+    host, anna, borek = ViewModel(store), ViewModel(store), ViewModel(store)
+    assert host.new_game("princes_of_the_renaissance", PRINCES) and host.dispatch("begin")
+    first = host.game.guide(host.state, host.session["config"]).actor
+    assert host.dispatch("open_auction", lot="pope", amount=0)
+    bidder = host.state["auction"]["next"]
+    for vm, me in ((anna, bidder), (borek, first)):
+        assert vm.open(host.session["id"])
+        vm.me = me
+    before = len(store.load(host.session["id"])["log"])
+    assert not borek.dispatch("pass_bid", player=bidder)
+    assert "This phone belongs to" in borek.problem.text and len(store.load(host.session["id"])["log"]) == before
+    assert anna.dispatch("pass_bid", player=bidder), anna.problem
+    host.refresh()
+    assert len(host.session["log"]) == before + 1 and host.state["auction"]["out"] == [bidder]

@@ -108,7 +108,9 @@ class GameDef(NamedTuple):
     - `stage(state)` is the round the game is in, for charts that read by rounds (None: the game has
       no rounds); without it, a state's whole-number `"round"` is its round (`flow.stage`);
     - `kind(config)` is what the history and the statistics call a game of this configuration when it
-      is not the game itself: its own key and name (a score sheet: the sheet); None: the game.
+      is not the game itself: its own key and name (a score sheet: the sheet); None: the game;
+    - `personal` names the action types a player makes for himself (a bid, a pass): in table mode a
+      phone that belongs to a player makes them only for that player.
     """
 
     id: str
@@ -127,5 +129,6 @@ class GameDef(NamedTuple):
     progress: Callable[[Mapping, Mapping], dict] | None = None
     guide: Callable[[Mapping, Mapping], Guide] | None = None
     navigation: frozenset = frozenset()
+    personal: frozenset = frozenset()
     stage: Callable[[Mapping], int | None] | None = None
     kind: Callable[[Mapping], tuple[str, str]] | None = None

@@ -768,5 +768,6 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), progress=lambda state, config: {
-        p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide
+        p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide,
+    personal=frozenset({"bid", "pass_bid"})
 )

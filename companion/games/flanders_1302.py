@@ -155,13 +155,14 @@ def setup_items(config: Mapping) -> list[dict]:
             {"id": "neutral_centres"},
         ]
     else:
-        items = [{"id": "board"}, {"id": "gold_decks"}, {"id": "supply"}, {"id": "guild_material"},
-                 {"id": "centres"}, {"id": "neutral_centres"}]
-        if len(players) == 3:
+        items = [{"id": "board"}, {"id": "gold_decks"}, {"id": "supply"}, {"id": "guild_material"}]
+        if len(players) == 3:  # the empty city comes first, so no centre is ever put there
+            empty = {"city": city_name(config["empty_city"])}
             items[1:1] = [{"id": "unused_guild"}]
-            items.append({"id": "empty_city", "params": {"city": city_name(config["empty_city"])}})
-        elif len(players) == 4:
-            items.append({"id": "all_cities"})
+            items += [{"id": "empty_city", "params": empty}, {"id": "centres_three", "params": empty},
+                      {"id": "neutral_centres_three", "params": empty}]
+        else:
+            items += [{"id": "centres"}, {"id": "neutral_centres"}, {"id": "all_cities"}]
     items.append({"id": "start_player", "params": {"name": start}})
     for item in items:
         item.setdefault("params", {})

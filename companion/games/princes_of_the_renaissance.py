@@ -1512,5 +1512,5 @@ GAME = GameDef(
     id=ID, cli_name=CLI_NAME, min_players=3, max_players=6,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"adjust"}), guide=guide
+    independent=frozenset({"adjust"}), guide=guide, personal=frozenset({"bid", "pass_bid"})
 )

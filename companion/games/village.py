@@ -765,5 +765,5 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS, result=result,
-    progress=score_track, guide=guide
+    progress=score_track, guide=guide, personal=frozenset({"market_sell", "market_pass"})
 )

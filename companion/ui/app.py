@@ -37,7 +37,6 @@ class Shell:
     def __init__(self, page: ft.Page, vm: ViewModel, join: str | None = None, qr: bytes | None = None):
         self.page, self.vm = page, vm
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
-        self.me: str | None = None     # table mode: the player this phone belongs to
         self.prefs = None              # the phone's own storage (whose phone in each game, rules unfolded)
         self._me_for: str | None = None
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
@@ -48,6 +47,16 @@ class Shell:
         self._inbox: set = set()       # table mode: news from other phones not handled yet
         self._draining = False
         vm.subscribe(self.render)
+
+    @property
+    def me(self) -> str | None:
+        """Table mode: the player this phone belongs to (it acts only for that player, see
+        ViewModel.dispatch), or None: the host's screen and a phone of nobody act for anyone."""
+        return self.vm.me
+
+    @me.setter
+    def me(self, colour: str | None) -> None:
+        self.vm.me = colour
 
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games).
@@ -403,14 +412,17 @@ class Shell:
         _, vm = self.vm.t, self.vm
         controls: list[ft.Control] = [heading(_("Players, clockwise from the first"))]
         for i, player in enumerate(players):
+            # No character counter: Flutter reads it out in English whatever the language; the
+            # new-game check says when a name is too long.
             field = ft.TextField(label=_("Player {n}: name").format(n=i + 1), value=player["name"], text_size=TEXT,
-                                 max_length=24, error=vm.error_for(f"players.{i}.name"), expand=True,
-                                 on_change=lambda e, p=player: p.update(name=e.control.value))
+                                 error=vm.error_for(f"players.{i}.name"), expand=True,
+                                 on_change=lambda e, p=player: p.update(name=e.control.value),
+                                 on_blur=lambda e: self.render())  # the start chips show the new name
             controls += [
                 tid(f"name-{i}", ft.Row([field])),
                 choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(colour_name(c), size=TEXT)], tight=True))
                                              for c in colours], player["colour"],
-                             lambda c, p=player: (p.update(colour=c), self.render())),
+                             lambda c, p=player: self.choose_colour(p, c)),
                 error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}"),
             ]
 
@@ -425,6 +437,14 @@ class Shell:
             error(vm.error_for("start"), "error-start"),
         ]
         return controls
+
+    def choose_colour(self, player: dict, colour: str) -> None:
+        """A colour chosen on the new-game form; a refusal about colours is gone once it is fixed."""
+        player["colour"] = colour
+        problem = self.vm.problem
+        if problem and problem.field and problem.field.endswith(".colour"):
+            self.vm.problem = None
+        self.render()
 
     def send(self, kind: str, draft_key: str, **args) -> None:
         """Dispatch a helper's form; on success its draft is cleared for the next entry."""

@@ -113,7 +113,7 @@ def new_game_form(shell, game_id: str) -> Screen:
                                              tooltip=shell.game_text(f"colour.{player['colour']}"),
                                              on_click=lambda e, i=i: _next_colour(shell, form, i))),
             ft.TextField(label=_("Player {n}: name").format(n=i + 1), value=player["name"], text_size=TEXT,
-                         max_length=24, expand=True, error=vm.error_for(f"players.{i}.name"),
+                         expand=True, error=vm.error_for(f"players.{i}.name"),
                          on_change=lambda e, p=player: p.update(name=e.control.value))])),
             error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}")]
     controls += [error(vm.error_for("players"), "error-players"), shell.problem()]

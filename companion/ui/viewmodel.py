@@ -105,6 +105,8 @@ class ViewModel:
         self.state: dict | None = None
         self.problem: Problem | None = None
         self.notice: str | None = None
+        #: Table mode: the player this phone belongs to; it bids and passes only for that player.
+        self.me: str | None = None
         self._listeners: list[Callable[[], None]] = []
         self.lock = threading.RLock()
         #: Told after every save ("game" or "catalogue", session id): table mode tells the other phones.
@@ -195,6 +197,12 @@ class ViewModel:
     def dispatch(self, kind: str, **args: Any) -> bool:
         """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
         action = {"type": kind, "args": args}
+        acting = args.get("player")
+        if self.me and kind in self.game.personal and acting and acting != self.me:
+            names = {p["colour"]: p["name"] for p in self.session["config"]["players"]}
+            return self._refuse(InvalidAction(Msg(N_(
+                "This phone belongs to {me}: {name} enters this on their own phone (or on one that belongs to "
+                "nobody)."), {"me": names.get(self.me, ""), "name": names.get(acting, "")})))
         try:
             new_state = flow.apply(self.game, self.session["config"], self.state, action)
         except InvalidAction as error:
