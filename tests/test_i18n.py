@@ -171,3 +171,12 @@ def test_numbers_are_written_the_same_without_babel(monkeypatch, value, cs, en):
     assert (format_number(value, "cs"), format_number(value, "en")) == (cs, en)
     monkeypatch.setitem(sys.modules, "babel.numbers", None)  # `import babel.numbers` now fails
     assert (format_number(value, "cs"), format_number(value, "en")) == (cs, en)
+
+
+def test_every_step_reminder_is_one_short_line():
+    """The step screens show the reminder as one short line under the folded rules (issue 13): the
+    longer advice is the step's `.note`, shown with the unfolded rules."""
+    all_texts, _sections = texts.load_all()
+    long = [(key, lang, len(value)) for key, entry in all_texts.items() if key.endswith(".remind")
+            for lang, value in entry.items() if len(value) > 90]
+    assert long == []

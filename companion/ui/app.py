@@ -361,6 +361,9 @@ class Shell:
         lines: list[ft.Control] = [head]
         if opened:
             lines.append(text(self.vm.t.text(f"{key}.body")))
+            note = self.vm.t.text(f"{key}.note")  # the reminder's longer advice, where a step has one
+            if note != f"{key}.note":
+                lines.append(text(note, SMALL))
         lines.append(reminder(self.vm.t.text(f"{key}.remind")))
         return card(lines, ident)
 
