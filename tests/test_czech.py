@@ -4,7 +4,6 @@ shows decimals as Czech writes them, fits any player, and repeats no sentence of
 rulebooks (../shared/seeds/): the app's texts are written by the project."""
 from __future__ import annotations
 
-import dataclasses
 import re
 import unicodedata
 from functools import lru_cache
@@ -139,15 +138,8 @@ def test_the_statistics_show_czech_decimals():
 
 
 def shown_texts(controls):
-    for control in controls:
-        if isinstance(control, ft.Text) and control.value:
-            yield control.value
-        for field in dataclasses.fields(control):
-            value = getattr(control, field.name, None)
-            if isinstance(value, ft.BaseControl):
-                yield from shown_texts([value])
-            elif isinstance(value, list):
-                yield from shown_texts([v for v in value if isinstance(v, ft.BaseControl)])
+    from tests.test_screens import controls_of
+    return (c.value for c in controls_of(controls) if isinstance(c, ft.Text) and c.value)
 
 
 # -- the Czech boxes' terms (../shared/czech-terms.md) ----------------------------------------------

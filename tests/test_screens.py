@@ -32,16 +32,20 @@ class Page:
         assert not [i for i, n in seen.items() if n > 1], seen
 
 
-def identifiers(controls):
+def controls_of(controls):
+    """Every control under `controls`, depth first."""
     for control in controls:
-        if isinstance(control, ft.Semantics) and control.identifier:
-            yield control.identifier
+        yield control
         for field in dataclasses.fields(control):
             value = getattr(control, field.name, None)
             if isinstance(value, ft.BaseControl):
-                yield from identifiers([value])
+                yield from controls_of([value])
             elif isinstance(value, list):
-                yield from identifiers([v for v in value if isinstance(v, ft.BaseControl)])
+                yield from controls_of([v for v in value if isinstance(v, ft.BaseControl)])
+
+
+def identifiers(controls):
+    return (c.identifier for c in controls_of(controls) if isinstance(c, ft.Semantics) and c.identifier)
 
 
 STANDARD = {"variant": "standard", "start": 0, "empty_city": "ypres", "players": [
@@ -333,18 +337,6 @@ def test_a_move_half_entered_for_a_player_who_has_moved_meanwhile_is_dropped():
     shell.draft["move"]["visits"].append({"town": "beata", "gold_road": False, "carpet": False})
     assert vm.dispatch("move", player="red", visits=[{"town": "virst"}], take="gold")    # the other phone
     assert shell.draft["move"]["visits"] == []
-
-
-def controls_of(controls):
-    """Every control under `controls`, depth first."""
-    for control in controls:
-        yield control
-        for field in dataclasses.fields(control):
-            value = getattr(control, field.name, None)
-            if isinstance(value, ft.BaseControl):
-                yield from controls_of([value])
-            elif isinstance(value, list):
-                yield from controls_of([v for v in value if isinstance(v, ft.BaseControl)])
 
 
 def by_id(page, identifier):

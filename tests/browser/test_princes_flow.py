@@ -65,8 +65,8 @@ def prepare_war(app) -> None:
     troop(app, "artillery", 4)
 
 
-def play_war(app) -> None:
-    """Cyril: Venice attacks Rome, no veto, Anna and Bořek the condottieri, the dice rolled."""
+def venice_attacks_rome(app) -> None:
+    """Venice attacks Rome, no veto, Anna (Pike) and Bořek (Artillery) the condottieri."""
     app.tap("action-war")
     app.tap("attacker-venice")
     app.tap("defender-rome")
@@ -75,6 +75,11 @@ def play_war(app) -> None:
     app.tap("bid-1")                            # Anna, 1 influence for Venice
     app.tap("pass-bid")                         # Bořek
     app.tap("bid-1")                            # Bořek, 1 influence for Rome
+
+
+def play_war(app) -> None:
+    """Cyril's war, the dice rolled."""
+    venice_attacks_rome(app)
     app.tap("roll")
     if app.id("roll").count():                  # no attacker win: the counter-attack
         app.tap("roll")
@@ -113,14 +118,7 @@ def test_a_three_player_game(app, server, lang):
     app.tap("end-turn")
 
     # Anna: Venice attacks Rome; Anna and Bořek are the condottieri
-    app.tap("action-war")
-    app.tap("attacker-venice")
-    app.tap("defender-rome")
-    app.tap("declare-war")
-    app.tap("no-veto")
-    app.tap("bid-1")                            # Anna, 1 influence for Venice
-    app.tap("pass-bid")                         # Bořek
-    app.tap("bid-1")                            # Bořek, 1 influence for Rome
+    venice_attacks_rome(app)
     app.says("strength-attacker", "= 0")        # Pike attack 0
     app.says("strength-defender", "= 2")        # Artillery 1 + d'Este 1
     app.frame_holds("roll")
