@@ -149,8 +149,9 @@ class Shell:
                 label = getattr(self.ui, "player_label", None)
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 if self.me == guide.actor:
-                    line = ft.Row([dot(guide.actor), ft.Text(_("Your turn, {name}!").format(name=name), size=20,
-                                                             weight=ft.FontWeight.BOLD, color=ACCENT)], spacing=8)
+                    line = tid("your-turn", ft.Row([dot(guide.actor), ft.Text(
+                        _("Your turn, {name}!").format(name=name), size=20, weight=ft.FontWeight.BOLD, color=ACCENT)],
+                        spacing=8))
                 else:
                     role = self.vm.msg(guide.role) if guide.role else _("On turn:")
                     line = ft.Row([ft.Text(role, size=TEXT), who(name, guide.actor, 20)], wrap=True, spacing=8)

@@ -47,13 +47,13 @@ def prepare_auction(app) -> None:
     start(app)
 
 
-def play_auction(app) -> None:
-    """A city auction with one raise and two passes: Anna opens Venice at 14, Bořek raises to 15,
-    Cyril and Anna pass, Bořek takes the tile."""
+def play_auction(app, city: str = "venice", raise_to: int = 15) -> None:
+    """A city auction with one raise and two passes: Anna opens Venice at 14 (2 × status 7), Bořek
+    raises to 15, Cyril and Anna pass, Bořek takes the tile."""
     app.tap("action-city")
-    app.tap("city-venice")
+    app.tap(f"city-{city}")
     app.tap("open-auction")
-    app.tap("bid-15")
+    app.tap(f"bid-{raise_to}")
     app.tap("pass-bid")
     app.tap("pass-bid")
 
@@ -183,9 +183,9 @@ def test_an_auction_and_a_war_cost_few_taps_and_no_scrolling(app, server):
     expect(app.id("last-war")).to_be_visible()
     app.tap("end-turn")
     app.taps = 0
-    play_auction(app)                           # Anna opens, Bořek raises, Cyril and Anna pass
+    play_auction(app, "naples", 11)             # Anna opens Naples at 10, Bořek raises, Cyril and Anna pass
     assert (app.taps, app.scrolled) == (6, 0.0)
-    app.says("last-auction", "15")
+    app.says("last-auction", "11")
 
 
 def test_princes_screens_fit_a_phone(app, server):

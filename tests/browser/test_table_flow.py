@@ -50,10 +50,10 @@ def carcassonne(host):
     host.names("Anna", "Bořek")
     host.tap("create")
     host.tap("begin")
-    expect(host.id("turn-head")).to_contain_text("Anna")
+    expect(host.id("actor")).to_contain_text("Anna")
 
 
-def resume(phone, head="turn-head"):
+def resume(phone, head="actor"):
     """Another phone opens the game in progress from its home screen."""
     phone.tap(phone.page.locator('[flt-semantics-identifier^="resume-"]').first.get_attribute(
         "flt-semantics-identifier"))
@@ -74,7 +74,7 @@ def test_a_tap_on_one_phone_shows_on_the_other_without_a_reload(phones, table):
         anna.tap("meeple-red-plus")
         expect(borek.id("meeples-red")).to_have_text(expected, timeout=5000)
     borek.tap("next-turn")                                 # and back the other way
-    expect(anna.id("turn-head")).to_contain_text("Bořek", timeout=5000)
+    expect(anna.id("actor")).to_contain_text("Bořek", timeout=5000)
 
 
 def test_four_phones_follow_the_same_game(phones, table):
@@ -83,9 +83,9 @@ def test_four_phones_follow_the_same_game(phones, table):
     others = [phones() for _ in range(3)]
     for phone in others:
         resume(phone)
-    others[1].tap("meeple-green-plus")
+    others[1].tap("meeple-red-plus")
     for phone in (host, others[0], others[2]):
-        expect(phone.id("meeples-green")).to_have_text("1 / 7", timeout=5000)
+        expect(phone.id("meeples-red")).to_have_text("1 / 7", timeout=5000)
 
 
 def test_simultaneous_taps_lose_and_duplicate_nothing(phones, table):
@@ -132,29 +132,30 @@ def test_a_phone_that_drops_off_catches_up(phones, table):
     anna.tap("meeple-red-plus")
     anna.tap("next-turn")
     borek.page.context.set_offline(False)
-    expect(borek.id("meeples-red")).to_have_text("1 / 7", timeout=15_000)
-    expect(borek.id("turn-head")).to_contain_text("Bořek")
+    expect(borek.id("actor")).to_contain_text("Bořek", timeout=15_000)
+    borek.says("meeple-others", "Anna 1")                  # Anna's meeple, among the others' now
 
 
 def test_each_player_seals_his_cards_on_his_own_phone_and_they_are_revealed_together(phones, table):
     anna = phones()
     anna.tap("new-flanders_1302")
-    anna.tap("count-2")
-    anna.names("Anna", "Bořek")               # blue, yellow
+    anna.names("Anna", "Bořek", "Cyril")      # blue, yellow, green
+    anna.tap("empty-utrecht")
     anna.tap("create")
     anna.tap("begin")
-    borek = phones()
-    resume(borek, "round-head")
-    anna.tap("me-blue")
-    borek.tap("me-yellow")
-    for phone in (anna, borek):
+    borek, cyril = phones(), phones()
+    for phone in (borek, cyril):
+        resume(phone, "where")
+    for phone, colour in ((anna, "blue"), (borek, "yellow"), (cyril, "green")):
+        phone.tap(f"me-{colour}")
         phone.tap("step-reveal")
-    anna.tap("seal-cards-plus")                                  # Anna plays 2 cards, sealed
+    anna.tap("seal-cards-2")                                     # Anna plays 2 cards, sealed
     anna.tap("seal")
     borek.says("sealed", "Anna")                                 # Bořek sees that Anna has sealed, not what
     expect(borek.id("turn-order")).to_have_count(0)
-    borek.tap("seal")                                            # Bořek plays 1: both are revealed at once
-    for phone in (anna, borek):
+    borek.tap("seal")                                            # Bořek and Cyril play 1 each
+    cyril.tap("seal")                                            # ... and all are revealed at once
+    for phone in (anna, borek, cyril):
         expect(phone.id("turn-order")).to_be_visible(timeout=5000)
         content = phone.id("turn-order").text_content()
         assert content.index("Anna") < content.index("Bořek")   # 2 cards before 1
