@@ -4,7 +4,7 @@ Czech declines its nouns, so a word is matched on its stem: "katedrála" finds "
 "katedrály", "dílek" finds "dílky" (the e that Czech drops in other cases), "liege" finds "Liège".
 Every word of the query must occur in a section, in its title or its body. A game's data file
 lists aliases, groups of words that mean the same thing at the table (the rulebook's "remíza" for
-the app's "shoda", "Liége" for "Lutych"): a query word or phrase from a group also finds the others.
+the app's "shoda", "Lutych" for the rulebook's "Liége"): a query word or phrase from a group also finds the others.
 The matches come back as character spans of the shown text, for highlighting. Pure Python.
 """
 from __future__ import annotations
