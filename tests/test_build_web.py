@@ -398,7 +398,7 @@ def test_in_the_browser_the_history_screen_saves_the_files_itself(tmp_path, monk
     assert vm.new_game("flanders_1302", FORM)
     page, tasks, saved = Page(), [], {}
     page.run_task = lambda function, *args: tasks.append((function, args))
-    shell = Shell(page, vm)
+    Shell(page, vm)  # draws on every change of the view-model
     vm.home()
     vm.go("history")
     assert _find(page.controls, "downloads") is not None

@@ -498,10 +498,3 @@ def final_screen(shell) -> Screen:
     return Screen(controls, bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
                                        icon=ft.Icons.EMOJI_EVENTS))
 
-
-def on_turn(shell) -> str | None:
-    """The player moving now (table mode highlights it on his phone)."""
-    state = shell.vm.state
-    if state["phase"] != "play" or state["step"] != "move" or all(p["moved"] for p in state["players"].values()):
-        return None
-    return rules.colour_at(shell.vm.session["config"], state["turn"])
