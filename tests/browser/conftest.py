@@ -29,12 +29,16 @@ PHONE = {"width": 390, "height": 844}
 PHONES = (PHONE, {"width": 360, "height": 740})
 
 
-
 def pytest_collection_modifyitems(items):
-    """Every test in this folder is a browser test (`./test -m "not browser"` skips them)."""
+    """Every test in this folder is a browser test (`./test -m "not browser"` skips them), and they run
+    last: Playwright's sync API keeps its event loop marked as running in the main thread for the
+    whole session, so any test after them that calls `asyncio.run` would fail."""
+    def in_browser(item) -> bool:
+        return "tests/browser/" in str(item.fspath).replace("\\", "/")
     for item in items:
-        if "tests/browser/" in str(item.fspath).replace("\\", "/"):
+        if in_browser(item):
             item.add_marker(pytest.mark.browser)
+    items.sort(key=in_browser)
 
 
 def free_port() -> int:
