@@ -25,7 +25,8 @@ def _parser():
     score.add_argument("game", metavar="GAME")
     score.add_argument("file", metavar="FILE", nargs="?", default="-")
     export = sub.add_parser("export", help="every stored game as CSV or JSON on standard output")
-    export.add_argument("--format", choices=("csv", "json"), default="json")
+    export.add_argument("--format", choices=("csv", "csv-excel-cs", "json"), default="json",
+                        help="csv-excel-cs: for Excel in Czech (`;` between cells, decimal commas)")
     export.add_argument("--data-dir", default=None)
     load = sub.add_parser("import", help="take back games from a JSON export (nothing changes if it is refused)")
     load.add_argument("file", metavar="FILE")
@@ -227,7 +228,10 @@ def export(kind: str, data_dir: str | None) -> int:
         store = _store(folder)
     except OSError as error:
         return _folder_failure(folder, error)
-    sys.stdout.write(exchange.export_csv(store) if kind == "csv" else exchange.export_json(store) + "\n")
+    if kind == "json":
+        sys.stdout.write(exchange.export_json(store) + "\n")
+    else:
+        sys.stdout.write(exchange.export_csv(store, excel_cs=kind == "csv-excel-cs"))
     return 0
 
 

@@ -109,7 +109,11 @@ def test_the_commands(tmp_path):
     (tmp_path / "bad.json").write_text(out.stdout[:100])
     bad = companion("import", str(tmp_path / "bad.json"), "--data-dir", str(tmp_path / "b"))
     assert bad.returncode == 2 and bad.stderr.startswith("error: refused, nothing was changed")
-    assert companion("export", "--format", "csv", "--data-dir", str(tmp_path / "b")).stdout.count("\n") == 5
+    plain = companion("export", "--format", "csv", "--data-dir", str(tmp_path / "b")).stdout
+    assert plain.count("\n") == 5
+    czech = companion("export", "--format", "csv-excel-cs", "--data-dir", str(tmp_path / "b")).stdout
+    assert czech.startswith("\ufeff") and czech.count("\n") == 5
+    assert czech.splitlines()[0] == plain.splitlines()[0].replace(",", ";")
 
 
 def export_with(source: Store, change) -> str:
