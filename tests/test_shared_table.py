@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from companion import backup
 from companion.store import Store
-from companion.ui.app import Shell
+from companion.ui.app import REDRAW_GAP, Shell
 from companion.ui.viewmodel import ViewModel
 from tests.test_screens import CARCASSONNE, Page
 
@@ -66,6 +66,7 @@ def test_news_from_other_phones_arriving_together_is_merged_into_one_catch_up(tm
             assert first.dispatch("meeple", player="green", delta=1)
             await shell.on_broadcast(("game", sid))
         await first_news
+        await asyncio.sleep(3 * REDRAW_GAP)  # the draws that were waiting
 
     with ThreadPoolExecutor(1) as pool:  # a loop of its own: the browser tests' may be running here
         pool.submit(asyncio.run, busy_table()).result(30)

@@ -23,8 +23,10 @@ from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, Screen, banner,
 #: Seconds a tab waits for the phone to answer a question (its own storage) before giving up.
 PHONE_ANSWER = 10
 
-#: Seconds a tab waits after catching up before it shows more news from other phones.
-NEWS_PAUSE = 0.1
+#: The shortest time between two draws of one tab (seconds): on a busy table (several phones
+#: tapping several times a second) each phone draws the game as it stands a few times a second,
+#: not once per tap and once more per other phone's news.
+REDRAW_GAP = 0.15
 
 #: Each game's screens (new-game form, round guide, final scoring), by game id.
 GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_renaissance": princes_of_the_renaissance,
@@ -45,8 +47,10 @@ class Shell:
         self.folds: set[str] = set()   # the folds open on this screen (a redraw keeps them open)
         self._screen = ""
         self._inbox: set = set()       # table mode: news from other phones not handled yet
-        self._draining = False
-        vm.subscribe(self.render)
+        self._due: asyncio.TimerHandle | None = None  # a draw waiting on the event loop
+        self._stale = False            # the view-model changed since the last draw
+        self._drawn_at = float("-inf") # when the last draw was (time.monotonic)
+        vm.subscribe(self.redraw)
 
     @property
     def me(self) -> str | None:
@@ -58,30 +62,40 @@ class Shell:
     def me(self, colour: str | None) -> None:
         self.vm.me = colour
 
-    async def on_broadcast(self, message) -> None:
-        """Another phone saved something: show the game's new state (or the new list of games).
-
-        Runs on the server's event loop, like the taps: a redraw never runs while this tab's tap is
-        handled (in a thread, a tap could reach a button the redraw had just replaced, and the phone
-        showed an error). The game's new state is in memory, so a catch-up is a redraw. The first
-        news is shown at once; news arriving while this tab catches up, or within NEWS_PAUSE after,
-        is merged into the next catch-up: a busy table costs each phone a few redraws a second, not
-        one per tap."""
-        self._inbox.add(tuple(message))
-        if self._draining:
-            return
-        self._draining = True
+    def redraw(self) -> None:
+        """The view-model changed: draw it. Outside an event loop at once. On the server's loop (the
+        tap's handler, news from another phone) after the handler is done and no sooner than
+        REDRAW_GAP after the last draw: one draw shows every change made meanwhile. A draw never
+        runs while this tab's tap is handled (in a thread, a tap could reach a button the draw had
+        just replaced, and the phone showed an error)."""
+        self._stale = True
         try:
-            while self._inbox:
-                news, self._inbox = self._inbox, set()
-                self._catch_up(news)
-                await asyncio.sleep(NEWS_PAUSE)
-        finally:
-            self._draining = False
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.render()
+            return
+        ft.context.mark_update_called()  # Flet's own update after the handler would find nothing new
+        self._schedule(loop)
 
-    def _catch_up(self, news: set) -> None:
+    def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._due is None:
+            self._due = loop.call_later(max(0.0, self._drawn_at + REDRAW_GAP - time.monotonic()), self._draw_due)
+
+    def _draw_due(self) -> None:
+        self._due = None
+        news, self._inbox = self._inbox, set()
         with self.vm.lock:
-            self._show_news(news)
+            if news:
+                self._show_news(news)
+            if self._stale:
+                self.render()
+
+    async def on_broadcast(self, message) -> None:
+        """Another phone saved something: show the game's new state (or the new list of games) with
+        the next draw. The game's new state is in memory, so catching up costs a draw; news that
+        arrives before it is merged into it."""
+        self._inbox.add(tuple(message))
+        self._schedule(asyncio.get_running_loop())
 
     def _show_news(self, news: set) -> None:
         sid = self.vm.session["id"] if self.vm.session else None
@@ -96,6 +110,11 @@ class Shell:
         return GAME_UI[self.vm.session["game"]] if self.vm.session else None
 
     def render(self) -> None:
+        self._stale = False
+        self._drawn_at = time.monotonic()
+        if self._due is not None and not self._inbox:
+            self._due.cancel()  # this draw is the one that was waiting
+            self._due = None
         _ = self.vm.t
         self.recall_me()
         self.page.title = _("Table companion")
