@@ -121,7 +121,10 @@ def bench_history(n: int = 10_000, runs: int = 5) -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     try:
-        Store(folder / "data").import_sessions(finished_games(n))
+        store = Store(folder / "data")
+        store.import_sessions(finished_games(n))
+        store.set_setting("language", "en")  # the texts the browser side waits for
+        del store
         vm = ViewModel(Store(folder / "data"))
         Shell(_Page(), vm)
         server_side = {}

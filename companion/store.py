@@ -162,9 +162,10 @@ class AtomicJSONStorage(Storage):
     """TinyDB storage that replaces the whole file atomically on every write.
 
     It remembers what it last wrote (parsed back from the written text, so exactly what the file
-    holds) while the file is the one it wrote (same inode, size and time: another process, such as
-    `companion import`, replaces it with a new one). The phones of a table read the game they
-    follow after every tap; parsing it from disk each time would only cost time."""
+    holds) or read, while the file is the one it wrote or read (same inode, size and time: another
+    process, such as `companion import`, replaces it with a new one). The phones of a table read the
+    game they follow after every tap, and the history reads a catalogue of thousands of games on
+    every screen; parsing them from disk each time would only cost time."""
 
     def __init__(self, path: str | Path, **_kwargs: Any):
         self.path = Path(path)
@@ -182,6 +183,7 @@ class AtomicJSONStorage(Storage):
     def read(self) -> dict | None:
         if self._written is not None and self._file_stamp() == self._stamp:
             return self._written
+        stamp = self._file_stamp()
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -191,6 +193,8 @@ class AtomicJSONStorage(Storage):
         data = json.loads(raw)
         if not is_document(data):
             raise ValueError("not a TinyDB document")
+        if stamp is not None and self._file_stamp() == stamp:  # not replaced while it was read
+            self._written, self._stamp = data, stamp
         return data
 
     def write(self, data: dict) -> None:

@@ -155,6 +155,20 @@ def test_a_file_replaced_by_another_process_is_read_again(tmp_path):
     assert {s["id"] for s in Store(tmp_path).sessions()} == {first, second, third}
 
 
+
+def test_a_file_read_once_is_not_parsed_again_until_it_is_replaced(tmp_path, monkeypatch):
+    import companion.store as store_module
+    Store(tmp_path).import_sessions([{"game": "flanders_1302", "config": CONFIG, "log": [], "status": "finished"}] * 3)
+    reader = Store(tmp_path)  # a server started on a folder of finished games
+    parsed = []
+    real_loads = store_module.json.loads
+    monkeypatch.setattr(store_module.json, "loads", lambda text, **kw: parsed.append(1) or real_loads(text, **kw))
+    assert len(reader.sessions("finished")) == 3 and len(reader.sessions("finished")) == 3
+    assert parsed == []  # read when the store opened the folder: the history opened twice, no parse
+    Store(tmp_path).import_sessions([{"game": "village", "config": {"players": [{"colour": "red", "name": "A"}]},
+                                      "log": [], "status": "finished"}])  # another process
+    assert len(reader.sessions("finished")) == 4
+
 RECORDER = """
 import sys
 from companion.store import Store
