@@ -1,8 +1,9 @@
 """Backup and restore of the whole data folder (`companion backup`, `companion restore`).
 
-A backup is a zip file holding the data folder's own files, unchanged:
-- `companion.json`       the catalogue of games and the settings;
-- `sessions/<id>.json`   one file per game (its configuration and action log);
+A backup is a zip file holding the data folder's own files:
+- `companion.json`       the catalogue of games and the settings, unchanged;
+- `sessions/<id>.json`   one file per game (its configuration and action log), with the actions of
+                         its journal (`sessions/<id>.log`, see store.py) folded in;
 - `backup.json`          the manifest: `{"format": {"name": "companion-backup", "version": 1},
                          "created": <unix time>, "files": [the names above]}`.
 The rule texts (`texts.json`) are not in it: the app seeds them again from `data/`. Files the
@@ -37,7 +38,7 @@ from typing import Any
 
 from .engine.model import Msg, N_
 from .store import INDEX, MAX_SHEETS, SESSIONS, STAGING, AtomicJSONStorage, entry_fault, folder_lock, \
-    is_document, os_reason, session_fault, setting_fault, sheet_fault
+    is_document, os_reason, session_fault, setting_fault, sheet_fault, stored_game
 
 FORMAT = {"name": "companion-backup", "version": 1}
 MANIFEST = "backup.json"
@@ -81,9 +82,13 @@ def backup(data_dir: str | Path) -> bytes:
     contents = {INDEX: catalogue}
     for path in games:
         name = f"{SESSIONS}/{path.name}"
-        raw = _readable(path) if DATA_FILE.fullmatch(name) else None
-        if raw is not None:
-            contents[name] = raw
+        if not DATA_FILE.fullmatch(name):
+            continue
+        try:
+            document = stored_game(folder, path.stem)
+        except (OSError, ValueError, RecursionError):
+            continue
+        contents[name] = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
     manifest = {"format": FORMAT, "created": int(time.time()), "files": list(contents)}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:

@@ -3,11 +3,17 @@
 Layout of the data directory:
 - `companion.json`  the catalogue of sessions (id, game, players, status) and the settings;
 - `texts.json`      the rule texts, seeded from `data/*.toml` whenever those files change;
-- `sessions/<id>.json` one small file per session: its config and its action log.
+- `sessions/<id>.json` one small file per session: its config and its action log;
+- `sessions/<id>.log`  the session's journal: the actions recorded since its file was last written
+                       whole, one JSON line each (`{"n": <place in the log>, "action": {...}}`).
 
-A tap writes only its own session's file, so recording an action does not get slower as
-finished games pile up. Every file is written atomically (temp file in the same folder, fsync,
-`os.replace`): a process killed mid-write leaves the old or the new file, never half of one.
+A tap appends one line to its own session's journal (and fsyncs it), so recording an action costs
+the same in a game of 10 actions or 10,000, and does not get slower as finished games pile up.
+Every `FOLD_AT` lines, and on an undo that reaches past the journal, the journal is folded into the
+session's file. Every file is written atomically (temp file in the same folder, fsync,
+`os.replace`): a process killed mid-write leaves the old or the new file, never half of one; a
+journal line cut off by a kill was never acknowledged and is dropped, and a line whose place the
+file holds already (a kill between a fold and the journal's truncation) is skipped.
 A file that cannot be read is moved aside (`*.corrupt-<time>`), a notice says so in plain words,
 and the app goes on; a lost or missing catalogue is rebuilt from the session files, and a session
 file the catalogue does not list (written by a process killed before it listed it) is listed again.
@@ -51,6 +57,8 @@ from .games import GAME_IDS
 from .games.score_sheet import check_sheet
 
 INDEX, TEXTS, SESSIONS = "companion.json", "texts.json", "sessions"
+#: A session's journal (`sessions/<id>.log`), and the lines after which it is folded into the session's file.
+JOURNAL, FOLD_AT = ".log", 256
 #: The folder's write lock, and the mark of the server that serves it (its pid and address).
 LOCK, SERVER = "companion.lock", "server.lock"
 #: A restore unpacks into `<data>/.restore-<pid>` first (see backup.py); one left by a killed restore goes.
@@ -174,11 +182,7 @@ class AtomicJSONStorage(Storage):
         self._stamp: tuple | None = None
 
     def _file_stamp(self) -> tuple | None:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        return st.st_ino, st.st_size, st.st_mtime_ns
+        return _stamp(self.path)
 
     def read(self) -> dict | None:
         if self._written is not None and self._file_stamp() == self._stamp:
@@ -245,6 +249,76 @@ class FileDB(TinyDB):
     table_class = FileTable
 
 
+def _stamp(path: Path) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+class Journal:
+    """A session's journal as read from its file: `entries` `(n, end, action)` (the action's place in
+    the log, the offset where its line ends), `end` (where the last whole line ends: a cut-off line
+    after it was never acknowledged), `damaged` (a whole line that is not an action in its place
+    follows), `stamp` (the file's, when read; None: no file)."""
+
+    __slots__ = ("entries", "end", "damaged", "stamp")
+
+    def __init__(self, entries: list, end: int, damaged: bool, stamp: tuple | None):
+        self.entries, self.end, self.damaged, self.stamp = entries, end, damaged, stamp
+
+    @classmethod
+    def read(cls, path: Path) -> "Journal":
+        stamp = _stamp(path)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return cls([], 0, False, None)
+        entries, end, damaged = [], 0, False
+        for line in raw.splitlines(keepends=True):
+            if not line.endswith(b"\n"):
+                break  # cut off by a kill: its tap was never answered
+            try:
+                doc = json.loads(line)
+                n, action = doc["n"], doc["action"]
+                good = _whole(n) and n >= 1 and is_action(action) and (not entries or n == entries[-1][0] + 1)
+            except (ValueError, KeyError, TypeError, RecursionError):
+                good = False
+            if not good:
+                damaged = True
+                break
+            end += len(line)
+            entries.append((n, end, action))
+        return cls(entries, end, damaged, stamp if _stamp(path) == stamp else None)
+
+    def past(self, base: int) -> tuple[list, bool]:
+        """The entries that follow on from the `base` actions of the session's file (up to a damaged
+        line), and whether that is the whole journal (no gap before them, no damaged line after)."""
+        tail = [entry for entry in self.entries if entry[0] > base]
+        if tail and tail[0][0] != base + 1:
+            return [], False
+        return tail, not self.damaged
+
+
+def stored_game(folder: str | Path, sid: str) -> dict:
+    """A session's TinyDB document as its files hold it now, the journal folded in, read without a Store
+    (which tidies the folder). The journal is read first: a fold that lands between the two reads
+    then only repeats lines the file holds. Of a damaged journal, the actions that follow on from the
+    file are taken (as the Store does). Raises OSError or ValueError when the file cannot be read."""
+    path = Path(folder) / SESSIONS / f"{sid}.json"
+    journal = Journal.read(path.with_suffix(JOURNAL))
+    document = json.loads(path.read_bytes())
+    if not is_document(document):
+        raise ValueError("not a TinyDB document")
+    log = document.setdefault("log", {})
+    tail, _whole_journal = journal.past(len(log))
+    after = max(map(int, log), default=0)
+    for i, (_n, _end, action) in enumerate(tail, start=1):
+        log[str(after + i)] = action
+    return document
+
+
 class Stale(Exception):
     """An action was based on an older log than the stored one (another screen acted first)."""
 
@@ -262,6 +336,7 @@ class Store:
         self.dir = Path(data_dir) if data_dir is not None else None
         self.notices: list[Msg] = []
         self._sessions: dict[str, TinyDB] = {}
+        self._journals: dict[str, Journal] = {}  # as last read or written, by session
         self._checked: dict[str, dict] = {}  # catalogue entries found right, by key, as last read
         self._skipped: set[str] = set()
         if self.dir is not None:
@@ -343,10 +418,111 @@ class Store:
                     db.close()
                     with self._writing:
                         (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
+                        with contextlib.suppress(FileNotFoundError):  # its journal goes aside with it
+                            journal = self._journal_path(sid)
+                            os.replace(journal, journal.with_name(
+                                f"{journal.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"))
                         self._index.table("sessions").update({"status": "damaged"}, Query().id == sid)
                     raise SessionLost(sid)
                 self._sessions[sid] = db
         return self._sessions[sid]
+
+    # -- journals ------------------------------------------------------------------------------
+
+    def _journal_path(self, sid: str) -> Path:
+        return self.dir / SESSIONS / f"{sid}{JOURNAL}"
+
+    def _actions(self, sid: str, db: TinyDB, writing: bool = False) -> tuple[dict, list]:
+        """A session's log as its file holds it (TinyDB documents by id) and the journal's entries after
+        it. The journal is read first (again only when another process changed it), then the file: a
+        fold by another process in between then only repeats lines the file holds. Before a write
+        (`writing`, under the folder's lock) such lines, or those a kill left between a fold and the
+        journal's truncation, are cleared: a line appended after them would not follow on."""
+        if self.dir is None:
+            return (db.storage.read() or {}).get("log", {}), []
+        path = self._journal_path(sid)
+        journal = self._journals.get(sid)
+        if journal is None or journal.stamp != _stamp(path):
+            journal = self._journals[sid] = Journal.read(path)
+        logged = (db.storage.read() or {}).get("log", {})
+        tail, whole = journal.past(len(logged))
+        if not whole:
+            return self._repair_journal(sid, db)
+        if writing and len(journal.entries) != len(tail):
+            self._fold(sid, db, tail)
+            return (db.storage.read() or {}).get("log", {}), []
+        return logged, tail
+
+    def _repair_journal(self, sid: str, db: TinyDB) -> tuple[dict, list]:
+        """A journal that does not follow on from its session's file: read both again under the folder's
+        lock (another process may have been folding it); if it still does not, keep the actions that
+        do follow on (up to a damaged line), put the journal aside and say so."""
+        with self._writing:
+            path = self._journal_path(sid)
+            journal = self._journals[sid] = Journal.read(path)
+            logged = (db.storage.read() or {}).get("log", {})
+            tail, whole = journal.past(len(logged))
+            if whole:
+                return logged, tail
+            if tail:
+                db.table("log").insert_multiple([action for _n, _end, action in tail])
+            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+            os.replace(path, aside)
+            self._journals[sid] = Journal([], 0, False, None)
+            self.notices.append(Msg(N_("Part of a saved game could not be read. It was moved aside as {file}; "
+                                       "the game goes on from the last action that could be read."),
+                                    {"file": str(aside)}))
+            return (db.storage.read() or {}).get("log", {}), []
+
+    def _append(self, sid: str, n: int, action: dict) -> None:
+        """Add the `n`-th action of the log to the session's journal: one line, fsynced (a cut-off line a
+        kill left after the last whole one is overwritten)."""
+        path, journal = self._journal_path(sid), self._journals[sid]
+        line = (json.dumps({"n": n, "action": action}, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        kept = json.loads(line)["action"]  # exactly what a reading of the file gives
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+            try:
+                if journal.stamp is None or journal.stamp[1] != journal.end:
+                    os.ftruncate(fd, journal.end)
+                os.lseek(fd, journal.end, os.SEEK_SET)
+                view = memoryview(line)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if journal.stamp is None:  # a new file: its name made durable too
+                AtomicJSONStorage.sync_folder(path.parent)
+        except BaseException:
+            self._journals.pop(sid, None)  # read the file again next time
+            raise
+        journal.end += len(line)
+        journal.entries.append((n, journal.end, kept))
+        journal.stamp = _stamp(path)
+
+    def _cut(self, sid: str, keep: int) -> None:
+        """Shorten the session's journal to its first `keep` entries (in one truncation, fsynced)."""
+        path, journal = self._journal_path(sid), self._journals[sid]
+        end = journal.entries[keep - 1][1] if keep else 0
+        try:
+            with open(path, "r+b") as handle:
+                handle.truncate(end)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException:
+            self._journals.pop(sid, None)
+            raise
+        journal.entries, journal.end, journal.stamp = journal.entries[:keep], end, _stamp(path)
+
+    def _fold(self, sid: str, db: TinyDB, tail: list) -> None:
+        """Write the journal's actions `tail` into the session's file (one whole write), then empty the
+        journal: a kill in between leaves lines whose places the file holds, which are skipped."""
+        if tail:
+            db.table("log").insert_multiple([action for _n, _end, action in tail])
+        journal = self._journals.get(sid)
+        if journal is not None and journal.stamp is not None:
+            self._cut(sid, 0)
 
     # -- rule texts ----------------------------------------------------------------------------
 
@@ -434,6 +610,7 @@ class Store:
                 for db in self._sessions.values():
                     db.close()
                 self._sessions.clear()
+                self._journals.clear()
                 self._checked.clear()
                 self._skipped.clear()
                 self._index = self._open(INDEX)[0]
@@ -463,24 +640,33 @@ class Store:
         shape the app writes."""
         with self._lock:
             db = self._session_db(sid)
+            logged, tail = self._actions(sid, db)
             meta = db.table("meta").get(doc_id=1)
-            log = [dict(doc) for doc in db.table("log").all()]
+            log = [dict(doc) for doc in logged.values()] + [dict(action) for _n, _end, action in tail]
             if meta is None or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
                     or not all(isinstance(a.get("type"), str) and isinstance(a.get("args", {}), dict) for a in log):
                 raise SessionLost(sid)
             return {"id": sid, "game": meta["game"], "config": meta["config"], "log": log}
 
     def record(self, sid: str, action: dict, expect: int | None = None) -> None:
-        """Persist one action (only this session's small file is written).
+        """Persist one action (one line appended to this session's journal).
 
         `expect` is the log length the action was based on; if another screen has recorded
         since, nothing is written and Stale is raised.
         """
         with self._lock, self._writing:
-            log = self._session_db(sid).table("log")
-            if expect is not None and len(log) != expect:
+            db = self._session_db(sid)
+            logged, tail = self._actions(sid, db, writing=True)
+            length = len(logged) + len(tail)
+            if expect is not None and length != expect:
                 raise Stale(sid)
-            log.insert({**action, "at": time.time()})
+            action = {**action, "at": time.time()}
+            if self.dir is None:
+                db.table("log").insert(action)
+                return
+            self._append(sid, length + 1, action)
+            if len(tail) + 1 >= FOLD_AT:
+                self._fold(sid, db, self._journals[sid].past(len(logged))[0])
 
     def undo(self, sid: str, expect: int | None = None, count: int = 1) -> dict | None:
         """Remove the last `count` actions of the log (in one write) and return the earliest of them
@@ -489,13 +675,21 @@ class Store:
         `expect` is the log length the undo was based on: Stale if another screen recorded since.
         """
         with self._lock, self._writing:
-            log = self._session_db(sid).table("log")
-            docs = log.all()
-            if expect is not None and len(docs) != expect:
+            db = self._session_db(sid)
+            logged, tail = self._actions(sid, db, writing=True)
+            if expect is not None and len(logged) + len(tail) != expect:
                 raise Stale(sid)
-            if not docs:
+            if not logged and not tail:
                 return None
-            gone = docs[-max(1, count):]
+            count = max(1, count)
+            if count <= len(tail):  # all of them in the journal: it is cut short
+                entries = self._journals[sid].entries
+                first = tail[-count]
+                self._cut(sid, entries.index(first))
+                return dict(first[2])
+            self._fold(sid, db, tail)
+            log = db.table("log")
+            gone = log.all()[-count:]
             log.remove(doc_ids=[d.doc_id for d in gone])
             return dict(gone[0])
 
@@ -571,6 +765,8 @@ class Store:
                 db.close()
             if self.dir is not None:
                 (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
+                self._journal_path(sid).unlink(missing_ok=True)
+                self._journals.pop(sid, None)
             elif self._memory is not None:
                 self._memory.pop(f"{SESSIONS}/{sid}", None)
             self._index.table("sessions").remove(Query().id == sid)
@@ -713,6 +909,12 @@ def setting_fault(doc: Any) -> Msg | None:
     return None if ok else Msg(why)
 
 
+def is_action(action: Any) -> bool:
+    """An action of a log: a type, arguments, and (once recorded) the time it was recorded."""
+    return isinstance(action, dict) and isinstance(action.get("type"), str) \
+        and isinstance(action.get("args", {}), dict) and ("at" not in action or is_time(action["at"]))
+
+
 def session_fault(document: Any) -> Msg | None:
     """What is wrong with a game file's TinyDB document (None: nothing): its meta (the game, a
     configuration with players, the creation time), its log of actions and its sealed entries."""
@@ -723,8 +925,7 @@ def session_fault(document: Any) -> Msg | None:
     if "details" in meta and details_fault(meta["details"]) is not None:
         return details_fault(meta["details"])
     for key, action in document.get("log", {}).items():
-        if not isinstance(action.get("type"), str) or not isinstance(action.get("args", {}), dict) \
-                or "at" in action and not is_time(action["at"]):
+        if not is_action(action):
             return Msg(N_("its action {n} must have a type, arguments and a time"), {"n": key})
     for key, sealed in document.get("sealed", {}).items():
         if not isinstance(sealed.get("kind"), str) or not isinstance(sealed.get("entries"), dict):

@@ -222,10 +222,12 @@ def test_the_store_resumes_from_indexeddb_after_a_reload(tmp_path):
 
 def test_a_sync_in_the_middle_of_a_write_keeps_the_last_whole_state(tmp_path, monkeypatch):
     """IDBFS copies whatever the folder holds when it syncs: with the store's atomic writes that is the
-    previous file or the next one, never half of one (the temp file is cleared on the next start)."""
+    previous file or the next one, never half of one (the temp file is cleared on the next start).
+    Here the sync falls in a fold of the journal into the game's file: the tap is in the journal."""
     folder = str(tmp_path / "page")
     idb = IndexedDB(tmp_path / "indexeddb")
     real_replace = store_module.os.replace
+    monkeypatch.setattr(store_module, "FOLD_AT", 1)  # every tap folds the journal into the file
 
     async def scenario():
         vm = ViewModel(await browser.open_store(_granted(), browser.mount(idb, folder, {"autoPersist": True}, once),
@@ -246,7 +248,40 @@ def test_a_sync_in_the_middle_of_a_write_keeps_the_last_whole_state(tmp_path, mo
 
         vm = ViewModel(await browser.open_store(_granted(), browser.mount(idb, folder, {"autoPersist": True}, once),
                                                 folder))
-        assert vm.open(sid) and vm.session["log"] == [] and not list(Path(folder).rglob(".*.tmp"))
+        assert vm.open(sid) and vm.state["ticks"] == ["board"] and not list(Path(folder).rglob(".*.tmp"))
+
+    asyncio.run(scenario())
+
+
+def test_a_sync_in_the_middle_of_a_journal_line_drops_only_that_tap(tmp_path, monkeypatch):
+    """A sync that copies half of a tap's journal line: after the reload that tap is not there (it was
+    never acknowledged), the ones before are, and the next tap is recorded after them."""
+    folder = str(tmp_path / "page")
+    idb = IndexedDB(tmp_path / "indexeddb")
+    real_write = store_module.os.write
+
+    async def scenario():
+        vm = ViewModel(await browser.open_store(_granted(), browser.mount(idb, folder, {"autoPersist": True}, once),
+                                                folder))
+        assert vm.new_game("flanders_1302", FORM) and vm.dispatch("tick", item="board", done=True)
+        sid = vm.session["id"]
+
+        def write_half_then_sync(fd, data):
+            monkeypatch.setattr(store_module.os, "write", real_write)  # only this once
+            half = real_write(fd, bytes(data[:len(data) // 2]))
+            shutil.rmtree(idb.kept)
+            shutil.copytree(idb.mounted, idb.kept)
+            return half
+        monkeypatch.setattr(store_module.os, "write", write_half_then_sync)
+        assert vm.dispatch("tick", item="supply", done=True)
+        idb.reload()
+
+        vm = ViewModel(await browser.open_store(_granted(), browser.mount(idb, folder, {"autoPersist": True}, once),
+                                                folder))
+        assert vm.open(sid) and vm.state["ticks"] == ["board"] and vm.store.notices == []
+        assert vm.dispatch("tick", item="supply", done=True)
+        assert ViewModel(Store(folder)).open(sid)
+        assert [a["args"]["item"] for a in Store(folder).load(sid)["log"]] == ["board", "supply"]
 
     asyncio.run(scenario())
 

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from companion.store import FolderInUse, SessionLost, Stale, Store, claim_server, server_of
+from companion.store import FOLD_AT, FolderInUse, SessionLost, Stale, Store, claim_server, server_of, \
+    stored_game
 from tests.conftest import ROOT
 
 CONFIG = {"variant": "standard", "players": [{"colour": "blue", "name": "A"}, {"colour": "red", "name": "B"}],
@@ -131,9 +132,107 @@ def test_files_on_disk_are_plain_json(tmp_path):
     store = Store(tmp_path)
     sid = store.create_session("flanders_1302", CONFIG)
     store.record(sid, {"type": "begin", "args": {}})
+    [line] = (tmp_path / "sessions" / f"{sid}.log").read_text().splitlines()
+    assert json.loads(line)["n"] == 1 and json.loads(line)["action"]["type"] == "begin"
+    for i in range(FOLD_AT - 1):  # the journal is folded into the game's file
+        store.record(sid, {"type": "goto_step", "args": {"i": i}})
     data = json.loads((tmp_path / "sessions" / f"{sid}.json").read_text())
-    assert data["log"]["1"]["type"] == "begin"
+    assert data["log"]["1"]["type"] == "begin" and len(data["log"]) == FOLD_AT
+    assert (tmp_path / "sessions" / f"{sid}.log").read_bytes() == b""
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_a_tap_appends_one_line_and_rewrites_no_file(tmp_path, monkeypatch):
+    """A long game costs a tap no more than a short one: the game's file is written whole once per
+    FOLD_AT taps, not on each."""
+    import companion.store as store_module
+    store = Store(tmp_path)
+    sid = store.import_sessions([{"game": "carcassonne", "config": {"players": [{"colour": "red", "name": "A"}]},
+                                  "log": [{"type": "begin", "args": {}}] * 3000}])[0]
+    writes = []
+    real_write = store_module.AtomicJSONStorage.write
+    monkeypatch.setattr(store_module.AtomicJSONStorage, "write",
+                        lambda self, data: writes.append(self.path.name) or real_write(self, data))
+    for i in range(FOLD_AT - 1):
+        store.record(sid, {"type": "meeple", "args": {"i": i}}, expect=3000 + i)
+    assert writes == []
+    store.record(sid, {"type": "meeple", "args": {"i": FOLD_AT - 1}}, expect=3000 + FOLD_AT - 1)
+    assert writes == [f"{sid}.json"]
+    log = Store(tmp_path).load(sid)["log"]
+    assert len(log) == 3000 + FOLD_AT and [a["args"]["i"] for a in log[3000:]] == list(range(FOLD_AT))
+
+
+def test_undo_in_the_journal_and_past_it(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
+    for i in range(FOLD_AT + 3):  # a fold after FOLD_AT, then 3 in the journal
+        store.record(sid, {"type": "meeple", "args": {"i": i}})
+    assert store.undo(sid, count=2)["args"]["i"] == FOLD_AT + 1  # cut from the journal
+    assert [a["args"]["i"] for a in Store(tmp_path).load(sid)["log"]][-2:] == [FOLD_AT - 1, FOLD_AT]
+    assert store.undo(sid, count=3)["args"]["i"] == FOLD_AT - 2   # into the game's file
+    again = Store(tmp_path)
+    assert [a["args"]["i"] for a in again.load(sid)["log"]] == list(range(FOLD_AT - 2))
+    again.record(sid, {"type": "meeple", "args": {"i": "next"}}, expect=FOLD_AT - 2)
+    assert [a["args"]["i"] for a in Store(tmp_path).load(sid)["log"]][-2:] == [FOLD_AT - 3, "next"]
+
+
+def test_a_kill_between_a_fold_and_the_journal_truncation_repeats_nothing(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
+    for i in range(3):
+        store.record(sid, {"type": "meeple", "args": {"i": i}})
+    journal = (tmp_path / "sessions" / f"{sid}.log").read_bytes()
+    for i in range(3, FOLD_AT):  # the fold writes 0 .. FOLD_AT - 1 into the file ...
+        store.record(sid, {"type": "meeple", "args": {"i": i}})
+    (tmp_path / "sessions" / f"{sid}.log").write_bytes(journal)  # ... and the kill came before the truncation
+    again = Store(tmp_path)
+    assert [a["args"]["i"] for a in again.load(sid)["log"]] == list(range(FOLD_AT)) and again.notices == []
+    again.undo(sid, count=FOLD_AT - 1)  # an undo into the file: the old lines must not come back
+    again.record(sid, {"type": "meeple", "args": {"i": "next"}}, expect=1)
+    assert [a["args"]["i"] for a in Store(tmp_path).load(sid)["log"]] == [0, "next"]
+
+
+def test_a_journal_line_cut_off_by_a_kill_is_dropped_and_written_over(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
+    store.record(sid, {"type": "meeple", "args": {"i": 0}})
+    with open(tmp_path / "sessions" / f"{sid}.log", "ab") as journal:
+        journal.write(b'{"n":2,"action":{"type":"mee')  # the tap was never answered
+    again = Store(tmp_path)
+    assert [a["args"]["i"] for a in again.load(sid)["log"]] == [0] and again.notices == []
+    again.record(sid, {"type": "meeple", "args": {"i": 1}}, expect=1)
+    assert [a["args"]["i"] for a in Store(tmp_path).load(sid)["log"]] == [0, 1]
+
+
+@pytest.mark.parametrize("bad", [b"not json\n", b'{"n":5,"action":{"type":"meeple","args":{}}}\n',
+                                 b'{"n":3,"action":{"type":7}}\n', b'{"n":3,"action":{"type":"x","at":1e300}}\n'])
+def test_a_damaged_journal_keeps_what_comes_before_the_damage(tmp_path, bad):
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
+    for i in range(2):
+        store.record(sid, {"type": "meeple", "args": {"i": i}})
+    with open(tmp_path / "sessions" / f"{sid}.log", "ab") as journal:
+        journal.write(bad + b'{"n":4,"action":{"type":"meeple","args":{"i":3}}}\n')
+    again = Store(tmp_path)
+    assert [a["args"]["i"] for a in again.load(sid)["log"]] == [0, 1]
+    assert len(again.notices) == 1 and "moved aside" in again.notices[0].english()
+    assert list((tmp_path / "sessions").glob(f"{sid}.log.corrupt-*"))
+    again.record(sid, {"type": "meeple", "args": {"i": 2}}, expect=2)
+    assert [a["args"]["i"] for a in Store(tmp_path).load(sid)["log"]] == [0, 1, 2]
+
+
+def test_stored_game_and_the_backup_hold_the_journal_too(tmp_path):
+    import zipfile
+    from io import BytesIO
+
+    from companion.backup import backup
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
+    store.record(sid, {"type": "meeple", "args": {"i": 0}})
+    assert [a["args"]["i"] for a in stored_game(tmp_path, sid)["log"].values()] == [0]
+    with zipfile.ZipFile(BytesIO(backup(tmp_path))) as archive:
+        document = json.loads(archive.read(f"sessions/{sid}.json"))
+    assert [a["args"]["i"] for a in document["log"].values()] == [0]
 
 
 def test_import_many_sessions_in_one_go(store):
@@ -344,3 +443,4 @@ def test_an_entry_damaged_by_another_process_is_left_out_too(tmp_path):
 
 def test_a_new_data_folder_has_no_notice(tmp_path):
     assert Store(tmp_path / "new").notices == [] and Store(tmp_path / "new").notices == []
+

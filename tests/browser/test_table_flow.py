@@ -2,7 +2,6 @@
 join link's token, simultaneous taps, a phone that drops off and comes back."""
 from __future__ import annotations
 
-import json
 import time
 import urllib.error
 import urllib.request
@@ -10,6 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from companion.store import stored_game
 from tests.browser.conftest import PHONE, App, Server
 
 
@@ -62,7 +62,7 @@ def resume(phone, head="actor"):
 
 def log_length(table) -> int:
     (session,) = (table.data_dir / "sessions").glob("*.json")
-    return len(json.loads(session.read_text())["log"])
+    return len(stored_game(table.data_dir, session.stem)["log"])
 
 
 def test_a_tap_on_one_phone_shows_on_the_other_without_a_reload(phones, table):
