@@ -1,6 +1,7 @@
 """Storage: sessions, undo, settings and rule texts on both storages; crashes and corrupt files."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -444,3 +445,29 @@ def test_an_entry_damaged_by_another_process_is_left_out_too(tmp_path):
 def test_a_new_data_folder_has_no_notice(tmp_path):
     assert Store(tmp_path / "new").notices == [] and Store(tmp_path / "new").notices == []
 
+
+@pytest.mark.parametrize("code, lang, said", [
+    (errno.ENOSPC, "en", "Nothing was recorded: the disk is full."),
+    (errno.EFBIG, "en", "Nothing was recorded: a file would be larger than the system allows."),
+    (errno.EACCES, "cs", "Nic se nezapsalo: do složky s daty se nesmí zapisovat (oprávnění)."),
+])
+def test_a_tap_the_disk_refuses_is_not_recorded_and_the_phone_says_why(tmp_path, monkeypatch, code, lang, said):
+    from companion.ui.viewmodel import ViewModel
+    vm = ViewModel(Store(tmp_path))
+    vm.set_language(lang)
+    assert vm.new_game("carcassonne", {"start": 0, "players": [{"colour": "red", "name": "Anna"},
+                                                               {"colour": "blue", "name": "Bořek"}]})
+    assert vm.dispatch("begin")
+    state, log = vm.state, list(vm.session["log"])
+
+    def refused(*_args):
+        raise OSError(code, os.strerror(code))
+    monkeypatch.setattr(Store, "_append", refused)
+    assert not vm.dispatch("meeple", player="red", delta=1)
+    assert vm.problem.text == said and vm.state is state and vm.session["log"] == log
+    monkeypatch.setattr(Store, "_cut", refused)
+    assert not vm.undo() and vm.problem.text == said and vm.state is state
+    monkeypatch.undo()
+    assert len(Store(tmp_path).load(vm.session["id"])["log"]) == len(log)
+    assert vm.dispatch("meeple", player="red", delta=1) and vm.problem is None  # the disk has room again
+    assert len(Store(tmp_path).load(vm.session["id"])["log"]) == len(log) + 1

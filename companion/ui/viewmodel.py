@@ -6,6 +6,7 @@ The screen never shows a state that is not on disk.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -31,6 +32,20 @@ def _locked(method):
     def wrapper(self, *args, **kwargs):
         with self.lock:
             return method(self, *args, **kwargs)
+    return wrapper
+
+
+def _writes(method):
+    """A change that writes to the data folder: when the disk refuses it (full, read-only, no
+    permission), the screen says that nothing was recorded and why, and shows what it showed."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except OSError as error:
+            log.warning("a write to the data folder failed: %s", error)
+            return self._refuse(InvalidAction(Msg(N_("Nothing was recorded: {reason}."),
+                                                  {"reason": os_reason(error)})))
     return wrapper
 
 
@@ -128,6 +143,7 @@ class ViewModel:
         return self.t.lang
 
     @_locked
+    @_writes
     def set_language(self, lang: str) -> None:
         """Switch every text at once (UI strings and rule text) and remember the choice."""
         if lang in LANGUAGES:
@@ -162,6 +178,7 @@ class ViewModel:
     # -- sessions --------------------------------------------------------------------------------
 
     @_locked
+    @_writes
     def new_game(self, game_id: str, form: dict[str, Any]) -> bool:
         """Start a session from the new-game form; on a bad entry say which field and change nothing."""
         game = GAMES[game_id]
@@ -194,6 +211,7 @@ class ViewModel:
         return True
 
     @_locked
+    @_writes
     def dispatch(self, kind: str, **args: Any) -> bool:
         """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
         action = {"type": kind, "args": args}
@@ -239,6 +257,7 @@ class ViewModel:
         return True
 
     @_locked
+    @_writes
     def undo(self) -> bool:
         """Take back the last action (again and again, also after a restart)."""
         if not self.session or not self.session["log"]:
@@ -278,7 +297,8 @@ class ViewModel:
                     continue
                 entry["result"] = missing[entry["id"]]
         if missing:
-            self.store.set_results(missing)
+            with contextlib.suppress(OSError):  # kept for next time where the disk allows it
+                self.store.set_results(missing)
         return [e for e in entries if e.get("result")]
 
     #: What the history's export buttons download: the name (also the server's /download/ route) and
@@ -359,6 +379,7 @@ class ViewModel:
         return title or self.t.text(f"{game_id}.game.title")
 
     @_locked
+    @_writes
     def set_details(self, sid: str, minutes: Any, place: str, note: str) -> bool:
         """A finished game's play time (whole minutes; "" for first to last action), place and note."""
         if isinstance(minutes, str):
@@ -390,6 +411,7 @@ class ViewModel:
         return self.store.sheets()
 
     @_locked
+    @_writes
     def new_sheet_game(self, form: dict[str, Any]) -> bool:
         """Start a game on a score sheet: the sheet is checked, kept in "Our sheets" (a new one gets its
         id; a changed one replaces its old self), then the game starts; nothing changes on a bad entry."""
@@ -414,6 +436,7 @@ class ViewModel:
         return sorted(self.store.sealed(self.session["id"], kind))
 
     @_locked
+    @_writes
     def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict], bool]) -> bool:
         """Seal `player`'s entry; when every player's is in, `reveal(entries)` records them together
         (one action). False when the reveal was refused: the entries are cleared to be entered again."""
