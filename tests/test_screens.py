@@ -416,3 +416,26 @@ def test_the_princes_setup_starts_decade_one_and_its_title_is_not_cut():
     heading = by_id(shell.page, "bar-title")
     assert heading.value == "Princes of the Renaissance" and heading.max_lines == 2
     assert heading.overflow != ft.TextOverflow.ELLIPSIS
+
+
+def test_a_redraw_keeps_the_parts_that_did_not_change_and_draws_the_changed_ones_anew():
+    """News from another phone changes one count: the other rows, the header and the rules are the very
+    controls drawn before (Flet's diff skips them); the changed row is new, with the new count; a
+    switch of language draws everything anew."""
+    page, vm = Page(), ViewModel(Store(None))
+    shell = Shell(page, vm)
+    assert vm.new_game("carcassonne", CARCASSONNE) and vm.dispatch("begin")
+    before = {i: by_id(page, i) for i in ("meeples-red", "meeples-blue", "meeples-green", "strip", "fig-red",
+                                          "rules-toggle", "bar-title")}
+    assert vm.dispatch("meeple", player="blue", delta=1)
+    after = {i: by_id(page, i) for i in before}
+    assert after["meeples-blue"] is not before["meeples-blue"] and after["meeples-blue"].value == "1 / 7"
+    assert all(after[i] is before[i] for i in ("meeples-red", "meeples-green", "fig-red", "rules-toggle",
+                                               "bar-title"))
+    assert vm.lang == "cs" and words(by_id(page, "rules-toggle")) == "Pravidla tohoto kroku"
+    vm.set_language("en")
+    assert by_id(page, "meeples-red") is not before["meeples-red"] and by_id(page, "bar-title") is not \
+        before["bar-title"]
+    assert words(by_id(page, "rules-toggle")) == "Rules of this step"
+    shell.forget()  # the phone has gone: nothing is kept for it
+    assert not shell._kept

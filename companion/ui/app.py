@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Callable
 
 import flet as ft
 
@@ -33,6 +34,10 @@ GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_r
            "carcassonne": carcassonne, "elfenland": elfenland, "score_sheet": score_sheet}
 
 
+#: What each tab sent its phone, at INFO level: when, and the game's log length it showed.
+DRAWS = logging.getLogger("companion.draws")
+
+
 class Shell:
     """Draws one tab: a top bar and the screen for `vm.route`; redraws when the view-model changes."""
 
@@ -50,6 +55,8 @@ class Shell:
         self._due: asyncio.TimerHandle | None = None  # a draw waiting on the event loop
         self._stale = False            # the view-model changed since the last draw
         self._drawn_at = float("-inf") # when the last draw was (time.monotonic)
+        self._kept: dict[str, tuple] = {}     # the parts of the last draw: key -> (inputs, control)
+        self._keeping: dict[str, tuple] = {}  # ... and of the draw being made
         vm.subscribe(self.redraw)
 
     @property
@@ -61,6 +68,22 @@ class Shell:
     @me.setter
     def me(self, colour: str | None) -> None:
         self.vm.me = colour
+
+    def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control]) -> ft.Control:
+        """The control the last draw drew at `key`, if it was drawn from the same `inputs` (in the same
+        language): the very object, which Flet's diff then skips, and nothing is built again; else
+        `build()`. News from another phone changes one count, and this draws only that. `inputs`
+        must hold everything the control shows; only for controls a tap never changes in place."""
+        inputs = (self.vm.lang, inputs)
+        entry = self._kept.get(key)
+        if entry is None or entry[0] != inputs:
+            entry = (inputs, build())
+        self._keeping[key] = entry
+        return entry[1]
+
+    def forget(self) -> None:
+        """The phone has gone: let go of the parts kept from its last draw (the next one draws all)."""
+        self._kept, self._keeping = {}, {}
 
     def redraw(self) -> None:
         """The view-model changed: draw it. Outside an event loop at once. On the server's loop (the
@@ -121,6 +144,7 @@ class Shell:
         guide = self.guide()
         if f"body:{self.vm.route}:{guide.screen if guide else ''}" != self._screen:
             self.folds = set()  # a new screen opens with its folds closed
+            self._kept = {}     # and is drawn anew: a part is kept only where it stays in its place
         shown = self.screen()
         screen = shown if isinstance(shown, Screen) else Screen(shown)
         screen.body = drawn(screen.body)
@@ -140,7 +164,11 @@ class Shell:
             ft.Container(body, expand=True, padding=ft.Padding.only(left=12, right=12, top=10)),
             self.bottom_bar(screen.primary),
         ], expand=True, spacing=0, key="frame")]
+        self._kept, self._keeping = self._keeping, {}  # what this draw did not draw is let go
         self.page.update()
+        if DRAWS.isEnabledFor(logging.INFO) and self.vm.session:  # bench/bench.py table-ws reads these
+            DRAWS.info("drew %s at %.6f: game %s, %d actions", getattr(self.page.session, "id", "-"), time.time(),
+                       self.vm.session["id"], len(self.vm.session["log"]))
         self.sync_url()
 
     # -- the frame: a pinned header (where we are, who acts, every player's figure) and bottom bar ------
@@ -160,21 +188,19 @@ class Shell:
         return vm.game.guide(vm.state, vm.session["config"])
 
     def header(self, guide: Guide | None) -> ft.Control:
-        rows: list[ft.Control] = [self.top_bar()]
+        in_game = bool(self.vm.session) and self.vm.route != "archive"
+        rows: list[ft.Control] = [self.kept("top-bar", (self.bar_title(), in_game), self.top_bar)]
         if guide:
             _ = self.vm.t
-            rows.append(tid("where", ft.Text(self.vm.msg(guide.where), size=SMALL, color=ft.Colors.GREY_300)))
+            where = self.vm.msg(guide.where)
+            rows.append(self.kept("where", (where,), lambda: tid("where", ft.Text(where, size=SMALL,
+                                                                                  color=ft.Colors.GREY_300))))
             if guide.actor:
                 label = getattr(self.ui, "player_label", None)
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
-                if self.me == guide.actor:
-                    line = tid("your-turn", ft.Row([dot(guide.actor), ft.Text(
-                        _("Your turn, {name}!").format(name=name), size=20, weight=ft.FontWeight.BOLD, color=ACCENT)],
-                        spacing=8))
-                else:
-                    role = self.vm.msg(guide.role) if guide.role else _("On turn:")
-                    line = ft.Row([ft.Text(role, size=TEXT), who(name, guide.actor, 20)], wrap=True, spacing=8)
-                rows.append(tid("actor", line))
+                role = None if self.me == guide.actor else self.vm.msg(guide.role) if guide.role else _("On turn:")
+                rows.append(self.kept("actor", (guide.actor, name, role),
+                                      lambda: tid("actor", self.actor_line(guide.actor, name, role))))
             if guide.figures:
                 rows.append(self.strip(guide))
         return tid("header", ft.Container(ft.Column(rows, spacing=4, tight=True),
@@ -191,15 +217,29 @@ class Shell:
             figure = figures.get(p["colour"])
             if figure is None:
                 continue
-            name = ft.Row([dot(p["colour"]), ft.Text(p["name"], size=SMALL)], spacing=6, tight=True)
-            value = ft.Text(figure, size=SMALL, weight=ft.FontWeight.BOLD)
-            chips.append(tid(f"fig-{p['colour']}", ft.Container(
-                ft.Column([name, value], spacing=0, tight=True) if stacked else
-                ft.Row([name, value], spacing=6, tight=True),
-                padding=ft.Padding.symmetric(vertical=4, horizontal=8), border_radius=14,
-                border=ft.Border.all(2 if p["colour"] == guide.actor else 1,
-                                     ACCENT if p["colour"] == guide.actor else EDGE))))
+            acts = p["colour"] == guide.actor
+            chips.append(self.kept(f"fig-{p['colour']}", (p["name"], figure, stacked, acts),
+                                   lambda p=p, figure=figure, acts=acts: self.chip(p, figure, stacked, acts)))
         return tid("strip", ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+
+    def actor_line(self, actor: str, name: str, role: str | None) -> ft.Control:
+        """Who acts now: "Your turn, <name>!" on that player's phone (`role` None), else the role and who."""
+        _ = self.vm.t
+        if role is None:
+            return tid("your-turn", ft.Row([dot(actor), ft.Text(_("Your turn, {name}!").format(name=name),
+                                                                size=20, weight=ft.FontWeight.BOLD, color=ACCENT)],
+                                           spacing=8))
+        return ft.Row([ft.Text(role, size=TEXT), who(name, actor, 20)], wrap=True, spacing=8)
+
+    @staticmethod
+    def chip(player: dict, figure: str, stacked: bool, acts: bool) -> ft.Control:
+        """A player's chip in the strip: name and colour, and the figure (beside them, or under)."""
+        name = ft.Row([dot(player["colour"]), ft.Text(player["name"], size=SMALL)], spacing=6, tight=True)
+        value = ft.Text(figure, size=SMALL, weight=ft.FontWeight.BOLD)
+        return tid(f"fig-{player['colour']}", ft.Container(
+            ft.Column([name, value], spacing=0, tight=True) if stacked else ft.Row([name, value], spacing=6, tight=True),
+            padding=ft.Padding.symmetric(vertical=4, horizontal=8), border_radius=14,
+            border=ft.Border.all(2 if acts else 1, ACCENT if acts else EDGE)))
 
     def bottom_bar(self, primary: ft.Control | None) -> ft.Control:
         """The refusal or notice where the eye is, Undo saying what it undoes, and the next action."""
@@ -355,10 +395,10 @@ class Shell:
         """The end of every in-game screen: whose phone this is (table mode) and the game's history."""
         _ = self.vm.t
         controls = self.whose_phone() if self.join else []
-        controls.append(ft.Row([
+        controls.append(self.kept("nav-log", (), lambda: ft.Row([
             tid("nav-log", ft.TextButton(content=ft.Text(_("History"), size=TEXT), icon=ft.Icons.HISTORY,
                                          height=TARGET, on_click=lambda e: self.go("log"))),
-        ]))
+        ])))
         return controls
 
     def back(self) -> ft.Control:
@@ -369,6 +409,9 @@ class Shell:
     def rule_fold(self, key: str, ident: str = "step-card") -> ft.Control:
         """A step's rule text folded to one line (\u201cRules\u201d opens it) and its reminder as a short line.
         Whether the rules are open is remembered on this phone."""
+        return self.kept(f"rule-fold-{ident}", (key, self.rules_open), lambda: self._rule_fold(key, ident))
+
+    def _rule_fold(self, key: str, ident: str) -> ft.Control:
         _ = self.vm.t
         opened = self.rules_open
         head = tid("rules-toggle", ft.Container(
@@ -778,6 +821,7 @@ def make_main(store: Store, join: str | None = None):
             # (server.SESSION_TIMEOUT) unless it comes back.
             page.pubsub.unsubscribe_all()
             page.controls.clear()
+            shell.forget()
             page.update()
 
         def back(e) -> None:  # back before its session closed: the screen as it now is

@@ -57,9 +57,10 @@ def round_screen(shell) -> Screen:
     steps = rules.steps(config)
     current = state["step"]
     controls: list[ft.Control] = [
-        ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
-            content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
-            on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4),
+        shell.kept("steps", (tuple(s.id for s in steps), current), lambda: ft.Row([
+            tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
+                content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
+                on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4)),
         shell.problem(),
     ]
     helper, primary = score_helper(shell)
@@ -67,8 +68,9 @@ def round_screen(shell) -> Screen:
     if config["gifts"]:
         controls += gift_helper(shell)
     controls += [shell.rule_fold(f"{GAME}.step.standard.{current}"),
-                 button(_("The last tile is placed: final tally"), lambda e: vm.dispatch("end_game"), "end-game",
-                        primary=False, icon=ft.Icons.FLAG),
+                 shell.kept("end-game", (), lambda: button(_("The last tile is placed: final tally"),
+                                                           lambda e: vm.dispatch("end_game"), "end-game",
+                                                           primary=False, icon=ft.Icons.FLAG)),
                  *shell.footer()]
     return Screen(controls, primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
                                                   icon=ft.Icons.ARROW_FORWARD))
@@ -173,21 +175,21 @@ def meeple_helper(shell) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
 
-    def row(p) -> ft.Control:
+    def row(p, place: str) -> ft.Control:
         colour, out = p["colour"], state["meeples"][p["colour"]]
-        return ft.Row([ft.Container(who(p["name"], colour), expand=True),
+        return shell.kept(f"meeple-row-{place}-{colour}", (p["name"], out), lambda: ft.Row([ft.Container(who(p["name"], colour), expand=True),
                        tid(f"meeple-{colour}-minus", ft.IconButton(ft.Icons.REMOVE, width=TARGET, height=TARGET,
                            disabled=out == 0, on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=-1))),
                        tid(f"meeples-{colour}", ft.Text(f"{out} / {rules.MEEPLES}", size=TEXT)),
                        tid(f"meeple-{colour}-plus", ft.IconButton(ft.Icons.ADD, width=TARGET, height=TARGET,
                            disabled=out == rules.MEEPLES,
-                           on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=1)))])
+                           on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=1)))]))
 
     active = config["players"][state["turn"]]
     others = [p for p in config["players"] if p is not active]
-    rows: list[ft.Control] = [heading(_("Meeples on the board")), row(active)]
+    rows: list[ft.Control] = [heading(_("Meeples on the board")), row(active, "turn")]
     rows.append(shell.fold("meeple-others", ", ".join(f"{p['name']} {state['meeples'][p['colour']]}" for p in others),
-                           [row(p) for p in others], _("The others' meeples: tap to correct")))
+                           [row(p, "fold") for p in others], _("The others' meeples: tap to correct")))
     return [card(rows, "meeples")]
 
 
