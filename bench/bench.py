@@ -31,7 +31,9 @@
 """
 from __future__ import annotations
 
+import bisect
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -44,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games import GAMES  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.store import Store, stored_game  # noqa: E402
 from companion.ui.viewmodel import ViewModel  # noqa: E402
 
 GAME = GAMES["flanders_1302"]
@@ -470,13 +472,11 @@ def _proc_rss(pid: int) -> float:
 
 
 def _stored(folder: Path, sid: str) -> dict:
-    """A game's configuration and log as its file holds them now, read without a Store (which tidies
+    """A game's configuration and log as its files hold it now, read without a Store (which tidies
     the folder: it would delete the running server's temp file under its feet)."""
-    import json
-
     for _ in range(10):
         try:
-            data = json.loads((folder / "sessions" / f"{sid}.json").read_bytes())
+            data = stored_game(folder, sid)
             docs = data.get("log", {})
             return {"config": data["meta"]["1"]["config"], "log": [docs[k] for k in sorted(docs, key=int)]}
         except (OSError, ValueError):  # replaced just then: read again
@@ -488,7 +488,8 @@ def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate
                     settled) -> dict:
     """`len(colours)` simulated phones on one game, each tapping its colour's meeple + / − `rate` times a
     second for `seconds`; then, until `settled()` (the stored log stops growing), every phone stays
-    connected. Returns the taps sent and when each phone was shown each count."""
+    connected. Returns the taps sent, when each phone was shown each count and when each update reached
+    it, and the phones' sessions on the server."""
     import asyncio
 
     from tests.phone import Phone
@@ -496,6 +497,7 @@ def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate
     async def run() -> dict:
         phones = [await Phone(base, route, cookie, name=f"phone-{i}").connect() for i in range(len(colours))]
         seen: list[list[tuple[float, str, str]]] = [[] for _ in phones]
+        arrivals: list[list[float]] = [[] for _ in phones]
         last: list[dict] = [{} for _ in phones]
         for i, phone in enumerate(phones):
             for colour in set(colours):
@@ -503,6 +505,7 @@ def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate
 
             def shown(phone, i=i):
                 now = time.time()
+                arrivals[i].append(now)
                 for ident, value in phone.texts("meeples-").items():
                     colour = ident.removeprefix("meeples-")
                     if last[i].get(colour) != value:
@@ -529,10 +532,23 @@ def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate
         dropped = [p.dropped for p in phones if p.dropped]
         for phone in phones:
             await phone.close()
-        return {"sent": sum(sent), "seen": seen, "crashed": [p.crashed for p in phones if p.crashed],
+        return {"sent": sum(sent), "seen": seen, "arrivals": arrivals, "tabs": [p.session_id for p in phones],
+                "crashed": [p.crashed for p in phones if p.crashed],
                 "dropped": dropped, "drained": drained}
 
     return asyncio.run(run())
+
+
+def _draws(text: str, sid: str) -> dict[str, tuple[list[int], list[float]]]:
+    """What the server's tabs sent their phones of the game `sid` (its `companion.draws` log lines):
+    per tab, the log lengths shown and when, in order."""
+    draws: dict[str, tuple[list[int], list[float]]] = {}
+    for match in re.finditer(r"drew (\S+) at ([\d.]+): game (\w+), (\d+) actions", text):
+        if match[3] == sid:
+            lengths, times = draws.setdefault(match[1], ([], []))
+            lengths.append(int(match[4]))
+            times.append(float(match[2]))
+    return draws
 
 
 def _churn(base: str, route: str, cookie: str, count: int, together: int = 10) -> float:
@@ -584,7 +600,7 @@ def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: in
         store.record(sid, {"type": "begin", "args": {}})
     del store
     server = Server(folder / "data", lan=True)
-    os.environ["COMPANION_LOG_LEVEL"] = "info"  # the server logs each refusal: refused taps are counted, not guessed
+    os.environ["COMPANION_LOG_LEVEL"] = "info"  # the server logs each refusal (counted, not guessed) and each draw
     try:
         server.start()
         base = f"http://127.0.0.1:{server.port}"
@@ -611,33 +627,43 @@ def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: in
             recorded = len(log)
             refused = server.log.read_text().count("refused") - refused_before
             state = flow.replay(game, config, [{"type": "begin", "args": {}}])
-            delays, missed = [], 0
-            for action in log:
+            draws = _draws(server.log.read_text(), sid)
+            delays, received, missed = [], [], 0
+            for place, action in enumerate(log, start=2):  # the game's log: "begin", then the taps
                 state = flow.apply(game, config, state, action)
-                colour, at = action["args"]["player"], action["at"]
-                shown = f"{state['meeples'][colour]} / 7"
-                for i, events in enumerate(result["seen"]):
-                    if colours[i] == colour:
-                        continue
-                    times = [t for t, c, text in events if c == colour and text == shown and t >= at]
-                    if times:
-                        delays.append(min(times) - at)
-                    else:
+                for i, tab in enumerate(result["tabs"]):
+                    if colours[i] == action["args"]["player"]:
+                        continue  # the phones that tap this count are not the "other" phones
+                    lengths, times = draws.get(tab, ([], []))
+                    first = bisect.bisect_left(lengths, place)  # the first draw that shows this action
+                    if first == len(lengths):
                         missed += 1
+                        continue
+                    delays.append(times[first] - action["at"])
+                    # ... and reached the phone: the first update to arrive after that draw, before the next
+                    # one; none came when the draw changed nothing on that screen (the phone showed it already)
+                    arrivals, drawn = result["arrivals"][i], times[first]
+                    reached = bisect.bisect_left(arrivals, drawn)
+                    following = times[first + 1] if first + 1 < len(times) else float("inf")
+                    received.append((arrivals[reached] if reached < len(arrivals) and arrivals[reached] < following
+                                     else drawn) - action["at"])
             final = {c: f"{state['meeples'][c]} / 7" for c in set(colours)}
             agree = sum(all(next((text for _t, c, text in reversed(events) if c == colour), None) == final[colour]
                             for colour in final) for events in result["seen"])
             delays.sort()
+            received.sort()
             p95 = delays[int(0.95 * (len(delays) - 1))] if delays else float("nan")
+            p95_received = received[int(0.95 * (len(received) - 1))] if received else float("nan")
             rss = _proc_rss(pid)
             rounds.append({"cpu": cpu / max(recorded, 1), "rss": rss})
             print(f"table-ws ({label}): {phones} phones x {rate} taps/s x {seconds} s on one game: "
                   f"{result['sent']} taps sent, {recorded} recorded, {refused} refused, "
                   f"{result['sent'] - recorded - refused} lost (the last tap recorded {result['drained']:.0f} s "
                   f"after the last sent); {agree} of {phones} phones end on the server's state; "
-                  f"saved -> update on every other phone: median {statistics.median(delays) * 1000:.0f} ms, "
-                  f"95th percentile {p95 * 1000:.0f} ms over {len(delays)} updates ({missed} intermediate counts "
-                  f"never shown: a later one came first); server CPU {cpu / max(recorded, 1) * 1000:.1f} ms per "
+                  f"saved -> update sent to every other phone: median {statistics.median(delays) * 1000:.0f} ms, "
+                  f"95th percentile {p95 * 1000:.0f} ms over {len(delays)} updates ({missed} never sent); "
+                  f"received by the phone: median {statistics.median(received) * 1000:.0f} ms, 95th percentile "
+                  f"{p95_received * 1000:.0f} ms; server CPU {cpu / max(recorded, 1) * 1000:.1f} ms per "
                   f"tap, memory {rss:.0f} MB" + (f"; crashed: {result['crashed']}" if result["crashed"] else "")
                   + (f"; {len(result['dropped'])} phones dropped by the server ({result['dropped'][0]})"
                      if result["dropped"] else ""), flush=True)
