@@ -13,7 +13,7 @@ Every `FOLD_AT` lines, and on an undo that reaches past the journal, the journal
 session's file. Every file is written atomically (temp file in the same folder, fsync,
 `os.replace`): a process killed mid-write leaves the old or the new file, never half of one; a
 journal line cut off by a kill was never acknowledged and is dropped, and a line whose place the
-file holds already (a kill between a fold and the journal's truncation) is skipped.
+file holds already (a kill between a fold and the journal's removal) is skipped.
 A file that cannot be read is moved aside (`*.corrupt-<time>`), a notice says so in plain words,
 and the app goes on; a lost or missing catalogue is rebuilt from the session files, and a session
 file the catalogue does not list (written by a process killed before it listed it) is listed again.
@@ -437,7 +437,7 @@ class Store:
         it. The journal is read first (again only when another process changed it), then the file: a
         fold by another process in between then only repeats lines the file holds. Before a write
         (`writing`, under the folder's lock) such lines, or those a kill left between a fold and the
-        journal's truncation, are cleared: a line appended after them would not follow on."""
+        journal's removal, are cleared: a line appended after them would not follow on."""
         if self.dir is None:
             return (db.storage.read() or {}).get("log", {}), []
         path = self._journal_path(sid)
@@ -502,14 +502,25 @@ class Store:
         journal.stamp = _stamp(path)
 
     def _cut(self, sid: str, keep: int) -> None:
-        """Shorten the session's journal to its first `keep` entries (in one truncation, fsynced)."""
+        """Shorten the session's journal to its first `keep` entries: a file of those lines takes its
+        place (temp file, fsync, `os.replace`), or it is removed when none are kept. A rename and a
+        removal, unlike a truncation, are what the browser's IndexedDB folder persists (IDBFS's
+        autoPersist), and either is durable with the folder's fsync."""
         path, journal = self._journal_path(sid), self._journals[sid]
         end = journal.entries[keep - 1][1] if keep else 0
         try:
-            with open(path, "r+b") as handle:
-                handle.truncate(end)
-                handle.flush()
-                os.fsync(handle.fileno())
+            if keep:
+                with open(path, "rb") as handle:
+                    head = handle.read(end)
+                tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+                with open(tmp, "wb") as handle:
+                    handle.write(head)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, path)
+            else:
+                path.unlink(missing_ok=True)
+            AtomicJSONStorage.sync_folder(path.parent)
         except BaseException:
             self._journals.pop(sid, None)
             raise

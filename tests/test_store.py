@@ -139,7 +139,7 @@ def test_files_on_disk_are_plain_json(tmp_path):
         store.record(sid, {"type": "goto_step", "args": {"i": i}})
     data = json.loads((tmp_path / "sessions" / f"{sid}.json").read_text())
     assert data["log"]["1"]["type"] == "begin" and len(data["log"]) == FOLD_AT
-    assert (tmp_path / "sessions" / f"{sid}.log").read_bytes() == b""
+    assert not (tmp_path / "sessions" / f"{sid}.log").exists()
     assert not list(tmp_path.rglob("*.tmp"))
 
 
@@ -177,7 +177,24 @@ def test_undo_in_the_journal_and_past_it(tmp_path):
     assert [a["args"]["i"] for a in Store(tmp_path).load(sid)["log"]][-2:] == [FOLD_AT - 3, "next"]
 
 
-def test_a_kill_between_a_fold_and_the_journal_truncation_repeats_nothing(tmp_path):
+def test_an_undo_in_the_journal_replaces_the_file_and_never_truncates_it(tmp_path, monkeypatch):
+    """The browser's IndexedDB folder persists a file written and closed, renamed or removed, not one
+    truncated in place (IDBFS autoPersist): an undo cut in place would come back after a reload."""
+    store = Store(tmp_path)
+    sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
+    for i in range(3):
+        store.record(sid, {"type": "meeple", "args": {"i": i}})
+    journal = tmp_path / "sessions" / f"{sid}.log"
+    inode = journal.stat().st_ino
+    monkeypatch.setattr(os, "ftruncate", lambda *_: pytest.fail("truncated in place"))
+    monkeypatch.setattr(os, "truncate", lambda *_: pytest.fail("truncated in place"))
+    store.undo(sid)
+    assert journal.stat().st_ino != inode and len(journal.read_text().splitlines()) == 2
+    store.undo(sid, count=2)
+    assert not journal.exists() and Store(tmp_path).load(sid)["log"] == []
+
+
+def test_a_kill_between_a_fold_and_the_journal_removal_repeats_nothing(tmp_path):
     store = Store(tmp_path)
     sid = store.create_session("carcassonne", {"players": [{"colour": "red", "name": "A"}]})
     for i in range(3):
@@ -185,7 +202,7 @@ def test_a_kill_between_a_fold_and_the_journal_truncation_repeats_nothing(tmp_pa
     journal = (tmp_path / "sessions" / f"{sid}.log").read_bytes()
     for i in range(3, FOLD_AT):  # the fold writes 0 .. FOLD_AT - 1 into the file ...
         store.record(sid, {"type": "meeple", "args": {"i": i}})
-    (tmp_path / "sessions" / f"{sid}.log").write_bytes(journal)  # ... and the kill came before the truncation
+    (tmp_path / "sessions" / f"{sid}.log").write_bytes(journal)  # ... and the kill came before its removal
     again = Store(tmp_path)
     assert [a["args"]["i"] for a in again.load(sid)["log"]] == list(range(FOLD_AT)) and again.notices == []
     again.undo(sid, count=FOLD_AT - 1)  # an undo into the file: the old lines must not come back
