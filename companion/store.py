@@ -249,6 +249,16 @@ class FileDB(TinyDB):
     table_class = FileTable
 
 
+def _aside(path: Path) -> Path:
+    """Where a damaged file is moved aside: beside it, named with the time."""
+    return path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+
+
+def _logged(db: TinyDB) -> dict:
+    """A session file's log as TinyDB holds it: documents by id."""
+    return (db.storage.read() or {}).get("log", {})
+
+
 def _stamp(path: Path) -> tuple | None:
     try:
         st = os.stat(path)
@@ -373,7 +383,7 @@ class Store:
         except (ValueError, UnicodeDecodeError, RecursionError):
             db.close()
         with self._writing:
-            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+            aside = _aside(path)
             os.replace(path, aside)
         self.notices.append(Msg(N_("A damaged data file could not be read. It was moved aside as {file} and "
                                    "a fresh one was started; nothing else was touched."), {"file": str(aside)}))
@@ -419,9 +429,7 @@ class Store:
                     with self._writing:
                         (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
                         with contextlib.suppress(FileNotFoundError):  # its journal goes aside with it
-                            journal = self._journal_path(sid)
-                            os.replace(journal, journal.with_name(
-                                f"{journal.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"))
+                            os.replace(self._journal_path(sid), _aside(self._journal_path(sid)))
                         self._index.table("sessions").update({"status": "damaged"}, Query().id == sid)
                     raise SessionLost(sid)
                 self._sessions[sid] = db
@@ -439,18 +447,18 @@ class Store:
         (`writing`, under the folder's lock) such lines, or those a kill left between a fold and the
         journal's removal, are cleared: a line appended after them would not follow on."""
         if self.dir is None:
-            return (db.storage.read() or {}).get("log", {}), []
+            return _logged(db), []
         path = self._journal_path(sid)
         journal = self._journals.get(sid)
         if journal is None or journal.stamp != _stamp(path):
             journal = self._journals[sid] = Journal.read(path)
-        logged = (db.storage.read() or {}).get("log", {})
+        logged = _logged(db)
         tail, whole = journal.past(len(logged))
         if not whole:
             return self._repair_journal(sid, db)
         if writing and len(journal.entries) != len(tail):
             self._fold(sid, db, tail)
-            return (db.storage.read() or {}).get("log", {}), []
+            return _logged(db), []
         return logged, tail
 
     def _repair_journal(self, sid: str, db: TinyDB) -> tuple[dict, list]:
@@ -460,19 +468,19 @@ class Store:
         with self._writing:
             path = self._journal_path(sid)
             journal = self._journals[sid] = Journal.read(path)
-            logged = (db.storage.read() or {}).get("log", {})
+            logged = _logged(db)
             tail, whole = journal.past(len(logged))
             if whole:
                 return logged, tail
             if tail:
                 db.table("log").insert_multiple([action for _n, _end, action in tail])
-            aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+            aside = _aside(path)
             os.replace(path, aside)
             self._journals[sid] = Journal([], 0, False, None)
             self.notices.append(Msg(N_("Part of a saved game could not be read. It was moved aside as {file}; "
                                        "the game goes on from the last action that could be read."),
                                     {"file": str(aside)}))
-            return (db.storage.read() or {}).get("log", {}), []
+            return _logged(db), []
 
     def _append(self, sid: str, n: int, action: dict) -> None:
         """Add the `n`-th action of the log to the session's journal: one line, fsynced (a cut-off line a
