@@ -34,7 +34,7 @@ def test_a_step_of_the_game_on_a_stale_screen_is_refused_and_the_current_state_s
     store, first, second = two_phones(tmp_path)
     assert first.dispatch("next_turn")
     assert not second.dispatch("next_turn")  # two "next player" taps must not both count
-    assert "another screen" in second.problem.text
+    assert "out of date" in second.problem.text
     assert second.state["turn"] == first.state["turn"]
     assert len(store.load(first.session["id"])["log"]) == len(first.session["log"])
 

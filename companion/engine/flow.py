@@ -13,7 +13,7 @@ import copy
 import marshal
 from typing import Mapping
 
-from .model import GameDef, InvalidAction, Msg, N_
+from .model import ALLOWED, GameDef, InvalidAction, Msg, N_, Rule
 
 
 def initial(game: GameDef, config: Mapping) -> dict:
@@ -38,6 +38,8 @@ def _reduce(game: GameDef, config: Mapping, state: dict, action: Mapping) -> Non
     kind, args = action["type"], action.get("args", {})
     if not isinstance(args, Mapping):
         raise InvalidAction(Msg(N_("This action is not understood.")))
+    if game.moves is not None:
+        _allowed(game, config, state, kind, args)
     if kind == "tick":
         _tick(game, config, state, args)
     elif kind == "correct":
@@ -46,6 +48,35 @@ def _reduce(game: GameDef, config: Mapping, state: dict, action: Mapping) -> Non
         game.reducers[kind](state, args, config)
     else:
         raise InvalidAction(Msg(N_("This action is not understood.")))
+
+
+def moves(game: GameDef, config: Mapping, state: Mapping) -> dict[str, Rule]:
+    """The table of allowed actions in `state` (GameDef.moves), with the entries every game has: the
+    setup checklist and a score correction, allowed at any time unless the game says otherwise."""
+    table = {"tick": ALLOWED, "correct": ALLOWED}
+    if game.moves is not None:
+        table.update(game.moves(state, config))
+    return table
+
+
+def by_name(config: Mapping, players) -> str:
+    """The names of `players` (colours) in seating order, joined by commas."""
+    return ", ".join(p["name"] for p in config["players"] if p["colour"] in players)
+
+
+def _allowed(game: GameDef, config: Mapping, state: Mapping, kind: str, args: Mapping) -> None:
+    """Refuse `kind` where the game's table of allowed actions refuses it, or when the player it
+    names is not one who may make it now."""
+    rule = moves(game, config, state).get(kind)
+    if rule is None:
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    if rule.refusal is not None:
+        raise InvalidAction(rule.refusal, rule.field)
+    player = args.get("player")
+    if rule.by is not None and isinstance(player, str) and player not in rule.by:
+        raise InvalidAction(Msg(N_("It is not {name}'s turn for this: {who} acts now."),
+                                {"name": by_name(config, {player}) or player, "who": by_name(config, rule.by)}),
+                            field="player")
 
 
 def thaw(value):

@@ -87,6 +87,27 @@ class Guide(NamedTuple):
     screen: str = ""
 
 
+class Rule(NamedTuple):
+    """Whether one kind of action is allowed now, in the game's table of allowed actions
+    (`GameDef.moves`): `refusal` is None when it is, else the reason it is refused, in the players'
+    words; `by` names the players who may make it now (None: it is not one player's to make, anyone
+    at the table enters it); `field` the entry the refusal is about, where it is one (shown next to
+    it). The engine refuses by it and the screens draw from it, so a rule check lives in one place."""
+
+    refusal: Msg | None = None
+    by: frozenset[str] | None = None
+    field: str | None = None
+
+
+#: The rule of an action that is allowed now, to anyone.
+ALLOWED = Rule()
+
+
+def refused(text: str, **params: Any) -> Rule:
+    """The rule of an action refused now, with its reason (`text` marked with N_)."""
+    return Rule(Msg(text, params))
+
+
 class GameDef(NamedTuple):
     """Everything the app needs to know about one game: data plus pure functions.
 
@@ -110,7 +131,12 @@ class GameDef(NamedTuple):
     - `kind(config)` is what the history and the statistics call a game of this configuration when it
       is not the game itself: its own key and name (a score sheet: the sheet); None: the game;
     - `personal` names the action types a player makes for himself (a bid, a pass): in table mode a
-      phone that belongs to a player makes them only for that player.
+      phone that belongs to a player makes them only for that player;
+    - `moves(state, config)` is the table of allowed actions: for every action type of the game (each
+      of `reducers`) its `Rule` in this state: allowed or the reason it is refused, and who may make
+      it. The engine refuses an action by it before the reducer runs (the reducer still checks the
+      action's own numbers: a bid above the money), the screens draw their buttons from it, and the
+      pinned header's "who acts now" agrees with it (tests/test_moves.py checks every game).
     """
 
     id: str
@@ -132,3 +158,4 @@ class GameDef(NamedTuple):
     personal: frozenset = frozenset()
     stage: Callable[[Mapping], int | None] | None = None
     kind: Callable[[Mapping], tuple[str, str]] | None = None
+    moves: Callable[[Mapping, Mapping], Mapping[str, Rule]] | None = None

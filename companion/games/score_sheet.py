@@ -24,8 +24,7 @@ import re
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.flow import need
-from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
 from ..engine.ranking import shared_places, tied_groups
 from ..engine.seats import check_seats
 
@@ -233,12 +232,12 @@ def missing(state: Mapping, config: Mapping, rounds: range | None = None) -> tup
     return None
 
 
-def _refuse_missing(config: Mapping, gap: tuple[str, int, str], what: str) -> None:
-    """Refuse with `what`, naming the first cell not entered (its field is `cell.<colour>.<round>.<category>`)."""
+def _missing(config: Mapping, gap: tuple[str, int, str], what: str) -> Rule:
+    """Refused with `what`, naming the first cell not entered (its field is `cell.<colour>.<round>.<category>`)."""
     colour, round_, key = gap
     name = next(p["name"] for p in config["players"] if p["colour"] == colour)
-    raise InvalidAction(Msg(what, {"name": name, "category": _label(config, key), "round": round_}),
-                        field=f"cell.{colour}.{round_}.{key}")
+    return Rule(Msg(what, {"name": name, "category": _label(config, key), "round": round_}),
+                field=f"cell.{colour}.{round_}.{key}")
 
 
 def _label(config: Mapping, key: str) -> Any:
@@ -246,7 +245,6 @@ def _label(config: Mapping, key: str) -> Any:
 
 
 def _score(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "play")
     colour, key, value = args.get("player"), args.get("category"), args.get("value")
     if colour not in state["cells"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
@@ -265,26 +263,33 @@ def _score(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _next_round(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "play")
-    if not config["sheet"]["per_round"]:
-        raise InvalidAction(Msg(N_("This sheet has no rounds.")))
-    gap = missing(state, config, range(state["round"] - 1, state["round"]))
-    if gap:
-        _refuse_missing(config, gap, N_("Round {round} is not complete: enter {name}'s {category} first."))
-    if state["round"] >= MAX_ROUNDS:
-        raise InvalidAction(Msg(N_("A sheet has at most {n} rounds."), {"n": MAX_ROUNDS}))
     state["round"] += 1
     for rows in state["cells"].values():
         rows.append({})
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "play")
-    gap = missing(state, config)
-    if gap:
-        _refuse_missing(config, gap, N_("Round {round} is not complete: enter {name}'s {category} first.")
-                        if config["sheet"]["per_round"] else N_("Enter {name}'s {category} first."))
     state["phase"] = "over"
+
+
+def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The table of allowed actions: cells are entered while the game is on; the next round once this
+    round's cells are all in (a sheet with rounds); the final scoring once every cell is in."""
+    if state["phase"] != "play":
+        over = refused(N_("The game is over: its scores can no longer be changed."))
+        return {"score": over, "next_round": over, "finish": over}
+    if not config["sheet"]["per_round"]:
+        next_round = refused(N_("This sheet has no rounds."))
+    elif gap := missing(state, config, range(state["round"] - 1, state["round"])):
+        next_round = _missing(config, gap, N_("Round {round} is not complete: enter {name}'s {category} first."))
+    elif state["round"] >= MAX_ROUNDS:
+        next_round = refused(N_("A sheet has at most {n} rounds."), n=MAX_ROUNDS)
+    else:
+        next_round = ALLOWED
+    gap = missing(state, config)
+    finish = _missing(config, gap, N_("Round {round} is not complete: enter {name}'s {category} first.")
+                      if config["sheet"]["per_round"] else N_("Enter {name}'s {category} first.")) if gap else ALLOWED
+    return {"score": ALLOWED, "next_round": next_round, "finish": finish}
 
 
 REDUCERS = {"score": _score, "next_round": _next_round, "finish": _finish}
@@ -343,5 +348,5 @@ GAME = GameDef(
     id=ID, cli_name=CLI_NAME, min_players=1, max_players=MAX_PLAYERS,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"score"}), progress=progress, guide=guide, kind=kind,
+    independent=frozenset({"score"}), progress=progress, guide=guide, kind=kind, moves=moves,
 )

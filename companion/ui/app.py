@@ -6,9 +6,14 @@ each game's own helpers live in `ui/<game id>.py`, registered in GAME_UI.
 from __future__ import annotations
 
 import asyncio
+import collections
+import dataclasses
+import functools
+import inspect
 import logging
 import time
-from typing import Callable
+import types
+from typing import Any, Callable
 
 import flet as ft
 
@@ -37,6 +42,34 @@ GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_r
 #: What each tab sent its phone, at INFO level: when, and the game's log length it showed.
 DRAWS = logging.getLogger("companion.draws")
 
+#: How many earlier draws of a tab answer a tap sent from them (a phone a few draws behind): the tap
+#: is judged against the game as that draw showed it (see Shell.stamp).
+EARLIER_DRAWS = 8
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A control class's event handler fields (on_click ...) and its other fields."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    return tuple(n for n in names if n.startswith("on_")), tuple(n for n in names if not n.startswith("on_"))
+
+
+def _shown_handler(vm: ViewModel, handler: Callable, log: list | None) -> Callable:
+    """`handler` run as a tap on a screen drawn from `log` (ViewModel.as_shown)."""
+    takes_event = bool(inspect.signature(handler).parameters)
+    if inspect.iscoroutinefunction(handler):
+        async def run_async(e=None):
+            with vm.as_shown(log):
+                return await (handler(e) if takes_event else handler())
+        run_async.shown = True  # type: ignore[attr-defined]
+        return run_async
+
+    def run(e=None):
+        with vm.as_shown(log):
+            return handler(e) if takes_event else handler()
+    run.shown = True  # type: ignore[attr-defined]
+    return run
+
 
 class Shell:
     """Draws one tab: a top bar and the screen for `vm.route`; redraws when the view-model changes."""
@@ -57,7 +90,64 @@ class Shell:
         self._drawn_at = float("-inf") # when the last draw was (time.monotonic)
         self._kept: dict[str, tuple] = {}     # the parts of the last draw: key -> (inputs, control)
         self._keeping: dict[str, tuple] = {}  # ... and of the draw being made
+        self._drawn_log: list | None = None   # the game's log the last draw showed
+        self._generation = 0                  # how many times the drawn log changed
+        self._earlier: collections.deque = collections.deque(maxlen=EARLIER_DRAWS)  # earlier draws' frames
         vm.subscribe(self.redraw)
+        self._judge_late_taps()
+
+    def _judge_late_taps(self) -> None:
+        """A tap sent from a screen the phone had not yet replaced when the server drew the next one
+        names a control that is no longer there: it is judged as what that screen showed (its control,
+        with the log it was drawn from), so it is refused as out of date instead of being lost in
+        silence or applied to the new state."""
+        session = getattr(self.page, "session", None)
+        dispatch = getattr(session, "dispatch_event", None)
+        if dispatch is None:
+            return
+
+        async def dispatch_event(control_id: int, event_name: str, event_data: Any) -> None:
+            if control_id not in session.index:
+                control = self.earlier_control(control_id)
+                handler = getattr(control, f"on_{event_name}", None) if control else None
+                if handler is not None:
+                    event = types.SimpleNamespace(control=control, page=self.page, data=event_data, name=event_name)
+                    result = handler(event)
+                    if inspect.isawaitable(result):
+                        await result
+                    return
+            await dispatch(control_id, event_name, event_data)
+
+        session.dispatch_event = dispatch_event
+
+    def earlier_control(self, control_id: int) -> ft.BaseControl | None:
+        """The control of an earlier draw with Flet's id `control_id` (None when there is none)."""
+        for frame in reversed(self._earlier):
+            for control in _walk(frame):
+                if getattr(control, "_i", None) == control_id:
+                    return control
+        return None
+
+    def stamp(self, controls: list) -> None:
+        """Tie every control of this draw that a player can tap to the game's log it shows: its handler
+        runs as a tap on that log (ViewModel.as_shown), and it gets a new identity whenever the log
+        changes, so a tap the phone sends from an older screen reaches that screen's control (see
+        _judge_late_taps), never a newer control in its place. Parts kept from the last draw keep
+        theirs (Shell.kept: only parts drawn from the same log)."""
+        log = self.vm.session["log"] if self.vm.session else None
+        if log is not self._drawn_log:
+            self._drawn_log, self._generation = log, self._generation + 1
+        kept = {id(entry[1]) for entry in self._keeping.values()}
+        for control in _walk(controls, skip=kept):
+            events, _other = _fields(type(control))
+            wrapped = False
+            for name in events:
+                handler = getattr(control, name, None)
+                if handler is not None and not getattr(handler, "shown", False):
+                    setattr(control, name, _shown_handler(self.vm, handler, log))
+                    wrapped = True
+            if wrapped and not isinstance(control, ft.TextField):  # a field keeps its place (and focus)
+                control.key = f"{control.key or ''}@{self._generation}"
 
     @property
     def me(self) -> str | None:
@@ -69,12 +159,14 @@ class Shell:
     def me(self, colour: str | None) -> None:
         self.vm.me = colour
 
-    def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control]) -> ft.Control:
+    def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control], acts: bool = False) -> ft.Control:
         """The control the last draw drew at `key`, if it was drawn from the same `inputs` (in the same
         language): the very object, which Flet's diff then skips, and nothing is built again; else
         `build()`. News from another phone changes one count, and this draws only that. `inputs`
-        must hold everything the control shows; only for controls a tap never changes in place."""
-        inputs = (self.vm.lang, inputs)
+        must hold everything the control shows; only for controls a tap never changes in place. A part
+        whose taps enter something in the game (`acts`) is kept only while the game's log is the same:
+        a tap means what its screen showed."""
+        inputs = (self.vm.lang, inputs, id(self.vm.session["log"]) if acts and self.vm.session else None)
         entry = self._kept.get(key)
         if entry is None or entry[0] != inputs:
             entry = (inputs, build())
@@ -159,11 +251,15 @@ class Shell:
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH, key=key)
         if key != self._screen:
             self._screen = key
-        self.page.controls[:] = [ft.Column([
+        frame = ft.Column([
             self.header(guide),
             ft.Container(body, expand=True, padding=ft.Padding.only(left=12, right=12, top=10)),
             self.bottom_bar(screen.primary),
-        ], expand=True, spacing=0, key="frame")]
+        ], expand=True, spacing=0, key="frame")
+        self.stamp([frame])
+        if self.page.controls:
+            self._earlier.append(self.page.controls[0])
+        self.page.controls[:] = [frame]
         self._kept, self._keeping = self._keeping, {}  # what this draw did not draw is let go
         self.page.update()
         if DRAWS.isEnabledFor(logging.INFO) and self.vm.session:  # bench/bench.py table-ws reads these
@@ -792,6 +888,24 @@ async def keep_awake(wakelock: ft.Wakelock) -> None:
         await wakelock.enable()
     except Exception as error:  # noqa: BLE001 - a browser without the Wake Lock API: the game goes on
         logging.getLogger(__name__).info("no wake lock: %s", error)
+
+
+def _walk(controls, skip: frozenset | set = frozenset()):
+    """Every control under `controls` (a control or a list of them), depth first, leaving out the
+    subtrees of the controls whose id is in `skip`."""
+    stack = list(reversed(controls)) if isinstance(controls, list) else [controls]
+    while stack:
+        control = stack.pop()
+        if id(control) in skip:
+            continue
+        yield control
+        _events, others = _fields(type(control))
+        for name in others:
+            value = getattr(control, name, None)
+            if isinstance(value, ft.BaseControl):
+                stack.append(value)
+            elif isinstance(value, list) and value and isinstance(value[0], ft.BaseControl):
+                stack.extend(reversed([v for v in value if isinstance(v, ft.BaseControl)]))
 
 
 def make_main(store: Store, join: str | None = None):

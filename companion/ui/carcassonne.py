@@ -60,7 +60,8 @@ def round_screen(shell) -> Screen:
         shell.kept("steps", (tuple(s.id for s in steps), current), lambda: ft.Row([
             tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
                 content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
-                on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4)),
+                on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4),
+            acts=True),
         shell.problem(),
     ]
     helper, primary = score_helper(shell)
@@ -70,7 +71,7 @@ def round_screen(shell) -> Screen:
     controls += [shell.rule_fold(f"{GAME}.step.standard.{current}"),
                  shell.kept("end-game", (), lambda: button(_("The last tile is placed: final tally"),
                                                            lambda e: vm.dispatch("end_game"), "end-game",
-                                                           primary=False, icon=ft.Icons.FLAG)),
+                                                           primary=False, icon=ft.Icons.FLAG), acts=True),
                  *shell.footer()]
     return Screen(controls, primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
                                                   icon=ft.Icons.ARROW_FORWARD))

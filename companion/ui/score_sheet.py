@@ -12,7 +12,8 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import score_sheet as rules
-from .widgets import (ACCENT, EDGE, GUILD_COLOURS, SMALL, TARGET, TEXT, Keypad, Screen, bar_button, button, card,
+from ..engine.model import Msg, N_
+from .widgets import (ACCENT, EDGE, GUILD_COLOURS, SMALL, TARGET, TEXT, Keypad, Screen, act, bar_button, button, card,
                       choice_chips, dot, error, heading, text, tid)
 from .widgets import title as title_
 
@@ -194,8 +195,8 @@ def round_screen(shell) -> Screen:
     ], "cell-card"))
     complete = rules.missing(state, config) is None
     if sheet["per_round"] and complete:
-        controls.append(button(_("Final scoring"), lambda e: vm.dispatch("finish"), "finish", primary=False,
-                               icon=ft.Icons.FLAG))
+        controls.append(act(vm, "finish", _("Final scoring"), lambda e: vm.dispatch("finish"), "finish", primary=False,
+                            icon=ft.Icons.FLAG))
     controls += [shell.problem(), shell.rule_fold(f"{GAME}.step.{config['variant']}.{rules.STEPS[0].id}"), *shell.footer()]
     return Screen(controls, _primary(shell, cursor, complete))
 
@@ -249,11 +250,14 @@ def _primary(shell, cursor: dict, complete: bool) -> ft.Control:
         return bar_button(label, lambda e: _send(shell, cursor, cursor["value"]), "cell-save", icon=ft.Icons.CHECK)
     rounds = len(vm.state["cells"][cursor["player"]])
     if sheet["per_round"] and rules.missing(vm.state, vm.session["config"], range(rounds - 1, rounds)) is None:
-        return bar_button(_("Round {n} is complete: next round").format(n=rounds), lambda e: _next(shell),
-                          "next-round", icon=ft.Icons.ARROW_FORWARD)
+        return act(vm, "next_round", _("Round {n} is complete: next round").format(n=rounds), lambda e: _next(shell),
+                   "next-round", icon=ft.Icons.ARROW_FORWARD, bar=True)
     if complete:
-        return bar_button(_("Final scoring"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.FLAG)
-    return bar_button(_("Type the number, then save it"), lambda e: None, "cell-save", disabled=True)
+        return act(vm, "finish", _("Final scoring"), lambda e: vm.dispatch("finish"), "finish", icon=ft.Icons.FLAG,
+                   bar=True)
+    return bar_button(_("Type the number, then save it"), lambda e: vm.refuse(Msg(N_(
+        "Type the number on the keypad first (or tap a quick value), then save it.")), "value"), "cell-save",
+        muted=True)
 
 
 def _send(shell, cursor: dict, value: int | None) -> None:

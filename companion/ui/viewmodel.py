@@ -1,8 +1,9 @@
 """The view-model: one per browser session, plain Python (no Flet), driven by pytest directly.
 
-Data flow for one tap: `dispatch` → engine.apply (pure; InvalidAction → message, nothing
-changes) → store.record (atomic write) → only then the new state → listeners re-render.
-The screen never shows a state that is not on disk.
+Data flow for one tap: the screen's handler runs inside `as_shown(log)` (the log that screen was
+drawn from) → `dispatch` → the referee (companion/referee.py: out of date? allowed? apply, record)
+→ only then the new state → listeners re-render. The screen never shows a state that is not on disk,
+and a tap is never applied to a state its screen did not show.
 """
 from __future__ import annotations
 
@@ -11,17 +12,16 @@ import functools
 import logging
 import threading
 import time
-import weakref
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .. import backup, exchange, history
 from ..engine import flow
-from ..engine.model import InvalidAction, Msg, N_
+from ..engine.model import InvalidAction, Msg, N_, Rule
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
-from ..store import SessionLost, Stale, Store, details_fault, os_reason
+from ..referee import Referee, Verdict, owner_refusal, same_log, saved
+from ..store import SessionLost, Store, details_fault, os_reason
 
 log = logging.getLogger(__name__)
 
@@ -47,53 +47,6 @@ def _writes(method):
             return self._refuse(InvalidAction(Msg(N_("Nothing was recorded: {reason}."),
                                                   {"reason": os_reason(error)})))
     return wrapper
-
-
-class Saved:
-    """The last saved log and state of the games open in this process, shared by every screen on
-    one store: a phone that opens a game, or catches up with what another phone saved, takes the
-    state from here instead of replaying the log.
-
-    Only what the store has accepted comes here, and each write of a game's log happens under
-    `lock` together with the update here: whoever holds the lock finds here what the file holds.
-    The states are shared, so nobody may change one (flow.apply never does; screens only read)."""
-
-    LIMIT = 64  # games kept; a game not among them is read and replayed when next opened
-
-    def __init__(self):
-        self.lock = threading.RLock()
-        self._games: OrderedDict[str, tuple[list, dict]] = OrderedDict()
-
-    def get(self, sid: str) -> tuple[list, dict] | None:
-        with self.lock:
-            entry = self._games.get(sid)
-            if entry is not None:
-                self._games.move_to_end(sid)
-            return entry
-
-    def put(self, sid: str, log: list, state: dict) -> None:
-        """Keep `state` as the state after `log` (a list nobody changes afterwards)."""
-        with self.lock:
-            self._games[sid] = (log, state)
-            self._games.move_to_end(sid)
-            while len(self._games) > self.LIMIT:
-                self._games.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self._games.clear()
-
-
-_SAVED: "weakref.WeakKeyDictionary[Store, Saved]" = weakref.WeakKeyDictionary()
-_SAVED_LOCK = threading.Lock()
-
-
-def saved(store: Store) -> Saved:
-    """The Saved of `store` (one per store, shared by its screens)."""
-    with _SAVED_LOCK:
-        if store not in _SAVED:
-            _SAVED[store] = Saved()
-        return _SAVED[store]
 
 
 @dataclass
@@ -126,6 +79,10 @@ class ViewModel:
         self.lock = threading.RLock()
         #: Told after every save ("game" or "catalogue", session id): table mode tells the other phones.
         self.on_saved: Callable[[str, str], None] = lambda kind, sid: None
+        self.referee = Referee(store)
+        #: The log of the screen whose control is being handled (`as_shown`): None outside a tap.
+        self._shown: list | None = None
+        self._moves: tuple[int, dict[str, Rule]] | None = None  # the table of allowed actions, by state
 
     # -- observing -------------------------------------------------------------------------------
 
@@ -210,72 +167,87 @@ class ViewModel:
         self._changed()
         return True
 
+    @contextlib.contextmanager
+    def as_shown(self, log: list | None) -> Iterator[None]:
+        """Handle a tap on a screen drawn from `log`: what it enters is judged against that log, so a
+        tap that comes after the game moved on (another phone, or a second tap before the redraw) is
+        refused as out of date instead of being applied to a state its screen never showed."""
+        outer, self._shown = self._shown, log
+        try:
+            yield
+        finally:
+            self._shown = outer
+
+    @property
+    def shown(self) -> list:
+        """The log the player acted on: the tapped screen's, else the one this view-model shows."""
+        return self._shown if self._shown is not None else self.session["log"]
+
+    def moves(self) -> dict[str, Rule]:
+        """The game's table of allowed actions in the state shown (computed once per state)."""
+        if self._moves is None or self._moves[0] != id(self.state):
+            self._moves = (id(self.state), flow.moves(self.game, self.session["config"], self.state))
+        return self._moves[1]
+
+    def rule(self, kind: str, player: str | None = None) -> Rule:
+        """Whether `kind` (made for `player`) is allowed in the state shown, and on this phone: the
+        rule with its reason when it is not."""
+        rule = self.moves().get(kind, Rule(Msg(N_("That is not possible at this point of the game."))))
+        if rule.refusal is None and player is not None and rule.by is not None and player not in rule.by:
+            names = {p["colour"]: p["name"] for p in self.session["config"]["players"]}
+            return Rule(Msg(N_("It is not {name}'s turn for this: {who} acts now."),
+                            {"name": names.get(player, player), "who": flow.by_name(self.session["config"], rule.by)}),
+                        field="player")
+        if rule.refusal is None:
+            refusal = owner_refusal(self.game, self.session["config"], self.state,
+                                    {"type": kind, "args": {"player": player} if player else {}}, self.me)
+            if refusal is not None:
+                return Rule(refusal)
+        return rule
+
+    def refuse(self, msg: Msg, field: str | None = None) -> bool:
+        """Say why a control cannot be used now (a tap on a control the rules do not allow)."""
+        return self._refuse(InvalidAction(msg, field))
+
     @_locked
     @_writes
     def dispatch(self, kind: str, **args: Any) -> bool:
         """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
-        action = {"type": kind, "args": args}
-        acting = args.get("player")
-        if self.me and kind in self.game.personal and acting and acting != self.me:
-            names = {p["colour"]: p["name"] for p in self.session["config"]["players"]}
-            return self._refuse(InvalidAction(Msg(N_(
-                "This phone belongs to {me}: {name} enters this on their own phone (or on one that belongs to "
-                "nobody)."), {"me": names.get(self.me, ""), "name": names.get(acting, "")})))
-        try:
-            new_state = flow.apply(self.game, self.session["config"], self.state, action)
-        except InvalidAction as error:
-            return self._refuse(error)
-        refused, sid = None, self.session["id"]
-        with saved(self.store).lock:  # the write and the state kept in memory change together
-            for _attempt in range(5):
-                try:
-                    self.store.record(sid, action, expect=len(self.session["log"]))
-                    break
-                except SessionLost:  # gone meanwhile (a restore on another phone): say so, go home
-                    refused = "stale"
-                    break
-                except Stale:
-                    # Another phone recorded first. A player's own ledger entry still counts on the game
-                    # as it now is; anything else (a turn, a bid) was meant for a state that is gone.
-                    if not flow.independent(self.game, action) or not self._load_current(stale=True):
-                        refused = "stale"
-                        break
-                    try:
-                        new_state = flow.apply(self.game, self.session["config"], self.state, action)
-                    except InvalidAction as error:
-                        refused = error
-                        break
-            else:
-                refused = "stale"
-            if refused is None:
-                self.session = {**self.session, "log": self.session["log"] + [action]}
-                saved(self.store).put(sid, self.session["log"], new_state)
-        if refused is not None:
-            return self._stale() if refused == "stale" else self._refuse(refused)
-        self._settle(new_state)
-        self.on_saved("game", self.session["id"])
-        return True
+        verdict = self.referee.submit(self.session["id"], self.session["game"], self.session["config"], self.shown,
+                                      {"type": kind, "args": args}, self.me)
+        return self._judged(verdict)
 
     @_locked
     @_writes
     def undo(self) -> bool:
-        """Take back the last action (again and again, also after a restart)."""
+        """Take back the last action (again and again, also after a restart), if the game is still as
+        the screen showed it."""
         if not self.session or not self.session["log"]:
             return False
-        count = flow.undo_count(self.game, self.session["log"])
-        with saved(self.store).lock:
-            try:
-                self.store.undo(self.session["id"], expect=len(self.session["log"]), count=count)
-            except (Stale, SessionLost):
-                stale = True
-            else:
-                stale = False
-                self.session = {**self.session, "log": self.session["log"][:-count]}
-                state = flow.replay(self.game, self.session["config"], self.session["log"])
-                saved(self.store).put(self.session["id"], self.session["log"], state)
-        if stale:
-            return self._stale()
-        self._settle(state)
+        verdict = self.referee.undo(self.session["id"], self.session["game"], self.session["config"], self.shown)
+        return self._judged(verdict)
+
+    def _judged(self, verdict: Verdict) -> bool:
+        """Show the referee's answer: the new state, or the refusal (with the game as it now is when the
+        screen was out of date)."""
+        if verdict.lost:
+            self.open(self.session["id"])  # gone meanwhile (a restore on another phone): says so, goes home
+            return False
+        if verdict.stale:
+            self.session = {**self.session, "log": verdict.log}
+            self.state = verdict.state
+            if self.route not in ("rules", "log", "scores") or self.state.get("phase") == "over":
+                self.route = _route_for(self.state)
+            self.problem = Problem(self.t.msg(verdict.refusal))
+            log.info("refused (out of date): %s", self.problem.text)
+            self._changed()
+            return False
+        if verdict.refusal is not None:
+            return self._refuse(InvalidAction(verdict.refusal))
+        self.session = {**self.session, "log": verdict.log}
+        if self._shown is not None:
+            self._shown = verdict.log  # the rest of this tap goes on from what it has just made
+        self._settle(verdict.state)
         self.on_saved("game", self.session["id"])
         return True
 
@@ -448,16 +420,6 @@ class ViewModel:
             return True
         return reveal(entries)
 
-    def _stale(self) -> bool:
-        """Another phone recorded first: show the game as it now is, and say so."""
-        if not self.open(self.session["id"]):
-            return False  # it is gone: the home screen says it could not be opened
-        self.problem = Problem(self.t(N_("The game was changed on another screen: this is its current state. "
-                                         "Please enter that again.")))
-        log.info("refused (stale): %s", self.problem.text)
-        self._changed()
-        return False
-
     @_locked
     def refresh(self) -> None:
         """Catch up with what another phone saved (the screen stays where it is)."""
@@ -476,12 +438,12 @@ class ViewModel:
         try:
             with saved(self.store).lock:
                 entry = saved(self.store).get(sid)
-                if entry is None or stale and _same_log(entry[0], self.session["log"]):
+                if entry is None or stale and same_log(entry[0], self.session["log"]):
                     entry = self._state_after(self.store.load(sid))
         except (SessionLost, KeyError, InvalidAction):
             return False
         log, state = entry
-        newer = not _same_log(log, self.session["log"])
+        newer = not same_log(log, self.session["log"])
         self.session = {**self.session, "log": log}
         if newer:
             self.state = state
@@ -492,7 +454,7 @@ class ViewModel:
         memory when they are this very log (so that every phone on a game shares one copy of a long
         log), else the replay (kept from now on). Under Saved's lock."""
         entry = saved(self.store).get(session["id"])
-        if entry is not None and _same_log(entry[0], session["log"]):
+        if entry is not None and same_log(entry[0], session["log"]):
             log, state = entry
             if log and "at" not in log[-1] and "at" in session["log"][-1]:  # added here: no saving time
                 log = session["log"]
@@ -546,13 +508,6 @@ class ViewModel:
                                                     or self.problem.field.startswith(field + ".")):
             return self.problem.text
         return None
-
-
-def _same_log(a: list, b: list) -> bool:
-    """Whether two logs hold the same actions (the time each was saved aside), compared newest first."""
-    return a is b or len(a) == len(b) and all(
-        x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {})
-        for x, y in zip(reversed(a), reversed(b)))
 
 
 #: A finished game's details before anyone entered them (the play time: first to last action).

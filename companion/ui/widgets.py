@@ -68,24 +68,65 @@ def error(message: str | None, ident: str = "error") -> ft.Control:
     return tid(ident, ft.Text(message, size=SMALL, color=ERROR, weight=ft.FontWeight.W_500))
 
 
+#: A control the rules do not allow now: drawn greyed (but a tap reaches it and says why).
+MUTED = ft.Colors.with_opacity(0.38, ft.Colors.WHITE)
+MUTED_FILL = ft.Colors.with_opacity(0.12, ft.Colors.WHITE)
+
+
+def _muted_style(style: ft.ButtonStyle | None = None) -> ft.ButtonStyle:
+    style = style or ft.ButtonStyle()
+    style.color, style.bgcolor, style.icon_color = MUTED, MUTED_FILL, MUTED
+    return style
+
+
 def button(label: str, on_click: Callable, ident: str | None = None, primary: bool = True,
-           icon=None, disabled: bool = False) -> ft.Control:
-    """A full-width button, 52 px tall."""
+           icon=None, disabled: bool = False, muted: bool = False) -> ft.Control:
+    """A full-width button, 52 px tall (`muted`: greyed, for an action the rules refuse now)."""
     control_type = ft.FilledButton if primary else ft.OutlinedButton
     control = control_type(content=ft.Text(label, size=TEXT, text_align=ft.TextAlign.CENTER), icon=icon,
-                           on_click=on_click, height=TARGET, expand=True, disabled=disabled)
+                           on_click=on_click, height=TARGET, expand=True, disabled=disabled,
+                           style=_muted_style() if muted else None)
     row = ft.Row([control])
     return tid(ident, row) if ident else row
 
 
 def bar_button(label: str, on_click: Callable, ident: str, primary: bool = True, icon=None,
-               disabled: bool = False) -> ft.Control:
+               disabled: bool = False, muted: bool = False) -> ft.Control:
     """A button of the pinned bottom bar: as tall as its label needs (two lines fit), never below 48 px."""
     control_type = ft.FilledButton if primary else ft.OutlinedButton
+    style = ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=15, horizontal=10))
     return tid(ident, control_type(
         content=ft.Text(label, size=SMALL, text_align=ft.TextAlign.CENTER, weight=ft.FontWeight.W_500), icon=icon,
-        on_click=on_click, disabled=disabled,
-        style=ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=15, horizontal=10))))
+        on_click=on_click, disabled=disabled, style=_muted_style(style) if muted else style))
+
+
+@dataclass(frozen=True)
+class Act:
+    """What a control drawn from the game's table of allowed actions stands for (its `data`): the
+    action type, the player it is made for, and the reason it is refused now (None: allowed).
+    tests/test_moves.py reads it to check that every screen agrees with the table."""
+
+    kind: str
+    player: str | None
+    refusal: str | None
+
+
+def act(vm, kind: str, label: str, on_click: Callable, ident: str, player: str | None = None,
+        primary: bool = True, icon=None, bar: bool = False) -> ft.Control:
+    """A button for one kind of action (made for `player`), drawn from the game's table of allowed
+    actions (ViewModel.rule): where the rules, or this phone's owner, do not allow it now, it is greyed
+    and a tap says why, next to it and in the pinned bar; it is never a silent dead button. `bar`: a
+    button of the pinned bottom bar."""
+    rule = vm.rule(kind, player)
+    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
+    handler = on_click if refusal is None else (lambda e: vm.refuse(rule.refusal, ident))
+    make = bar_button if bar else button
+    control = make(label, handler, ident, primary=primary, icon=icon, muted=refusal is not None)
+    control.data = Act(kind, player, refusal)
+    if bar:
+        return control
+    reason = vm.error_for(ident)
+    return ft.Column([control, error(reason, f"error-{ident}")], spacing=4, data=control.data) if reason else control
 
 
 def create_button(shell, on_click: Callable) -> ft.Control:
