@@ -108,8 +108,11 @@ def out_of_date(game, config: Mapping, shown: list, log: list) -> Msg:
     if len(log) > len(shown) and same_log(log[:len(shown)], shown):
         return Msg(N_("Meanwhile: {what}. Your screen was out of date, so your tap was not recorded; this is "
                       "the game now."), {"what": game.describe(log[-1], config)})
-    return Msg(N_("The game was changed on another screen meanwhile, so your tap was not recorded; this is "
-                  "the game now."))
+    if len(shown) > len(log) and same_log(shown[:len(log)], log):
+        return Msg(N_("Meanwhile undone: {what}. Your screen was out of date, so your tap was not recorded; this "
+                      "is the game now."), {"what": game.describe(shown[len(log)], config)})
+    return Msg(N_("Your screen was out of date (the game was changed on another phone meanwhile), so your tap was "
+                  "not recorded; this is the game now."))
 
 
 def owner_refusal(game, config: Mapping, state: Mapping, action: Mapping, me: str | None) -> Msg | None:

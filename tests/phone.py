@@ -69,6 +69,7 @@ class Phone:
         self._index: dict[int, dict] = {}
         self._ready = asyncio.Event()
         self._closing = False
+        self._held: list | None = None  # patches not yet applied: a phone that lags behind (hold)
 
     async def connect(self, timeout: float = 30, wait: bool = True) -> "Phone":
         """Open the app; with `wait`, until the first screen (one with test ids) has arrived."""
@@ -120,6 +121,8 @@ class Phone:
                     self.session_id = body["session_id"]
                     self.tree = body["page_patch"]
                     self._index = {}
+                elif action == PATCH and self._held is not None:
+                    self._held.append(body)
                 elif action == PATCH:
                     self._patch(body["id"], body["patch"])
                     if self.on_patch:
@@ -134,6 +137,18 @@ class Phone:
         except Exception as error:  # noqa: BLE001 - the server ended the connection (or it broke)
             if not self._closing:
                 self.dropped = str(error) or type(error).__name__
+
+    def hold(self) -> None:
+        """Lag behind: what the server sends from now on arrives but is not shown (a slow network, a
+        busy phone), so a tap goes from the screen the phone shows now."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Catch up: show everything held back, in order."""
+        held, self._held = self._held or [], None
+        for body in held:
+            self._patch(body["id"], body["patch"])
 
     # -- the control tree ------------------------------------------------------------------------------
 
