@@ -107,10 +107,10 @@ def out_of_date(game, config: Mapping, shown: list, log: list) -> Msg:
     (the newest entry since that screen), and that the tap was not recorded."""
     if len(log) > len(shown) and same_log(log[:len(shown)], shown):
         return Msg(N_("Meanwhile: {what}. Your screen was out of date, so your tap was not recorded; this is "
-                      "the game now."), {"what": game.describe(log[-1], config)})
+                      "the game now."), {"what": flow.describe(game, log[-1], config)})
     if len(shown) > len(log) and same_log(shown[:len(log)], log):
         return Msg(N_("Meanwhile undone: {what}. Your screen was out of date, so your tap was not recorded; this "
-                      "is the game now."), {"what": game.describe(shown[len(log)], config)})
+                      "is the game now."), {"what": flow.describe(game, shown[len(log)], config)})
     return Msg(N_("Your screen was out of date (the game was changed on another phone meanwhile), so your tap was "
                   "not recorded; this is the game now."))
 
@@ -161,6 +161,8 @@ class Referee:
                     new = flow.apply(game, config, state, action)
                 except InvalidAction as error:
                     return Verdict(log, state, error.msg)
+                if me:  # who entered it: Undo on another player's phone asks first
+                    action = {**action, "by": me}
                 try:
                     self.store.record(sid, action, expect=len(log))
                 except SessionLost:

@@ -40,7 +40,7 @@ def test_the_table_names_every_action_of_the_game(game_id):
     assert game.moves is not None, f"{game_id} has no table of allowed actions (GameDef.moves)"
     for config, state in states(game_id):
         table = flow.moves(game, config, state)
-        assert set(table) == set(game.reducers) | {"tick", "correct"}, state.get("phase")
+        assert set(table) == set(game.reducers) | {"tick", "correct", "phone"}, state.get("phase")
         for kind, rule in table.items():
             assert isinstance(rule, Rule), kind
             assert rule.by is None or rule.by <= {p["colour"] for p in config["players"]}, kind

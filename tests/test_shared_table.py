@@ -119,3 +119,64 @@ def test_a_phone_that_belongs_to_a_player_bids_and_passes_only_for_that_player(t
     assert anna.dispatch("pass_bid", player=bidder), anna.problem
     host.refresh()
     assert len(host.session["log"]) == before + 1 and host.state["auction"]["out"] == [bidder]
+
+
+def test_a_phone_changing_hands_is_a_line_in_the_log_every_phone_sees(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    shell = Shell(Page(), first)
+    shell.join = "http://table"                           # table mode: the footer says whose phone it is
+    shell.render()
+    whose = [c for c in _controls(shell) if getattr(c, "identifier", None) == "me-blue"][0]
+    _click(whose)
+    assert first.me == "blue"
+    second.refresh()
+    assert second.history()[0] == "Table: a phone now belongs to Bořek"
+    _click([c for c in _controls(shell) if getattr(c, "identifier", None) == "me--"][0])
+    assert first.me is None
+    second.refresh()
+    assert second.history()[0] == "Table: the phone of Bořek now belongs to nobody"
+    assert second.undo_label() == "Undo: Setup finished, the game begins"  # the lines never bury the last entry
+
+
+def test_undo_of_another_players_entry_on_an_owned_phone_asks_first(tmp_path):
+    store, first, second = two_phones(tmp_path)
+    first.me = "red"
+    assert first.dispatch("meeple", player="red", delta=1)
+    assert store.load(first.session["id"])["log"][-1]["by"] == "red"   # who entered it
+    second.me = "blue"
+    second.refresh()
+    shell = Shell(Page(), second)
+    shell.render()
+    _click(_by_id(shell, "undo"))
+    assert second.session["log"][-1]["type"] == "meeple"               # nothing undone yet: it asks
+    assert "Anna" in _by_id(shell, "undo-question").value
+    _click(_by_id(shell, "undo-keep"))
+    assert not _by_id(shell, "undo-question", missing=True)
+    _click(_by_id(shell, "undo"))
+    _click(_by_id(shell, "undo-yes"))
+    assert second.state["meeples"]["red"] == 0
+    assert first.dispatch("meeple", player="red", delta=1)               # one's own entry: no question
+    first.refresh()
+    own = Shell(Page(), first)
+    own.render()
+    _click(_by_id(own, "undo"))
+    assert first.state["meeples"]["red"] == 0
+
+
+def _controls(shell):
+    from companion.ui.app import _walk
+    return list(_walk(shell.page.controls))
+
+
+def _by_id(shell, ident, missing=False):
+    """The control inside the test id `ident` (the Semantics' content), or None when `missing` is allowed."""
+    found = [c for c in _controls(shell) if getattr(c, "identifier", None) == ident]
+    if missing:
+        return found[0].content if found else None
+    return found[0].content
+
+
+def _click(control):
+    from companion.ui.app import _walk
+    target = next(c for c in _walk([control]) if getattr(c, "on_click", None))
+    target.on_click(None)

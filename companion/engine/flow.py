@@ -44,6 +44,8 @@ def _reduce(game: GameDef, config: Mapping, state: dict, action: Mapping) -> Non
         _tick(game, config, state, args)
     elif kind == "correct":
         _correct(state, args, config)
+    elif kind == "phone":
+        _phone(config, args)
     elif kind in game.reducers:
         game.reducers[kind](state, args, config)
     else:
@@ -53,7 +55,7 @@ def _reduce(game: GameDef, config: Mapping, state: dict, action: Mapping) -> Non
 def moves(game: GameDef, config: Mapping, state: Mapping) -> dict[str, Rule]:
     """The table of allowed actions in `state` (GameDef.moves), with the entries every game has: the
     setup checklist and a score correction, allowed at any time unless the game says otherwise."""
-    table = {"tick": ALLOWED, "correct": ALLOWED}
+    table = {"tick": ALLOWED, "correct": ALLOWED, "phone": ALLOWED}
     if game.moves is not None:
         table.update(game.moves(state, config))
     return table
@@ -89,7 +91,7 @@ def thaw(value):
 
 
 #: Entries every game has that do not depend on what others did meanwhile (see GameDef.independent).
-INDEPENDENT = frozenset({"tick", "correct"})
+INDEPENDENT = frozenset({"tick", "correct", "phone"})
 
 
 def independent(game: GameDef, action: Mapping) -> bool:
@@ -115,7 +117,7 @@ def undo_count(game: GameDef, log: list) -> int:
     """How many actions at the end of `log` one undo takes back: the steps moved through since the
     last real action, and that action (only the steps when nothing else is left)."""
     n = len(log)
-    while n and log[n - 1].get("type") in game.navigation:
+    while n and log[n - 1].get("type") in game.navigation | {"phone"}:
         n -= 1
     return len(log) - n + (1 if n else 0)
 
@@ -136,6 +138,29 @@ def need(state: Mapping, *phases: str) -> None:
     """Refuse an action outside the phases of the game it belongs to."""
     if state.get("phase") not in phases:
         raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
+
+
+def describe(game: GameDef, action: Mapping, config: Mapping) -> Msg:
+    """What an action did, for the game's history and "Undo: ...": the game's own words
+    (GameDef.describe), and those of the line every game has for a phone changing hands."""
+    if action.get("type") != "phone":
+        return game.describe(action, config)
+    args = action.get("args", {})
+    now, was = by_name(config, {args.get("player")}), by_name(config, {args.get("was")})
+    if was and now:
+        return Msg(N_("Table: the phone of {was} now belongs to {now}"), {"was": was, "now": now})
+    if was:
+        return Msg(N_("Table: the phone of {was} now belongs to nobody"), {"was": was})
+    return Msg(N_("Table: a phone now belongs to {now}"), {"now": now})
+
+
+def _phone(config: Mapping, args: Mapping) -> None:
+    """A line in the log when a phone at the table changes hands (table mode: whose phone acts for
+    whom); it changes nothing in the game."""
+    colours = {p["colour"] for p in config["players"]}
+    if args.get("player") not in colours | {None} or args.get("was") not in colours | {None} \
+            or args.get("player") == args.get("was"):
+        raise InvalidAction(Msg(N_("There is no such player at this table.")), field="player")
 
 
 def _tick(game: GameDef, config: Mapping, state: dict, args: Mapping) -> None:

@@ -79,6 +79,8 @@ class Shell:
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
         self.prefs = None              # the phone's own storage (whose phone in each game, rules unfolded)
         self._me_for: str | None = None
+        self.confirming: str | None = None  # the Undo this phone asks about (another player's entry)
+        self.gone = False                   # the phone's connection is gone: nothing is drawn
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         self.rules_open = False        # a step's rule text unfolded (remembered on the phone)
@@ -174,8 +176,15 @@ class Shell:
         return entry[1]
 
     def forget(self) -> None:
-        """The phone has gone: let go of the parts kept from its last draw (the next one draws all)."""
+        """The phone has gone: let go of the parts kept from its last draw and of the earlier draws (the
+        next one draws all), and of a draw still waiting (it would draw into a closed connection)."""
+        self.gone = True
         self._kept, self._keeping = {}, {}
+        self._earlier.clear()
+        self._inbox = set()
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
 
     def redraw(self) -> None:
         """The view-model changed: draw it. Outside an event loop at once. On the server's loop (the
@@ -184,6 +193,8 @@ class Shell:
         runs while this tab's tap is handled (in a thread, a tap could reach a button the draw had
         just replaced, and the phone showed an error)."""
         self._stale = True
+        if self.gone:  # drawn again when the phone comes back (make_main's `back`)
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -198,12 +209,21 @@ class Shell:
 
     def _draw_due(self) -> None:
         self._due = None
+        if self.gone or self._closing():
+            return
         news, self._inbox = self._inbox, set()
         with self.vm.lock:
             if news:
                 self._show_news(news)
             if self._stale:
                 self.render()
+
+    def _closing(self) -> bool:
+        """Whether the phone's connection is closing: Flet 1.0.5's web connection lets go of its send
+        queue before the session hears of it, and a draw in between would fail (the phone gets the
+        whole screen when it comes back)."""
+        connection = getattr(getattr(self.page, "session", None), "connection", None)
+        return connection is not None and getattr(connection, "_FletApp__send_queue", True) is None
 
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games) with
@@ -347,10 +367,19 @@ class Shell:
             rows.append(banner(vm.notice, "notice-banner", problem=False))
         actions: list[ft.Control] = []
         label = vm.undo_label() if vm.route in self.IN_GAME and vm.session else None
-        if label:
-            actions.append(ft.Container(bar_button(label, lambda e: vm.undo(), "undo", primary=False,
-                                                   icon=ft.Icons.UNDO), expand=True))
-        if primary:
+        owner = vm.undo_owner() if label else None
+        if label and self.confirming == label:  # another player's entry: this phone asks first
+            _ = vm.t
+            rows.append(tid("undo-question", ft.Text(_("Take back {name}'s entry? {action}").format(
+                name=self.player_name(owner), action=label), size=SMALL, weight=ft.FontWeight.W_500)))
+            actions += [ft.Container(bar_button(_("Keep it"), lambda e: self.ask_undo(None), "undo-keep",
+                                                primary=False), expand=True),
+                        ft.Container(bar_button(_("Yes, undo it"), lambda e: self.undo_confirmed(), "undo-yes",
+                                                icon=ft.Icons.UNDO), expand=True)]
+        elif label:
+            actions.append(ft.Container(bar_button(label, lambda e: self.ask_undo(label) if owner else vm.undo(), "undo",
+                                                   primary=False, icon=ft.Icons.UNDO), expand=True))
+        if primary and not (label and self.confirming == label):
             actions.append(ft.Container(primary, expand=True))
         if actions:
             rows.append(ft.Row(actions, spacing=8, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
@@ -360,6 +389,15 @@ class Shell:
         return tid("bar", ft.Container(ft.Column(rows, spacing=8, tight=True),
                                        padding=ft.Padding.only(left=12, right=12, top=8, bottom=10),
                                        bgcolor=HEADER, border=ft.Border.only(top=ft.BorderSide(1, EDGE))))
+
+    def ask_undo(self, label: str | None) -> None:
+        """Ask before taking back another player's entry (None: the question is answered "keep it")."""
+        self.confirming = label
+        self.render()
+
+    def undo_confirmed(self) -> None:
+        self.confirming = None
+        self.vm.undo()  # judged against the screen the question was on: out of date if the game moved
 
     # -- the address bar: /game/<id> while a game is open, so a reload or reconnect reopens it --------
 
@@ -477,7 +515,13 @@ class Shell:
         _ = self.vm.t
 
         def pick(colour: str) -> None:
-            self.me = None if colour == "-" else colour
+            was, now = self.me, None if colour == "-" else colour
+            if now == was:
+                return
+            # every phone sees it: a line in the game's log (entered before the phone changes hands)
+            if not self.vm.dispatch("phone", player=now, was=was):
+                return
+            self.me = now
             if self.prefs:
                 self.page.run_task(self.prefs.set, f"companion.me.{self.vm.session['id']}", self.me or "")
             self.render()
@@ -939,6 +983,7 @@ def make_main(store: Store, join: str | None = None):
             page.update()
 
         def back(e) -> None:  # back before its session closed: the screen as it now is
+            shell.gone = False
             page.pubsub.subscribe(shell.on_broadcast)
             if vm.session:
                 vm.refresh()

@@ -471,7 +471,17 @@ class ViewModel:
         return self.t(N_("Undo: {action}")).format(action=self.describe(log[-flow.undo_count(self.game, log)]))
 
     def describe(self, action: dict) -> str:
-        return self.t.msg(self.game.describe(action, self.session["config"]))
+        return self.t.msg(flow.describe(self.game, action, self.session["config"]))
+
+    def undo_owner(self) -> str | None:
+        """Table mode: the other player whose entry Undo would take back on this phone (the phone asks
+        first), or None: the entry is this phone's player's own, or nobody's in particular."""
+        if not self.me or not self.session or not self.session["log"]:
+            return None
+        log = self.session["log"]
+        action = log[-flow.undo_count(self.game, log)]
+        owner = action.get("by") or action.get("args", {}).get("player")
+        return owner if isinstance(owner, str) and owner != self.me else None
 
     def history(self) -> list[str]:
         """What happened this game, newest first."""
