@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from .engine.model import Msg, N_
-from .store import INDEX, MAX_SHEETS, SESSIONS, STAGING, AtomicJSONStorage, entry_fault, folder_lock, \
-    is_document, os_reason, session_fault, setting_fault, sheet_fault, stored_game
+from .store import INDEX, MAX_SHEETS, SESSIONS, SETTINGS_COPY, STAGING, AtomicJSONStorage, entry_fault, \
+    folder_lock, is_document, os_reason, session_fault, setting_fault, settings_of, sheet_fault, stored_game, \
+    write_json
 
 FORMAT = {"name": "companion-backup", "version": 1}
 MANIFEST = "backup.json"
@@ -206,6 +207,8 @@ def _unpack(archive: zipfile.ZipFile, staging: Path) -> int:
         except UnicodeEncodeError:  # a lone surrogate ("\ud800") cannot be written as UTF-8
             raise BackupRefused(Msg(N_("{name} holds text that is not valid Unicode (a lone surrogate)"),
                                     {"name": name})) from None
+        if name == INDEX:  # the copy of its settings beside it (see store.py)
+            write_json(staging / SETTINGS_COPY, settings_of(document.get("settings", {}).values()))
     return len(infos) - 1
 
 
@@ -218,7 +221,7 @@ def _swap(folder: Path, staging: Path) -> Path | None:
     """Move the current catalogue and games into a new `before-restore-*` folder (None if there are
     none) and the staged ones in; on a failure, every move made is undone."""
     sessions = folder / SESSIONS
-    present = [path for path in (folder / INDEX, sessions)
+    present = [path for path in (folder / INDEX, folder / SETTINGS_COPY, sessions)
                if path.is_file() or path.is_dir() and any(path.iterdir())]
     aside = None
     if present:
@@ -236,6 +239,7 @@ def _swap(folder: Path, staging: Path) -> Path | None:
         for path in present:
             _move(moves, path, aside / path.name)
         _move(moves, staging / SESSIONS, sessions)  # over an empty one, if one is left
+        _move(moves, staging / SETTINGS_COPY, folder / SETTINGS_COPY)
         _move(moves, staging / INDEX, folder / INDEX)
     except OSError as error:
         for source, target in reversed(moves):  # if this fails too, the OSError says so (and the

@@ -171,7 +171,8 @@ def _checked_game(raw: Any, where: str) -> dict:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise ImportRefused(Msg(N_("{where}: log entry {i} must be an action object"),
                                         {"where": where, "i": i}))
-            actions.append({"type": action["type"], "args": action.get("args", {})})
+            actions.append({"type": action["type"], "args": action.get("args", {}),
+                            **({"at": action["at"]} if is_time(action.get("at")) else {})})
         state = flow.replay(game, config, actions)
     except InvalidAction as error:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed ({reason})"),
@@ -180,9 +181,8 @@ def _checked_game(raw: Any, where: str) -> dict:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed (it holds data no screen can enter)"),
                                 {"where": where})) from None
     finished = state.get("phase") == "over"
-    times = [{"at": a["at"]} for a in log if is_time(a.get("at"))]
     return {"game": game_id, "config": config, "log": actions, "status": "finished" if finished else "active",
-            "created": raw["created"], **({"result": history.summary(game, config, state, times)} if finished else {}),
+            "created": raw["created"], **({"result": history.summary(game, config, state, actions)} if finished else {}),
             **({"details": raw["details"]} if finished and raw.get("details") else {})}
 
 
@@ -270,10 +270,8 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
     if len(kept) + len(sheets) > store_limits.MAX_SHEETS:
         raise ImportRefused(Msg(N_("this device would keep more than {n} score sheets"),
                                 {"n": store_limits.MAX_SHEETS}))
-    if sheets:
-        store.add_sheets(list(sheets.values()))
-    if new:
-        store.import_sessions(new)
+    if new or sheets:
+        store.import_sessions(new, sheets.values())
     return len(new), len(checked) - len(new)
 
 

@@ -488,3 +488,18 @@ def test_a_tap_the_disk_refuses_is_not_recorded_and_the_phone_says_why(tmp_path,
     assert len(Store(tmp_path).load(vm.session["id"])["log"]) == len(log)
     assert vm.dispatch("meeple", player="red", delta=1) and vm.problem is None  # the disk has room again
     assert len(Store(tmp_path).load(vm.session["id"])["log"]) == len(log) + 1
+
+
+def test_an_import_a_kill_cut_short_is_undone_at_the_next_start(tmp_path):
+    """The mark of an import whose catalogue write never came: its games' files go, and a notice says so."""
+    store = Store(tmp_path)
+    kept = store.create_session("flanders_1302", CONFIG)
+    catalogue = (tmp_path / "companion.json").read_bytes()
+    ids = store.import_sessions([{"game": "flanders_1302", "config": CONFIG, "log": [], "status": "active"}] * 2)
+    (tmp_path / "companion.json").write_bytes(catalogue)  # killed before its catalogue write
+    (tmp_path / "import.json").write_text(json.dumps({"ids": ids}))
+    again = Store(tmp_path)
+    assert [s["id"] for s in again.sessions()] == [kept] and not (tmp_path / "import.json").exists()
+    assert not any((tmp_path / "sessions" / f"{sid}.json").exists() for sid in ids)
+    assert [n.english() for n in again.notices] == [
+        "An import was interrupted before it finished; it was undone, and no game was changed. Import the file again."]
