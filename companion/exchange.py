@@ -35,7 +35,7 @@ from . import store as store_limits
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
 from .games import GAMES, REGISTRY
-from .store import SessionLost, Store, details_fault, is_time, sheet_fault
+from .store import CANNOT_REPLAY, SessionLost, Store, details_fault, is_time, sheet_fault
 
 FORMAT = {"name": "companion", "version": 1}
 #: Each game's name in every export (its name on the command line); an import takes either spelling.
@@ -66,7 +66,7 @@ def _games(store: Store) -> list[dict]:
             session = store.load(entry["id"])
             game = GAMES[session["game"]]
             state = flow.replay(game, session["config"], session["log"])
-        except (SessionLost, KeyError, InvalidAction):
+        except (SessionLost, *CANNOT_REPLAY):
             continue
         item = {"id": entry["id"], "game": EXPORT_NAME[session["game"]], "created": entry["created"],
                 "status": entry["status"], "config": session["config"],
@@ -173,6 +173,11 @@ def _checked_game(raw: Any, where: str) -> dict:
                                         {"where": where, "i": i}))
             actions.append({"type": action["type"], "args": action.get("args", {}),
                             **({"at": action["at"]} if is_time(action.get("at")) else {})})
+            if len(json.dumps(actions[-1], ensure_ascii=False)) > store_limits.ACTION_BYTES:
+                raise ImportRefused(Msg(N_("{where}: log entry {i} is larger than an action can be"),
+                                        {"where": where, "i": i}))
+        if len(json.dumps(config, ensure_ascii=False)) > store_limits.CONFIG_BYTES:
+            raise ImportRefused(Msg(N_("{where}: config is larger than a new game's can be"), {"where": where}))
         state = flow.replay(game, config, actions)
     except InvalidAction as error:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed ({reason})"),

@@ -48,7 +48,8 @@ FONTS = ("fonts/MaterialIcons-Regular.otf", "fonts/roboto.woff2")
 
 def add_downloads(app, store: Store, data_dir: str) -> None:
     """/download/games.csv, games-excel-cs.csv (`;` and decimal commas), games.json and backup.zip: what `companion export` and `companion backup`
-    write, for the history screen's buttons (in table mode behind the same gate as the app)."""
+    write, for the history screen's buttons (in table mode behind the same gate as the app); and
+    /download/game-<id>.json, one game's file, for a damaged game."""
     from fastapi import Response
 
     from . import backup, exchange
@@ -66,6 +67,14 @@ def add_downloads(app, store: Store, data_dir: str) -> None:
                                                                  "games.json"))
     app.add_api_route("/download/backup.zip", lambda: attachment(backup.backup(data_dir), "application/zip",
                                                                  "backup.zip"))
+
+    def game_file(sid: str) -> Response:  # a damaged game's file, which the home screen offers
+        try:
+            return attachment(backup.game_file(data_dir, sid), "application/json", f"game-{sid}.json")
+        except (OSError, ValueError, RecursionError):
+            return Response(status_code=404)
+
+    app.add_api_route("/download/game-{sid}.json", game_file)
 
 
 @dataclass(frozen=True)

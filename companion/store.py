@@ -886,7 +886,7 @@ def rebuilt_entry(sid: str, document: dict) -> dict:
     otherwise, also when the log cannot be replayed (opening it then says the game is damaged)."""
     meta = document["meta"]["1"]
     entry = _entry(sid, meta)
-    log = [action for _key, action in sorted(document.get("log", {}).items(), key=lambda item: int(item[0]))]
+    _keys, log = _log_of(document)
     try:
         game, config = GAMES[meta["game"]], meta["config"]
         state = flow.replay(game, config, log)
@@ -1072,6 +1072,59 @@ def session_fault(document: Any) -> Msg | None:
         if not isinstance(sealed.get("kind"), str) or not isinstance(sealed.get("entries"), dict):
             return Msg(N_("its sealed entry {n} must have a kind and entries"), {"n": key})
     return None
+
+
+#: The most an action and a game's configuration take as JSON (a score, a bid, a sheet of twelve
+#: categories for twelve players: far less); a game file holding more was not written by the app.
+ACTION_BYTES, CONFIG_BYTES = 2_000, 64_000
+
+
+def _log_of(document: dict) -> tuple[list[str], list[dict]]:
+    """A game file's log in order: its keys and its actions."""
+    keys = sorted(document.get("log", {}), key=int)
+    return keys, [document["log"][key] for key in keys]
+
+
+def replay_fault(document: dict) -> Msg | None:
+    """What stops a game file (a document `session_fault` finds right) from being opened, as an import
+    checks a game (None: nothing): a configuration the game's new-game check refuses, an action or a
+    configuration larger than the app makes, or a log the engine cannot replay, naming the action."""
+    meta = document["meta"]["1"]
+    game, config = GAMES[meta["game"]], meta["config"]
+    if len(json.dumps(config, ensure_ascii=False)) > CONFIG_BYTES:
+        return Msg(N_("its configuration is larger than a new game's can be"))
+    try:
+        game.new_config(config)
+        flow.initial(game, config)
+    except InvalidAction as error:
+        return Msg(N_("its configuration is not one a new game can have ({reason})"), {"reason": error.msg})
+    except CANNOT_REPLAY:
+        return Msg(N_("its configuration is not one a new game can have"))
+    keys, log = _log_of(document)
+    for key, action in zip(keys, log):
+        if len(json.dumps(action, ensure_ascii=False)) > ACTION_BYTES:
+            return Msg(N_("its action {n} is larger than an action can be"), {"n": key})
+    try:
+        flow.replay(game, config, log)
+        return None
+    except CANNOT_REPLAY:
+        pass
+    good, bad = 0, len(log)  # the log's first `good` actions replay, its first `bad` do not
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        try:
+            flow.replay(game, config, log[:middle])
+            good = middle
+        except CANNOT_REPLAY:
+            bad = middle
+    reason = Msg(N_("it holds data no screen can enter"))
+    try:
+        flow.replay(game, config, log[:bad])
+    except InvalidAction as error:
+        reason = error.msg
+    except CANNOT_REPLAY:
+        pass
+    return Msg(N_("its action {n} cannot be replayed ({reason})"), {"n": keys[bad - 1], "reason": reason})
 
 
 #: What a failed write says, by errno (the operating system's own text is English only).

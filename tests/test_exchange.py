@@ -78,6 +78,8 @@ def snapshot(folder) -> dict:
     (lambda text: text.replace('"name": "Anna"', '"name": 7', 1), "cannot be replayed"),
     (lambda text: text.replace('"players": [', '"players": "ab", "x": [', 1), "cannot be replayed"),
     (lambda text: text.replace('"status": "finished"', '"status": 3', 1), "status"),
+    (lambda text: text.replace('"args": {}', '"args": {"note": "%s"}' % ("x" * 3000), 1),
+     "games[0]: log entry 0 is larger than an action can be"),
 ])
 def test_hostile_files_are_refused_and_change_nothing(tmp_path, mangle, message):
     exported = exchange.export_json(played(Store(str(tmp_path / "a"))))

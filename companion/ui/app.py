@@ -548,6 +548,8 @@ class Shell:
                 tid("join-link", ft.Text(self.join, size=SMALL, selectable=True)),
             ], "table"))
         controls.append(self.problem())
+        if vm.damaged:
+            controls.append(history.damaged(self))
         active = vm.in_progress()
         if active:
             controls.append(heading(_("Games in progress")))
