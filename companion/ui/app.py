@@ -836,7 +836,8 @@ def make_main(store: Store, join: str | None = None):
         page.on_disconnect = left
         page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
-        page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
+        page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
+            and e.route != shell.url() else None  # (a forged event may carry no route)
         shell.follow_url(page.route or "/")
 
     return main
