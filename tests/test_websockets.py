@@ -116,6 +116,10 @@ BAD_FRAMES = {"not msgpack": b"\x00\xc1", "an unknown action": b"\x00" + msgpack
 def test_a_bad_frame_is_one_line_in_the_log_and_a_phone_that_keeps_sending_them_is_disconnected(serving):
     async def table() -> tuple[list, str | None]:
         kept = []
+        phone = await Phone(serving.url).connect()  # well formed, but no route where the app reads one
+        await phone._ws.send(pack(3, {"target": phone.tree["_i"], "name": "route_change", "data": 5}))
+        await asyncio.sleep(0.5)  # (an event whose answer finds the phone gone is flet's own traceback)
+        await phone.close()
         for frame in BAD_FRAMES.values():
             phone = await Phone(serving.url).connect()
             await phone._ws.send(frame)
