@@ -692,6 +692,7 @@ class Store:
         entries, ids = [], [uuid.uuid4().hex[:12] for _session in sessions]
         with self._lock, self._writing:
             if self._memory is None:
+                self._settle_import(keep=False)  # one killed while this store ran goes first: its mark is replaced
                 write_json(self.dir / IMPORTING, {"ids": ids})
             for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
