@@ -13,8 +13,10 @@ A restore checks the whole archive before it changes anything: its size, every f
 each file may hold unpacked (a game file at most what a game of `exchange.MAX_ACTIONS` actions can
 be, the catalogue at most what its games' entries can be: a zip bomb is refused before it is
 unpacked), the manifest, and every file's content: a TinyDB document whose every field has the
-type and range the app writes (`store.entry_fault`, `setting_fault`, `session_fault`; a game's
-log is replayed only when the game is opened). The files are unpacked one at a time into a
+type and range the app writes (`store.entry_fault`, `setting_fault`, `session_fault`), every
+game as an import checks it (`store.replay_fault`: the game's new-game check, the sizes of its
+configuration and actions, the replay of its whole log), and every entry of the list of games
+has its game's file. A refusal names the file and the entry or action. The files are unpacked one at a time into a
 staging folder inside the data folder (so memory holds one file, and a full disk stops the restore
 before anything changed). Only when every file is there are the current `companion.json` and
 `sessions/` moved into `before-restore-<YYYYmmdd-HHMMSS>/` (nothing is lost; that folder is itself
@@ -37,8 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from .engine.model import Msg, N_
-from .store import INDEX, MAX_SHEETS, SESSIONS, STAGING, AtomicJSONStorage, entry_fault, folder_lock, \
-    is_document, os_reason, session_fault, setting_fault, sheet_fault, stored_game
+from .store import INDEX, MAX_SHEETS, SESSION_ID, SESSIONS, SETTINGS_COPY, STAGING, AtomicJSONStorage, entry_fault, \
+    folder_lock, is_document, os_reason, session_fault, replay_fault, setting_fault, settings_of, sheet_fault, \
+    stored_game, write_json
 
 FORMAT = {"name": "companion-backup", "version": 1}
 MANIFEST = "backup.json"
@@ -98,6 +101,14 @@ def backup(data_dir: str | Path) -> bytes:
     return buffer.getvalue()
 
 
+def game_file(data_dir: str | Path, sid: str) -> bytes:
+    """One game's file as a backup holds it (its journal folded in): what the home screen offers for a
+    damaged game. OSError or ValueError when there is none."""
+    if not SESSION_ID.fullmatch(sid):
+        raise ValueError(sid)
+    return json.dumps(stored_game(data_dir, sid), ensure_ascii=False, indent=1).encode()
+
+
 def _size(limit: int) -> str:
     return f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} KB"
 
@@ -151,21 +162,28 @@ def _no_constant(name: str) -> Any:
     raise ValueError(name)
 
 
-def _check(name: str, document: Any) -> None:
-    """Every field of one data file has the type and range the app writes."""
+def _check(name: str, document: Any, games: dict[str, str]) -> None:
+    """Every field of one data file has the type and range the app writes; a game file's game can be
+    opened (`store.replay_fault`: the new-game check, the sizes, the replay of its log) and is noted
+    in `games` (id → game); every entry of the catalogue (checked last) has its game's file."""
     if not is_document(document):
         raise BackupRefused(Msg(N_("{name} is not a TinyDB document (an object of tables of objects by number)"),
                                 {"name": name}))
     if name != INDEX:
-        fault = session_fault(document)
+        fault = session_fault(document) or replay_fault(document)
         if fault is not None:
             raise BackupRefused(Msg(N_("{name}: {reason}"), {"name": name, "reason": fault}))
+        games[Path(name).stem] = document["meta"]["1"]["game"]
         return
     ids = set()
     for key, entry in document.get("sessions", {}).items():
         fault = entry_fault(entry)
         if fault is None and entry["id"] in ids:
             fault = Msg(N_("id appears twice in the list of games"))
+        if fault is None and entry["status"] != "damaged" and entry["id"] not in games:
+            fault = Msg(N_("its game's file {file} is not in the archive"), {"file": f"{SESSIONS}/{entry['id']}.json"})
+        if fault is None and entry["id"] in games and games[entry["id"]] != entry["game"]:
+            fault = Msg(N_("its game is not the game of its file"))
         if fault is not None:
             raise BackupRefused(Msg(N_("{name}, game {n} of the list of games: {reason}"),
                                     {"name": name, "n": key, "reason": fault}))
@@ -198,14 +216,17 @@ def _unpack(archive: zipfile.ZipFile, staging: Path) -> int:
         raise BackupRefused(Msg(N_("{manifest} does not list exactly the files in the archive"),
                                 {"manifest": MANIFEST}))
     (staging / SESSIONS).mkdir(parents=True)
+    games: dict[str, str] = {}
     for name in sorted(infos, key=lambda name: name == INDEX):  # the catalogue last
         document = _parsed(archive, infos[name])
-        _check(name, document)
+        _check(name, document, games)
         try:
             AtomicJSONStorage(staging / name).write(document)
         except UnicodeEncodeError:  # a lone surrogate ("\ud800") cannot be written as UTF-8
             raise BackupRefused(Msg(N_("{name} holds text that is not valid Unicode (a lone surrogate)"),
                                     {"name": name})) from None
+        if name == INDEX:  # the copy of its settings beside it (see store.py)
+            write_json(staging / SETTINGS_COPY, settings_of(document.get("settings", {}).values()))
     return len(infos) - 1
 
 
@@ -218,7 +239,7 @@ def _swap(folder: Path, staging: Path) -> Path | None:
     """Move the current catalogue and games into a new `before-restore-*` folder (None if there are
     none) and the staged ones in; on a failure, every move made is undone."""
     sessions = folder / SESSIONS
-    present = [path for path in (folder / INDEX, sessions)
+    present = [path for path in (folder / INDEX, folder / SETTINGS_COPY, sessions)
                if path.is_file() or path.is_dir() and any(path.iterdir())]
     aside = None
     if present:
@@ -236,6 +257,7 @@ def _swap(folder: Path, staging: Path) -> Path | None:
         for path in present:
             _move(moves, path, aside / path.name)
         _move(moves, staging / SESSIONS, sessions)  # over an empty one, if one is left
+        _move(moves, staging / SETTINGS_COPY, folder / SETTINGS_COPY)
         _move(moves, staging / INDEX, folder / INDEX)
     except OSError as error:
         for source, target in reversed(moves):  # if this fails too, the OSError says so (and the

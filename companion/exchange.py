@@ -35,7 +35,7 @@ from . import store as store_limits
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
 from .games import GAMES, REGISTRY
-from .store import SessionLost, Store, details_fault, is_time, sheet_fault
+from .store import CANNOT_REPLAY, SessionLost, Store, details_fault, is_time, sheet_fault
 
 FORMAT = {"name": "companion", "version": 1}
 #: Each game's name in every export (its name on the command line); an import takes either spelling.
@@ -66,7 +66,7 @@ def _games(store: Store) -> list[dict]:
             session = store.load(entry["id"])
             game = GAMES[session["game"]]
             state = flow.replay(game, session["config"], session["log"])
-        except (SessionLost, KeyError, InvalidAction):
+        except (SessionLost, *CANNOT_REPLAY):
             continue
         item = {"id": entry["id"], "game": EXPORT_NAME[session["game"]], "created": entry["created"],
                 "status": entry["status"], "config": session["config"],
@@ -171,7 +171,13 @@ def _checked_game(raw: Any, where: str) -> dict:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise ImportRefused(Msg(N_("{where}: log entry {i} must be an action object"),
                                         {"where": where, "i": i}))
-            actions.append({"type": action["type"], "args": action.get("args", {})})
+            actions.append({"type": action["type"], "args": action.get("args", {}),
+                            **({"at": action["at"]} if is_time(action.get("at")) else {})})
+            if len(json.dumps(actions[-1], ensure_ascii=False)) > store_limits.ACTION_BYTES:
+                raise ImportRefused(Msg(N_("{where}: log entry {i} is larger than an action can be"),
+                                        {"where": where, "i": i}))
+        if len(json.dumps(config, ensure_ascii=False)) > store_limits.CONFIG_BYTES:
+            raise ImportRefused(Msg(N_("{where}: config is larger than a new game's can be"), {"where": where}))
         state = flow.replay(game, config, actions)
     except InvalidAction as error:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed ({reason})"),
@@ -180,9 +186,8 @@ def _checked_game(raw: Any, where: str) -> dict:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed (it holds data no screen can enter)"),
                                 {"where": where})) from None
     finished = state.get("phase") == "over"
-    times = [{"at": a["at"]} for a in log if is_time(a.get("at"))]
     return {"game": game_id, "config": config, "log": actions, "status": "finished" if finished else "active",
-            "created": raw["created"], **({"result": history.summary(game, config, state, times)} if finished else {}),
+            "created": raw["created"], **({"result": history.summary(game, config, state, actions)} if finished else {}),
             **({"details": raw["details"]} if finished and raw.get("details") else {})}
 
 
@@ -270,10 +275,8 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
     if len(kept) + len(sheets) > store_limits.MAX_SHEETS:
         raise ImportRefused(Msg(N_("this device would keep more than {n} score sheets"),
                                 {"n": store_limits.MAX_SHEETS}))
-    if sheets:
-        store.add_sheets(list(sheets.values()))
-    if new:
-        store.import_sessions(new)
+    if new or sheets:
+        store.import_sessions(new, sheets.values())
     return len(new), len(checked) - len(new)
 
 

@@ -2,6 +2,7 @@
 the history screen's buttons use, and the web client's files served fast to phones."""
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
@@ -48,7 +49,8 @@ FONTS = ("fonts/MaterialIcons-Regular.otf", "fonts/roboto.woff2")
 
 def add_downloads(app, store: Store, data_dir: str) -> None:
     """/download/games.csv, games-excel-cs.csv (`;` and decimal commas), games.json and backup.zip: what `companion export` and `companion backup`
-    write, for the history screen's buttons (in table mode behind the same gate as the app)."""
+    write, for the history screen's buttons (in table mode behind the same gate as the app); and
+    /download/game-<id>.json, one game's file, for a damaged game."""
     from fastapi import Response
 
     from . import backup, exchange
@@ -66,6 +68,14 @@ def add_downloads(app, store: Store, data_dir: str) -> None:
                                                                  "games.json"))
     app.add_api_route("/download/backup.zip", lambda: attachment(backup.backup(data_dir), "application/zip",
                                                                  "backup.zip"))
+
+    def game_file(sid: str) -> Response:  # a damaged game's file, which the home screen offers
+        try:
+            return attachment(backup.game_file(data_dir, sid), "application/json", f"game-{sid}.json")
+        except (OSError, ValueError, RecursionError):
+            return Response(status_code=404)
+
+    app.add_api_route("/download/game-{sid}.json", game_file)
 
 
 @dataclass(frozen=True)
@@ -185,6 +195,117 @@ class Departures:
         return await self.app(scope, receive, send_unless_gone)
 
 
+#: Seconds a websocket may stay open without registering (the web client registers at once): then it
+#: is closed. One that closes before registering (a phone that lost the signal while connecting, a
+#: scanner) is let go at once: flet-web's handler would wait for it for good, and a stopping server
+#: would wait for that handler.
+REGISTER_WITHIN = 5
+#: Malformed frames a phone may send before it is disconnected (each is one line in the log).
+BAD_FRAMES = 3
+#: What the web client sends (`flet.messaging.protocol`): each action's fields and their types.
+_CLIENT_ACTIONS = {1: {"session_id": (str, type(None)), "page_name": (str,), "page": (dict,)},
+                   3: {"target": (int,), "name": (str,), "data": (object,)},
+                   4: {"id": (int,), "props": (dict,)},
+                   5: {"control_id": (int,), "call_id": (str,), "result": (object,), "error": (str, type(None))}}
+_REGISTER = 1
+
+
+def frame_fault(message: dict, registered: bool) -> tuple[str | None, bool]:
+    """What is wrong with one websocket message from a phone (None: nothing), and whether it is the
+    phone's registration. flet-web's own handler lets a frame it cannot read end the connection with a
+    traceback; here such a frame is found first: a text frame, bytes that are not msgpack, an action
+    the client never sends, fields of the wrong names or types, or anything but a registration first.
+    (Empty frames, data-channel frames and frames of other types flet-web drops quietly itself.)"""
+    import msgpack
+    from flet.messaging.protocol import decode_ext_from_msgpack
+
+    data = message.get("bytes")
+    if data is None:
+        return "a text frame", False
+    if not data or data[0] != 0:
+        return None, False
+    try:
+        action, body = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
+    except Exception as error:  # noqa: BLE001 - whatever msgpack makes of bytes that are not a frame
+        return f"not a frame ({type(error).__name__})", False
+    fields = _CLIENT_ACTIONS.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
+    if fields is None:
+        return f"an action the client never sends ({str(action)[:20]!r})", False
+    if not isinstance(body, dict) or set(body) != set(fields) or not all(
+            isinstance(body[name], kinds) and not isinstance(body[name], bool) or kinds == (object,)
+            for name, kinds in fields.items()):
+        return f"action {action} with fields of the wrong names or types", False
+    if action != _REGISTER and not registered:
+        return f"action {action} before the registration", False
+    return None, action == _REGISTER
+
+
+class Arrivals:
+    """In front of flet's websocket, the frames that arrive from a phone: a malformed one (`frame_fault`)
+    is dropped with one line in the log, and a phone that sends `BAD_FRAMES` of them is disconnected;
+    a websocket that does not register within `REGISTER_WITHIN` seconds is closed, and one that
+    closes before it registers is let go (its handler cancelled) at once."""
+
+    def __init__(self, app, register_within: float = REGISTER_WITHIN, bad_frames: int = BAD_FRAMES):
+        self.app, self.register_within, self.bad_frames = app, register_within, bad_frames
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket":
+            return await self.app(scope, receive, send)
+        import asyncio
+
+        client = "{}:{}".format(*(scope.get("client") or ("?", "?")))
+        registered, bad, closed = asyncio.Event(), 0, False
+        left = asyncio.Event()  # gone before it registered
+
+        async def close(reason: str) -> dict:
+            nonlocal closed
+            log.warning("websocket from %s closed: %s", client, reason)
+            closed = True
+            with contextlib.suppress(OSError):  # gone already
+                await send({"type": "websocket.close", "code": 1008})
+            return {"type": "websocket.disconnect", "code": 1008}
+
+        async def send_unless_closed(message):
+            if not (closed and message["type"] in ("websocket.send", "websocket.close")):
+                await send(message)
+
+        async def checked_receive():
+            nonlocal bad
+            while True:
+                message = await receive()
+                if message["type"] == "websocket.disconnect" and not registered.is_set():
+                    left.set()
+                if message["type"] != "websocket.receive":
+                    return message
+                fault, registering = frame_fault(message, registered.is_set())
+                if fault is None:
+                    if registering:
+                        registered.set()
+                    return message
+                bad += 1
+                if bad >= self.bad_frames:
+                    if not registered.is_set():
+                        left.set()
+                    return await close(f"{bad} malformed frames ({fault})")
+                log.warning("a malformed frame from %s was dropped: %s", client, fault)
+
+        handler = asyncio.ensure_future(self.app(scope, checked_receive, send_unless_closed))
+        waits = {handler, asyncio.ensure_future(left.wait())}
+        try:
+            done, _ = await asyncio.wait(waits, timeout=self.register_within, return_when=asyncio.FIRST_COMPLETED)
+            if not done and not registered.is_set():
+                await close(f"it did not register within {self.register_within} s")
+            elif handler in done or registered.is_set() and not left.is_set():
+                return await handler
+            handler.cancel()  # flet-web's handler of a websocket that never registered waits for good
+            with contextlib.suppress(asyncio.CancelledError):
+                await handler
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+
 def _accepts_gzip(header: bytes) -> bool:
     for part in header.decode("latin-1").lower().split(","):
         name, _, params = part.strip().partition(";")
@@ -284,7 +405,7 @@ def web_app(store: Store, data_dir: str, join: str | None = None, session_timeou
     app = flet_fastapi.FastAPI()
     add_downloads(app, store, data_dir)
     flet = flet_fastapi.app(make_main(store, join), no_cdn=True, session_timeout_seconds=session_timeout)
-    app.mount("/", ClientFiles(Departures(flet), flet_web.get_package_web_dir(), cache_root()))
+    app.mount("/", ClientFiles(Arrivals(Departures(flet)), flet_web.get_package_web_dir(), cache_root()))
     return app
 
 
@@ -311,6 +432,6 @@ def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
         print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
     app = web_app(store, data_dir, join)
     gate = table.TableGate(app, token if lan else None, table.own_hosts(host, lan), port)
-    uvicorn.run(gate, host=host, port=port,
+    uvicorn.run(gate, host=host, port=port, timeout_graceful_shutdown=1,  # SIGTERM: gone within 2 s, come what may
                 log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")
     return 0

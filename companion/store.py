@@ -16,7 +16,11 @@ journal line cut off by a kill was never acknowledged and is dropped, and a line
 file holds already (a kill between a fold and the journal's removal) is skipped.
 A file that cannot be read is moved aside (`*.corrupt-<time>`), a notice says so in plain words,
 and the app goes on; a lost or missing catalogue is rebuilt from the session files, and a session
-file the catalogue does not list (written by a process killed before it listed it) is listed again.
+file the catalogue does not list (written by a process killed before it listed it) is listed again:
+each entry as its own file implies it (a game whose log ends finished is finished, its result
+recomputed), the settings from their copy (`settings.json`), the score sheets from their games. An
+import marks itself (`import.json`) before it writes its games' files; a mark found at a start is an
+import a kill cut short, and it is undone.
 A catalogue entry or a setting of the wrong type or range (a hand-edited or foreign file) is not
 shown, with a notice; the rest of the app works.
 
@@ -50,13 +54,24 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage, Storage
 from tinydb.table import Table
 
+from . import history
 from . import table as table_mode
 from . import texts as text_data
+from .engine import flow
 from .engine.model import InvalidAction, Msg, N_, P_
-from .games import GAME_IDS
+from .games import GAME_IDS, GAMES
 from .games.score_sheet import check_sheet
 
 INDEX, TEXTS, SESSIONS = "companion.json", "texts.json", "sessions"
+#: A copy of the settings (the language, the join token), kept beside the catalogue: a catalogue that
+#: is lost or cut short takes them back from here.
+SETTINGS_COPY = "settings.json"
+#: An import in progress (`{"ids": [...]}`): written before its games' files, removed once the
+#: catalogue lists them. One found at a start is an import a kill cut short: its games go again.
+IMPORTING = "import.json"
+#: What replaying a log that no screen could have written raises (a game file edited by hand, a
+#: foreign backup): the game is damaged, and is never replayed on a screen's way.
+CANNOT_REPLAY = (InvalidAction, KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
 #: A session's journal (`sessions/<id>.log`), and the lines after which it is folded into the session's file.
 JOURNAL, FOLD_AT = ".log", 256
 #: The folder's write lock, and the mark of the server that serves it (its pid and address).
@@ -361,7 +376,9 @@ class Store:
             missing = self.dir is not None and not (self.dir / INDEX).exists()
             self._index, index_lost = self._open(INDEX)
             if self.dir is not None:
+                self._settle_import(keep=index_lost or missing)
                 self._list_unlisted(lost=index_lost, missing=missing)
+                self._keep_settings(lost=index_lost or missing)
             self._texts_db, _ = self._open(TEXTS)
             self._texts: dict[str, dict[str, str]] = {}
             self.sections: dict[str, list[str]] = {}
@@ -392,28 +409,96 @@ class Store:
     def _list_unlisted(self, lost: bool, missing: bool) -> None:
         """List every readable session file the catalogue does not list: all of them when the catalogue
         was unreadable (`lost`) or is `missing`, else those of a process killed between writing a
-        game's file and listing it."""
+        game's file and listing it. Each entry is what the game's own file implies (`rebuilt_entry`):
+        a game whose log ends finished is listed finished, with its result. A catalogue rebuilt
+        whole also takes back the score sheets its games were played on."""
         table = self._index.table("sessions")
         listed = {doc.get("id") for doc in table.all()}
-        found = []
+        found, sheets = [], {}
         for path in sorted((self.dir / SESSIONS).glob("*.json")):
             if path.stem in listed or not SESSION_ID.fullmatch(path.stem):
                 continue
             try:
-                meta = json.loads(path.read_bytes())["meta"]["1"]
-                entry = _entry(path.stem, meta)
+                document = stored_game(self.dir, path.stem)
+                entry = rebuilt_entry(path.stem, document)
             except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
                 continue
             if entry_fault(entry) is None:
                 found.append(entry)
-        if found:
-            table.insert_multiple(found)
+                sheet = document["meta"]["1"]["config"].get("sheet")
+                if (lost or missing) and sheet_fault(sheet) is None:
+                    sheets.setdefault(sheet["id"], sheet)
+        known = {doc.get("id") for doc in self._index.table("sheets").all()}
+        self._insert({"sessions": found, "sheets": [s for i, s in sheets.items() if i not in known]})
         if lost or missing and found:
             self.notices.append(Msg(N_("The list of games was rebuilt from the saved games.")))
         elif found:
             self.notices.append(P_("A saved game was missing from the list of games; it is listed again.",
                                    "{n} saved games were missing from the list of games; they are listed again.",
                                    len(found)))
+
+    def _settle_import(self, keep: bool) -> None:
+        """An import a kill cut short (its mark `IMPORTING` is still there) is undone: the game files it
+        wrote before its catalogue write go, so the folder is as before it. When the catalogue lists
+        its games (the kill came after that write), or the catalogue was lost (`keep`: they are listed
+        again from their files), only the mark goes."""
+        mark = self.dir / IMPORTING
+        try:
+            ids = json.loads(mark.read_bytes())["ids"]
+        except FileNotFoundError:
+            return
+        except (ValueError, KeyError, TypeError, OSError, RecursionError):
+            ids = []
+        ids = [sid for sid in ids if isinstance(sid, str) and SESSION_ID.fullmatch(sid)] \
+            if isinstance(ids, list) else []
+        listed = {doc.get("id") for doc in self._index.table("sessions").all()}
+        if not keep and not listed.intersection(ids):
+            for sid in ids:
+                (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
+                self._journal_path(sid).unlink(missing_ok=True)
+            if ids:
+                self.notices.append(Msg(N_("An import was interrupted before it finished; it was undone, "
+                                           "and no game was changed. Import the file again.")))
+        mark.unlink(missing_ok=True)
+        AtomicJSONStorage.sync_folder(self.dir)
+
+    def _keep_settings(self, lost: bool = False) -> None:
+        """Keep the copy of the settings (`SETTINGS_COPY`) the same as the catalogue's; a catalogue that
+        was `lost` takes them back from the copy."""
+        table = self._index.table("settings")
+        path = self.dir / SETTINGS_COPY
+        if lost and len(table) == 0:
+            try:
+                copy = json.loads(path.read_bytes())
+            except (OSError, ValueError, RecursionError):
+                copy = None
+            if isinstance(copy, list):
+                kept = settings_of(copy)
+                if kept:
+                    self._insert({"settings": kept})
+        current = settings_of(table.all())
+        try:
+            if json.loads(path.read_bytes()) == current:
+                return
+        except (OSError, ValueError, RecursionError):
+            pass
+        write_json(path, current)
+
+    def _insert(self, tables: dict[str, list[dict]]) -> None:
+        """Add documents to several tables of the catalogue in one write (all of them, or none)."""
+        tables = {name: docs for name, docs in tables.items() if docs}
+        if not tables:
+            return
+        data = {name: dict(docs) for name, docs in (self._index.storage.read() or {}).items()}
+        for name, docs in tables.items():
+            table = data.setdefault(name, {})
+            after = max(map(int, table), default=0)
+            for i, doc in enumerate(docs, start=1):
+                table[str(after + i)] = dict(doc)
+        self._index.storage.write(data)
+        for name in tables:
+            self._index.table(name).clear_cache()
+            self._index.table(name)._next_id = None  # the next id from what was written
 
     def _session_db(self, sid: str) -> TinyDB:
         if sid not in self._sessions:
@@ -584,6 +669,8 @@ class Store:
     def set_setting(self, name: str, value: Any) -> None:
         with self._lock, self._writing:
             self._index.table("settings").upsert({"name": name, "value": value}, Query().name == name)
+            if self.dir is not None:
+                self._keep_settings()
 
     # -- sessions ------------------------------------------------------------------------------
 
@@ -597,13 +684,17 @@ class Store:
             self._index.table("sessions").insert(_entry(sid, meta))
         return sid
 
-    def import_sessions(self, sessions: list[dict]) -> list[str]:
-        """Store many sessions at once (`{"game", "config", "log", "status"}` each): one file per
-        session and a single write of the catalogue. Returns the new ids."""
-        entries = []
+    def import_sessions(self, sessions: list[dict], sheets: Iterable[dict] = ()) -> list[str]:
+        """Store many sessions at once (`{"game", "config", "log", "status"}` each) and the score
+        `sheets` they come with: one file per session, then a single write of the catalogue (entries
+        and sheets together). An import a kill cuts short is undone at the next start (`IMPORTING`).
+        Returns the new ids."""
+        entries, ids = [], [uuid.uuid4().hex[:12] for _session in sessions]
         with self._lock, self._writing:
-            for session in sessions:
-                sid = uuid.uuid4().hex[:12]
+            if self._memory is None:
+                self._settle_import(keep=False)  # one killed while this store ran goes first: its mark is replaced
+                write_json(self.dir / IMPORTING, {"ids": ids})
+            for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
                         "created": session.get("created", time.time()),
                         **({"details": session["details"]} if session.get("details") else {})}
@@ -616,8 +707,11 @@ class Store:
                 entries.append(dict(_entry(sid, meta), status=session.get("status", "active"),
                                     **({"result": session["result"]} if session.get("result") else {}),
                                     **({"details": session["details"]} if session.get("details") else {})))
-            self._index.table("sessions").insert_multiple(entries)
-        return [e["id"] for e in entries]
+            self._insert({"sessions": entries, "sheets": list(sheets)})
+            if self._memory is None:
+                (self.dir / IMPORTING).unlink()
+                AtomicJSONStorage.sync_folder(self.dir)
+        return ids
 
     def replace_files(self, change: Callable[[], Any]) -> Any:
         """Run `change`, which replaces the data folder's files (a restore), with the store and the
@@ -633,6 +727,7 @@ class Store:
                 self._checked.clear()
                 self._skipped.clear()
                 self._index = self._open(INDEX)[0]
+                self._keep_settings()
 
     def sessions(self, status: str | None = None) -> list[dict]:
         """Catalogue entries, newest first (optionally only those with `status`). An entry of the
@@ -772,11 +867,6 @@ class Store:
             self._index.table("sheets").upsert(sheet, Query().id == sheet["id"])
         return sheet
 
-    def add_sheets(self, sheets: list[dict]) -> None:
-        """Keep score sheets of an import (checked, with their ids), in one write."""
-        with self._lock, self._writing:
-            self._index.table("sheets").insert_multiple(sheets)
-
     def delete(self, sid: str) -> None:
         with self._lock, self._writing:
             db = self._sessions.pop(sid, None)
@@ -789,6 +879,34 @@ class Store:
             elif self._memory is not None:
                 self._memory.pop(f"{SESSIONS}/{sid}", None)
             self._index.table("sessions").remove(Query().id == sid)
+
+
+def rebuilt_entry(sid: str, document: dict) -> dict:
+    """A game's catalogue entry as its own file implies it (`document`: the file's TinyDB document with
+    its journal folded in): finished, with its result recomputed, when its log ends the game; active
+    otherwise, also when the log cannot be replayed (opening it then says the game is damaged)."""
+    meta = document["meta"]["1"]
+    entry = _entry(sid, meta)
+    _keys, log = _log_of(document)
+    try:
+        game, config = GAMES[meta["game"]], meta["config"]
+        state = flow.replay(game, config, log)
+        if state.get("phase") == "over":
+            return dict(entry, status="finished", result=history.summary(game, config, state, log))
+    except CANNOT_REPLAY:
+        pass
+    return entry
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write a small JSON file atomically (temp file, fsync, `os.replace`, the folder's fsync)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, ensure_ascii=False)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    AtomicJSONStorage.sync_folder(path.parent)
 
 
 def _entry(sid: str, meta: dict) -> dict:
@@ -916,6 +1034,11 @@ SETTINGS = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must b
             "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
 
 
+def settings_of(docs: Iterable) -> list[dict]:
+    """The settings documents of `docs` that are right, as the copy beside the catalogue keeps them."""
+    return [{"name": doc["name"], "value": doc["value"]} for doc in docs if setting_fault(doc) is None]
+
+
 def setting_fault(doc: Any) -> Msg | None:
     """What is wrong with a settings document `{"name", "value"}` (None: nothing)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("name"), str) or "value" not in doc:
@@ -950,6 +1073,59 @@ def session_fault(document: Any) -> Msg | None:
         if not isinstance(sealed.get("kind"), str) or not isinstance(sealed.get("entries"), dict):
             return Msg(N_("its sealed entry {n} must have a kind and entries"), {"n": key})
     return None
+
+
+#: The most an action and a game's configuration take as JSON (a score, a bid, a sheet of twelve
+#: categories for twelve players: far less); a game file holding more was not written by the app.
+ACTION_BYTES, CONFIG_BYTES = 2_000, 64_000
+
+
+def _log_of(document: dict) -> tuple[list[str], list[dict]]:
+    """A game file's log in order: its keys and its actions."""
+    keys = sorted(document.get("log", {}), key=int)
+    return keys, [document["log"][key] for key in keys]
+
+
+def replay_fault(document: dict) -> Msg | None:
+    """What stops a game file (a document `session_fault` finds right) from being opened, as an import
+    checks a game (None: nothing): a configuration the game's new-game check refuses, an action or a
+    configuration larger than the app makes, or a log the engine cannot replay, naming the action."""
+    meta = document["meta"]["1"]
+    game, config = GAMES[meta["game"]], meta["config"]
+    if len(json.dumps(config, ensure_ascii=False)) > CONFIG_BYTES:
+        return Msg(N_("its configuration is larger than a new game's can be"))
+    try:
+        game.new_config(config)
+        flow.initial(game, config)
+    except InvalidAction as error:
+        return Msg(N_("its configuration is not one a new game can have ({reason})"), {"reason": error.msg})
+    except CANNOT_REPLAY:
+        return Msg(N_("its configuration is not one a new game can have"))
+    keys, log = _log_of(document)
+    for key, action in zip(keys, log):
+        if len(json.dumps(action, ensure_ascii=False)) > ACTION_BYTES:
+            return Msg(N_("its action {n} is larger than an action can be"), {"n": key})
+    try:
+        flow.replay(game, config, log)
+        return None
+    except CANNOT_REPLAY:
+        pass
+    good, bad = 0, len(log)  # the log's first `good` actions replay, its first `bad` do not
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        try:
+            flow.replay(game, config, log[:middle])
+            good = middle
+        except CANNOT_REPLAY:
+            bad = middle
+    reason = Msg(N_("it holds data no screen can enter"))
+    try:
+        flow.replay(game, config, log[:bad])
+    except InvalidAction as error:
+        reason = error.msg
+    except CANNOT_REPLAY:
+        pass
+    return Msg(N_("its action {n} cannot be replayed ({reason})"), {"n": keys[bad - 1], "reason": reason})
 
 
 #: What a failed write says, by errno (the operating system's own text is English only).

@@ -260,6 +260,24 @@ HOSTILE_FIELDS = {
     "an action's time": (game_file(lambda d: d["log"]["1"].update(at=-1)), "its action 1 must"),
     "a lone surrogate": (game_file(lambda d: d["meta"]["1"]["config"]["players"][0].update(name="\ud800")),
                          "not valid Unicode"),
+    # Well typed, and nonsense: every game is checked as an import checks it.
+    "a configuration without its keys": (game_file(lambda d: d["meta"]["1"].update(config={"players": []})),
+                                         "its configuration is not one a new game can have"),
+    "no players": (game_file(lambda d: d["meta"]["1"]["config"].update(players=[])),
+                   "its configuration is not one a new game can have"),
+    "start 99": (game_file(lambda d: d["meta"]["1"]["config"].update(start=99)),
+                 "its configuration is not one a new game can have"),
+    "start as text": (game_file(lambda d: d["meta"]["1"]["config"].update(start="0")),
+                      "its configuration is not one a new game can have"),
+    "an unknown action": (game_file(lambda d: d["log"]["2"].update(type="explode")), "its action 2 cannot be replayed"),
+    "a list where a name belongs": (game_file(lambda d: d["log"]["2"]["args"].update(player=["red"])),
+                                    "its action 2 cannot be replayed"),
+    "a 10 MB argument": (game_file(lambda d: d["log"]["2"]["args"].update(note="x" * 10_000_000)),
+                         "its action 2 is larger than an action can be"),
+    "an entry without its file": (catalogue(lambda d: first(d).update(id="abcdefabcdef")),
+                                  "game 1 of the list of games: its game's file sessions/abcdefabcdef.json is not"),
+    "an entry of another game": (catalogue(lambda d: first(d).update(game="village")),
+                                 "its game is not the game of its file"),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import re
 import subprocess
 import sys
@@ -19,15 +20,15 @@ from tests.conftest import ROOT
 GIFTS = {"start": 0, "gifts": False, "players": [{"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"}]}
 
 
-def played(store: Store) -> Store:
+def played(store: Store, form: dict = GIFTS) -> Store:
     """A finished Carcassonne game and one in progress."""
     vm = ViewModel(store)
-    assert vm.new_game("carcassonne", GIFTS)
+    assert vm.new_game("carcassonne", form)
     for kind, args in [("begin", {}), ("meeple", {"player": "red", "delta": 1}),
                        ("score_feature", {"type": "road", "tiles": 3, "meeples": {"red": 1}}),
                        ("end_game", {}), *[("tally_next", {})] * 4, ("finish", {})]:
         assert vm.dispatch(kind, **args), (kind, vm.problem)
-    assert vm.new_game("carcassonne", dict(GIFTS, start=1))
+    assert vm.new_game("carcassonne", dict(form, start=1))
     assert vm.dispatch("begin")
     return store
 
@@ -77,6 +78,8 @@ def snapshot(folder) -> dict:
     (lambda text: text.replace('"name": "Anna"', '"name": 7', 1), "cannot be replayed"),
     (lambda text: text.replace('"players": [', '"players": "ab", "x": [', 1), "cannot be replayed"),
     (lambda text: text.replace('"status": "finished"', '"status": 3', 1), "status"),
+    (lambda text: text.replace('"args": {}', '"args": {"note": "%s"}' % ("x" * 3000), 1),
+     "games[0]: log entry 0 is larger than an action can be"),
 ])
 def test_hostile_files_are_refused_and_change_nothing(tmp_path, mangle, message):
     exported = exchange.export_json(played(Store(str(tmp_path / "a"))))
@@ -231,3 +234,61 @@ def test_one_game_name_in_every_export_and_both_spellings_imported(tmp_path):
     exchange.store_new(target, checked)
     again = json.loads(exchange.export_json(target))
     assert {g["game"] for g in again["games"]} == {"flanders-1302"}
+
+
+KILLED_IMPORT = """
+import os, sys
+from companion import cli
+stop, calls = int(sys.argv[1]), [0]
+def killed(change):
+    def step(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == stop:  # killed just before its stop-th file is put in place or removed
+            os._exit(9)
+        return change(*args, **kwargs)
+    return step
+os.replace, os.unlink = killed(os.replace), killed(os.unlink)
+sys.exit(cli.main(["import", sys.argv[2], "--data-dir", sys.argv[3]]))
+"""
+
+
+def kept(store: Store) -> list:
+    """What the history and the home screen show of every game (all but its id), and the language."""
+    return sorted(json.dumps({k: v for k, v in entry.items() if k != "id"}, sort_keys=True)
+                  for entry in store.sessions()), store.setting("language")
+
+
+def test_an_import_killed_at_any_point_and_a_lost_catalogue_lose_no_finished_game(tmp_path):
+    """`companion import` killed before each of its writes leaves the folder as before or with every game
+    imported; and then, the catalogue removed or cut short, every finished game is still finished with
+    its result, every active game active, and the language kept."""
+    source = played(Store(str(tmp_path / "source")))
+    vm = ViewModel(source)  # a second finished game, with a place and a note
+    assert vm.new_game("carcassonne", dict(GIFTS, players=GIFTS["players"][::-1]))
+    for kind in ("begin", "end_game", *["tally_next"] * 4, "finish"):
+        assert vm.dispatch(kind), (kind, vm.problem)
+    assert vm.set_details(vm.session["id"], "95", "U Anny", "")
+    export = tmp_path / "games.json"
+    export.write_text(exchange.export_json(source), encoding="utf-8")
+    base = tmp_path / "base"
+    others = [{"colour": "green", "name": "Cyril"}, {"colour": "red", "name": "Dana"}]
+    ViewModel(played(Store(str(base)), dict(GIFTS, players=others))).set_language("cs")
+    before = kept(Store(str(base)))
+    after = (sorted(before[0] + kept(source)[0]), "cs")
+    assert len(after[0]) == 5 and sum('"status": "finished"' in e for e in after[0]) == 3
+    outcomes = set()
+    for stop in range(1, 30):
+        folder = tmp_path / f"run{stop}"
+        shutil.copytree(base, folder)
+        done = subprocess.run([sys.executable, "-c", KILLED_IMPORT, str(stop), str(export), str(folder)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode in (0, 9), done.stderr
+        now = kept(Store(str(folder)))
+        assert now in (before, after), stop
+        outcomes.add((done.returncode, now == after))
+        for damage in (lambda path: path.unlink(), lambda path: path.write_bytes(path.read_bytes()[:40])):
+            damage(folder / "companion.json")
+            assert kept(Store(str(folder))) == now, stop
+        if done.returncode == 0:
+            break
+    assert outcomes == {(9, False), (9, True), (0, True)}

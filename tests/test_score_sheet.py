@@ -289,3 +289,16 @@ def test_a_damaged_sheet_refuses_the_import_and_the_restore(tmp_path, bad):
     with pytest.raises(backup.BackupRefused) as refused:
         backup.restore(tmp_path / "d", out.getvalue())
     assert "score sheet" in str(refused.value)
+
+
+def test_a_catalogue_cut_short_gives_back_the_sheet_and_the_finished_game(tmp_path):
+    """The list of games rebuilt from the game files: a sheet's finished game is finished with its result,
+    and the sheet is in Our sheets again."""
+    vm = ViewModel(Store(tmp_path))
+    sid = sheet_game(vm)
+    finished, sheets = vm.finished(), vm.sheets()
+    catalogue = tmp_path / "companion.json"
+    catalogue.write_bytes(catalogue.read_bytes()[:-30])
+    again = ViewModel(Store(tmp_path))
+    assert [e["id"] for e in again.finished()] == [sid] and again.finished() == finished
+    assert again.sheets() == sheets and len(sheets) == 1

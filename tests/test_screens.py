@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import json
 
 import flet as ft
 import pytest
@@ -439,3 +440,56 @@ def test_a_redraw_keeps_the_parts_that_did_not_change_and_draws_the_changed_ones
     assert words(by_id(page, "rules-toggle")) == "Rules of this step"
     shell.forget()  # the phone has gone: nothing is kept for it
     assert not shell._kept
+
+
+def damaged_game(folder) -> tuple[Store, str]:
+    """A stored game whose file is well typed but no screen wrote it: its second action names a list
+    where a player belongs, so replaying it raises a TypeError."""
+    store = Store(folder)
+    sid = store.create_session("carcassonne", GAMES["carcassonne"].new_config(
+        {"start": 0, "gifts": False, "players": [{"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"}]}))
+    store.record(sid, {"type": "begin", "args": {}})
+    store.record(sid, {"type": "meeple", "args": {"player": ["red"], "delta": 1}})
+    return Store(folder), sid
+
+
+def test_a_damaged_game_says_so_offers_its_file_and_deletion_and_the_next_tap_works(tmp_path):
+    store, sid = damaged_game(tmp_path)
+    vm = ViewModel(store)
+    shell = Shell(Page(), vm)
+    vm.subscribe(shell.render)
+    vm.set_language("en")
+    assert [e["id"] for e in vm.in_progress()] == [sid]
+    assert not vm.open(sid)
+    assert vm.route == "home" and vm.damaged == sid and vm.problem.text.startswith("This game is damaged")
+    assert {"problem", "damaged-file", "damaged-delete"} <= set(identifiers(shell.page.controls))
+    name, raw = vm.damaged_file()
+    assert name == f"companion-game-{sid}.json" and len(json.loads(raw)["log"]) == 2
+    vm.set_language("cs")
+    assert not vm.open(sid) and vm.problem.text.startswith("Tato hra je poškozená")
+    vm.set_language("en")
+    assert vm.new_game("carcassonne", {"start": 0, "gifts": False, "players": [
+        {"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"}]})  # the next tap works
+    assert vm.route == "setup" and vm.damaged is None
+    vm.home()
+    assert not vm.open(sid) and vm.delete_damaged()
+    assert sid not in {e["id"] for e in vm.in_progress()} and vm.notice == "The damaged game was deleted."
+    assert not (tmp_path / "sessions" / f"{sid}.json").exists()
+    assert "damaged-delete" not in set(identifiers(shell.page.controls))
+
+
+def test_a_damaged_games_file_is_downloaded_from_the_server(tmp_path):
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from companion import server
+
+    store, sid = damaged_game(tmp_path)
+    app = FastAPI()
+    server.add_downloads(app, store, str(tmp_path))
+    http = TestClient(app)
+    answer = http.get(f"/download/game-{sid}.json")
+    assert answer.status_code == 200 and "attachment" in answer.headers["content-disposition"]
+    assert answer.json()["meta"]["1"]["game"] == "carcassonne"
+    assert http.get("/download/game-0123456789ab.json").status_code == 404
+    assert http.get("/download/game-..%2Fcompanion.json").status_code == 404

@@ -488,3 +488,33 @@ def test_a_tap_the_disk_refuses_is_not_recorded_and_the_phone_says_why(tmp_path,
     assert len(Store(tmp_path).load(vm.session["id"])["log"]) == len(log)
     assert vm.dispatch("meeple", player="red", delta=1) and vm.problem is None  # the disk has room again
     assert len(Store(tmp_path).load(vm.session["id"])["log"]) == len(log) + 1
+
+
+def test_an_import_a_kill_cut_short_is_undone_at_the_next_start(tmp_path):
+    """The mark of an import whose catalogue write never came: its games' files go, and a notice says so."""
+    store = Store(tmp_path)
+    kept = store.create_session("flanders_1302", CONFIG)
+    catalogue = (tmp_path / "companion.json").read_bytes()
+    ids = store.import_sessions([{"game": "flanders_1302", "config": CONFIG, "log": [], "status": "active"}] * 2)
+    (tmp_path / "companion.json").write_bytes(catalogue)  # killed before its catalogue write
+    (tmp_path / "import.json").write_text(json.dumps({"ids": ids}))
+    again = Store(tmp_path)
+    assert [s["id"] for s in again.sessions()] == [kept] and not (tmp_path / "import.json").exists()
+    assert not any((tmp_path / "sessions" / f"{sid}.json").exists() for sid in ids)
+    assert [n.english() for n in again.notices] == [
+        "An import was interrupted before it finished; it was undone, and no game was changed. Import the file again."]
+
+
+def test_an_import_a_kill_cut_short_while_the_server_ran_is_undone_by_the_next_import(tmp_path):
+    """The server's store started before the kill: the next import (its mark replaces the old one)
+    undoes the killed one first, so its games are not listed twice at the next start."""
+    store = Store(tmp_path)
+    store.set_setting("language", "en")
+    catalogue = (tmp_path / "companion.json").read_bytes()
+    game = {"game": "flanders_1302", "config": CONFIG, "log": [], "status": "active"}
+    ids = store.import_sessions([game])
+    (tmp_path / "companion.json").write_bytes(catalogue)  # killed before its catalogue write
+    (tmp_path / "import.json").write_text(json.dumps({"ids": ids}))
+    again = store.import_sessions([game])
+    assert not (tmp_path / "sessions" / f"{ids[0]}.json").exists()
+    assert [s["id"] for s in Store(tmp_path).sessions()] == again

@@ -688,6 +688,8 @@ class Shell:
                 tid("join-link", ft.Text(self.join, size=SMALL, selectable=True)),
             ], "table"))
         controls.append(self.problem())
+        if vm.damaged:
+            controls.append(history.damaged(self))
         active = vm.in_progress()
         if active:
             controls.append(heading(_("Games in progress")))
@@ -993,7 +995,8 @@ def make_main(store: Store, join: str | None = None):
         page.on_disconnect = left
         page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
-        page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
+        page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
+            and e.route != shell.url() else None  # (a forged event may carry no route)
         shell.follow_url(page.route or "/")
 
     return main

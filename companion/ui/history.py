@@ -101,6 +101,28 @@ def history_screen(shell) -> list[ft.Control]:
     return controls
 
 
+def damaged(shell) -> ft.Control:
+    """What can be done with the game found damaged (`vm.damaged`; the message above says what is wrong):
+    save its file (the server's /download/game-<id>.json; with no server, the browser saves it) and
+    delete it."""
+    _, vm = shell.vm.t, shell.vm
+    sid = vm.damaged
+
+    async def download() -> None:
+        await ft.UrlLauncher().launch_url(f"/download/game-{sid}.json", web_only_window_name="_self")
+
+    async def save() -> None:
+        made = vm.damaged_file()
+        if made:
+            await ft.FilePicker().save_file(file_name=made[0], src_bytes=made[1])
+    return card([ft.Row([
+        tid("damaged-file", ft.OutlinedButton(_("Save its file"), icon=ft.Icons.DOWNLOAD, height=52,
+                                              on_click=lambda e: shell.page.run_task(save if vm.browser else download))),
+        tid("damaged-delete", ft.OutlinedButton(_("Delete the game"), icon=ft.Icons.DELETE_OUTLINE, height=52,
+                                                on_click=lambda e: vm.delete_damaged())),
+    ], wrap=True)], f"damaged-{sid}")
+
+
 def downloads(shell) -> ft.Control:
     """Export and backup (files the browser downloads), import and restore (files the phone picks):
     the same as `companion export`, `backup`, `import` and `restore`. With no server (the phone

@@ -21,7 +21,7 @@ from ..engine.model import InvalidAction, Msg, N_, Rule
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from ..referee import Referee, Verdict, owner_refusal, same_log, saved
-from ..store import SessionLost, Store, details_fault, os_reason
+from ..store import CANNOT_REPLAY, SessionLost, Store, details_fault, os_reason
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,9 @@ class ViewModel:
         self.state: dict | None = None
         self.problem: Problem | None = None
         self.notice: str | None = None
+        #: The game last found damaged (its log cannot be replayed): the home screen offers its file
+        #: and its deletion.
+        self.damaged: str | None = None
         #: Table mode: the player this phone belongs to; it bids and passes only for that player.
         self.me: str | None = None
         self._listeners: list[Callable[[], None]] = []
@@ -111,7 +114,7 @@ class ViewModel:
     @_locked
     def go(self, route: str) -> None:
         self.route = route
-        self.problem, self.notice = None, None
+        self.problem, self.notice, self.damaged = None, None, None
         self._changed()
 
     @_locked
@@ -156,13 +159,21 @@ class ViewModel:
             with saved(self.store).lock:
                 session = self.store.load(sid)
                 session["log"], state = self._state_after(session)
-        except (SessionLost, KeyError, InvalidAction):
+        except SessionLost:
             self.problem = Problem(self.t(N_("This game could not be opened.")))
-            self.session, self.state, self.route = None, None, "home"
+            self.session, self.state, self.route, self.damaged = None, None, "home", None
+            self._changed()
+            return False
+        except CANNOT_REPLAY as error:  # a file no screen wrote (edited by hand, a foreign backup)
+            log.warning("game %s cannot be replayed: %s", sid, type(error).__name__)
+            self.problem = Problem(self.t(N_("This game is damaged: its saved actions cannot be replayed, so it "
+                                             "cannot be shown. You can save its file (to look into it or to send "
+                                             "it for help) and delete the game.")))
+            self.session, self.state, self.route, self.damaged = None, None, "home", sid
             self._changed()
             return False
         self.session, self.state = session, state
-        self.problem = None
+        self.problem, self.damaged = None, None
         self.route = route or _route_for(state)
         self._changed()
         return True
@@ -265,7 +276,7 @@ class ViewModel:
                     game = GAMES[session["game"]]
                     state = flow.replay(game, session["config"], session["log"])
                     missing[entry["id"]] = history.summary(game, session["config"], state, session["log"])
-                except (SessionLost, KeyError, InvalidAction):
+                except (SessionLost, *CANNOT_REPLAY):
                     continue
                 entry["result"] = missing[entry["id"]]
         if missing:
@@ -324,6 +335,29 @@ class ViewModel:
             "; " + self.t(N_("the data before is kept in {folder}")).format(folder=aside)
             if aside and not self.browser else "")  # in the browser that folder is out of reach
         self.on_saved("catalogue", "")
+        self._changed()
+        return True
+
+    def damaged_file(self) -> tuple[str, bytes] | None:
+        """The damaged game's file (`damaged`), its journal folded in, as `/download/game-<id>.json`
+        sends it; None when it is gone."""
+        if self.store.dir is None or self.damaged is None:
+            return None
+        try:
+            return f"companion-game-{self.damaged}.json", backup.game_file(self.store.dir, self.damaged)
+        except (OSError, ValueError, RecursionError):
+            return None
+
+    @_locked
+    @_writes
+    def delete_damaged(self) -> bool:
+        """Delete the damaged game (`damaged`): its file and its entry in the list of games."""
+        if self.damaged is None:
+            return False
+        sid, self.damaged = self.damaged, None
+        self.store.delete(sid)
+        self.problem, self.notice = None, self.t(N_("The damaged game was deleted."))
+        self.on_saved("catalogue", sid)
         self._changed()
         return True
 
@@ -440,7 +474,7 @@ class ViewModel:
                 entry = saved(self.store).get(sid)
                 if entry is None or stale and same_log(entry[0], self.session["log"]):
                     entry = self._state_after(self.store.load(sid))
-        except (SessionLost, KeyError, InvalidAction):
+        except (SessionLost, *CANNOT_REPLAY):
             return False
         log, state = entry
         newer = not same_log(log, self.session["log"])
