@@ -164,16 +164,19 @@ def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return controls, primary
 
 
-def entry(shell, kind: str, label: str, ident: str, limit: Msg | None = None, **args) -> ft.Control:
+def entry(shell, kind: str, label: str, ident: str, limit: Msg | None = None, bare: bool = False,
+          **args) -> ft.Control:
     """A quick entry of a family's books, drawn from the table of allowed actions; at a limit of the box
-    or of the family (no coin left, a full farmyard) it is greyed too, and a tap says why, next to it."""
+    or of the family (no coin left, a full farmyard) it is greyed too, and a tap says why, next to it
+    (`bare`: the button alone, for a row of narrow entries that shows the reason below itself)."""
     vm = shell.vm
     player = args.get("player")
     if limit is None or vm.rule(kind, player).refusal is not None:
-        return act(vm, kind, label, lambda e: vm.dispatch(kind, **args), ident, player=player, primary=False)
+        control = act(vm, kind, label, lambda e: vm.dispatch(kind, **args), ident, player=player, primary=False)
+        return control.controls[0] if bare and isinstance(control, ft.Column) else control
     control = button(label, lambda e: vm.refuse(limit, ident), ident, primary=False, muted=True)
     reason = vm.error_for(ident)
-    return ft.Column([control, error(reason, f"error-{ident}")], spacing=4) if reason else control
+    return ft.Column([control, error(reason, f"error-{ident}")], spacing=4) if reason and not bare else control
 
 
 def books(shell) -> list[ft.Control]:
@@ -199,11 +202,19 @@ def books(shell) -> list[ft.Control]:
     grain_left = rules.GRAIN - sum(p["grain"] for p in state["players"].values())
     reason = _("quick entry")
 
-    def row(*controls):
-        return ft.Row([ft.Container(c, width=150) for c in controls], wrap=True, spacing=4, run_spacing=4)
+    def row(label, *entries, width=72):
+        """A label and narrow entries side by side (each of a fixed width: a button fills what it is
+        given), and below them the reason a tapped one is refused."""
+        reasons = [error(vm.error_for(ident), f"error-{ident}") for ident, _control in entries if vm.error_for(ident)]
+        return ft.Column([ft.Row([ft.Container(text(label, SMALL), width=64),
+                                  *[ft.Container(control, width=width) for _ident, control in entries]],
+                                 wrap=True, spacing=4, run_spacing=4), *reasons], spacing=4)
+
+    def narrow(kind, label, ident, limit=None, **args):
+        return ident, entry(shell, kind, label, ident, limit, bare=True, **args)
 
     def pp(label, points, ident, limit=None):
-        return entry(shell, "correct", label, ident, limit, track=colour, points=points, reason=reason)
+        return narrow("correct", label, ident, limit, track=colour, points=points, reason=reason)
 
     born = not any(player["supply"].values())
     rows = [
@@ -211,36 +222,36 @@ def books(shell) -> list[ft.Control]:
                                 for p in config["players"]], colour,
                      lambda c: (shell.draft.update(ledger=c), shell.render())),
         tid(f"facts-{colour}", text(" · ".join(facts), SMALL)),
-        text(_("Time"), SMALL),
-        row(*[entry(shell, "time", f"+{n}", f"time-{n}", player=colour, amount=n) for n in (1, 2, 3)],
-            entry(shell, "time", _("Plague +2"), "plague", player=colour, plague=True)),
-        text(_("Coins"), SMALL),
-        row(entry(shell, "coins", "−1", "coin-minus", Msg(N_("Not enough coins.")) if player["coins"] == 0 else None,
-                  player=colour, delta=-1),
-            entry(shell, "coins", "+1", "coin-plus", Msg(N_("The box has only 15 coins.")) if coins_left == 0 else None,
-                  player=colour, delta=1)),
-        text(_("Grain"), SMALL),
-        row(entry(shell, "grain", "−1", "grain-minus", Msg(N_("Not enough grain.")) if player["grain"] == 0 else None,
-                  player=colour, delta=-1),
-            entry(shell, "grain", "+1", "grain-plus",
-                  Msg(N_("A farmyard holds at most 5 grain bags.")) if player["grain"] >= rules.FARMYARD_GRAIN
-                  else Msg(N_("The box has only 20 grain bags.")) if grain_left == 0 else None,
-                  player=colour, delta=1)),
+        row(_("Time"), *[narrow("time", f"+{n}", f"time-{n}", player=colour, amount=n) for n in (1, 2, 3)]),
+        entry(shell, "time", _("Plague +2"), "plague", player=colour, plague=True),
+        row(_("Coins"),
+            narrow("coins", "−1", "coin-minus", Msg(N_("Not enough coins.")) if player["coins"] == 0 else None,
+                   player=colour, delta=-1),
+            narrow("coins", "+1", "coin-plus", Msg(N_("The box has only 15 coins.")) if coins_left == 0 else None,
+                   player=colour, delta=1)),
+        row(_("Grain"),
+            narrow("grain", "−1", "grain-minus", Msg(N_("Not enough grain.")) if player["grain"] == 0 else None,
+                   player=colour, delta=-1),
+            narrow("grain", "+1", "grain-plus",
+                   Msg(N_("A farmyard holds at most 5 grain bags.")) if player["grain"] >= rules.FARMYARD_GRAIN
+                   else Msg(N_("The box has only 20 grain bags.")) if grain_left == 0 else None,
+                   player=colour, delta=1)),
         shell.problem("delta"),
-        text(_("Prestige"), SMALL),
-        row(pp("−1", -1, "pp-minus", Msg(N_("A score cannot go below 0.")) if state["scores"][colour] == 0 else None),
+        row(_("Prestige"),
+            pp("−1", -1, "pp-minus", Msg(N_("A score cannot go below 0.")) if state["scores"][colour] == 0 else None),
             pp("+1", 1, "pp-plus"), pp("+3", 3, "pp-plus3")),
-        row(entry(shell, "birth", _("Birth"), "birth",
+        ft.Column([
+            entry(shell, "birth", _("Birth"), "birth",
                   Msg(N_("All 11 family members have been born.")) if born else None, player=colour),
             entry(shell, "church", _("Into the black bag"), "to-church",
                   Msg(N_("Every living family member is already in the church."))
                   if rules.in_church(player) >= rules.living(player) else None, player=colour),
-            entry(shell, "next_marker", _("Next-start marker"), "next-marker", player=colour)),
-        shell.fold("time-costs", _("Time by action"), [row(*[
+            entry(shell, "next_marker", _("Next-start marker"), "next-marker", player=colour)], spacing=4),
+        shell.fold("time-costs", _("Time by action"), [ft.Column([
             entry(shell, "time", label, f"time-{key}", player=colour, amount=rules.ACTION_TIME[key]) for key, label in (
                 ("travel", _("Travel +2")), ("mill", _("Mill +2")), ("church", _("Church +3")),
                 ("council", _("Council, new member +1")), ("wainwright", _("Wainwright +2")),
-                ("stables", _("Stables +3")))])]),
+                ("stables", _("Stables +3")))], spacing=4)]),
     ]
     return [card(rows, "books")]
 
@@ -336,8 +347,9 @@ def mass_screen(shell) -> Screen:
                 text(_("Out of the bag so far: {n} of 4").format(n=bought))]
         for p in in_bag:
             book = state["players"][p["colour"]]
-            rows.append(entry(shell, "mass_buy", _("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
-                name=p["name"], bag=book["bag"], coins=book["coins"]), f"buy-{p['colour']}",
+            label = _("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
+                name=p["name"], bag=book["bag"], coins=book["coins"])
+            rows.append(entry(shell, "mass_buy", label, f"buy-{p['colour']}",
                 Msg(N_("{name} has no coin."), {"name": p["name"]}) if not book["coins"] else None, player=p["colour"]))
         if not in_bag:
             rows.append(text(_("Nobody can buy: no family member is in the bag."), SMALL))
