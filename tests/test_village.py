@@ -3,6 +3,7 @@ final-scoring tables and tie-breaks, the box limits, and `companion score villag
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -417,7 +418,8 @@ def tap(shell, ident):
     """Tap the control with test id `ident`; the texts of the screen drawn after it."""
     from tests.test_screens import by_id, controls_of
     clickable = next(c for c in controls_of([by_id(shell.page, ident)]) if getattr(c, "on_click", None))
-    clickable.on_click(None)
+    shell.page.data = shell                        # a pick redraws through the event's page
+    clickable.on_click(SimpleNamespace(page=shell.page))
     shell.render()
     return [c.value for c in controls_of(shell.page.controls) if getattr(c, "value", None)]
 
@@ -459,3 +461,40 @@ def test_an_owned_phone_greys_the_other_sellers_at_the_market():
     shell.render()
     tap(shell, "market-pass")
     assert vm.state["market"]["passed"] == ["blue"]
+
+
+# -- issue 26 ---------------------------------------------------------------------------------------
+
+def test_a_market_sale_records_the_grain_and_goods_handed_in():
+    """A market day recorded no grain or goods paid: the grain leaves the farmyard, the goods are kept
+    with the sale and said in the log."""
+    config, state = play([("begin", {}), ("grain", {"player": "blue", "delta": 2}),
+                          ("market_start", {"player": "blue"})])
+    error = refused(config, state, "market_sell", player="blue", prestige=6, grain=3)
+    assert error.field == "grain"
+    assert refused(config, state, "market_sell", player="blue", prestige=6, goods=["dragon"]).field == "goods"
+    action = {"type": "market_sell", "args": {"player": "blue", "prestige": 6, "grain": 1, "goods": ["horse", "plow"]}}
+    state = flow.apply(G, config, state, action)
+    assert state["players"]["blue"]["grain"] == 1
+    assert state["market"]["sales"] == [{"player": "blue", "prestige": 6, "free": True, "grain": 1,
+                                         "goods": ["horse", "plow"]}]
+    said = Translator("cs", lambda key, lang: TEXTS[key][lang]).msg(G.describe(action, config))
+    assert said == "Petr: obsloužen zákazník (6 bodů prestiže), odevzdáno: 1 pytel obilí, kůň, pluh"
+
+
+def test_the_market_screen_sends_the_grain_and_goods_handed_in():
+    vm, shell = village_shell([("begin", {}), ("grain", {"player": "blue", "delta": 2}),
+                               ("market_start", {"player": "blue"})])
+    for ident in ("sale-6", "sale-grain-2", "sale-good-scroll", "sale-good-horse", "market-sell"):
+        tap(shell, ident)
+    assert vm.state["players"]["blue"]["grain"] == 0
+    assert vm.state["market"]["sales"][0]["goods"] == ["scroll", "horse"]
+    assert any("paid: 2 grain bags, scroll, horse" in s for s in tap(shell, "market-pass"))
+
+
+def test_a_game_takes_two_to_four_players_but_one_estate_is_scored():
+    with pytest.raises(InvalidAction) as error:
+        G.new_config({"start": 0, "lap": 12, "players": [{"colour": "red", "name": "Anna"}]})
+    assert error.value.field == "players"
+    assert "2 to 4" in error.value.msg.english() and "companion score village" in error.value.msg.english()
+    assert G.score_cli({"game": "village", "players": [entry(track=5, coins=2)]})["players"][0]["total"] == 7

@@ -38,6 +38,8 @@ GENERATIONS = {"1": 4, "2": 3, "3": 2, "4": 2}
 MARKERS = 8                               # per colour: 1 on the time track, 1 on the prestige track
 COINS = 15
 GRAIN = 20
+GOODS = ("scroll", "horse", "plow", "ox", "wagon")   # 8 tiles of each
+GOODS_EACH = 8
 FARMYARD_GRAIN = 5
 CUSTOMERS = 24
 CUSTOMER_PRESTIGE_MAX = 30                # not a box count: the customer tiles are not known (FACTS §2.5.4)
@@ -72,7 +74,13 @@ def text(key: str) -> Ref:
 
 
 def new_config(raw: Mapping) -> dict:
-    """Players in seat order (clockwise), the start player, and the time track's length."""
+    """Players in seat order (clockwise), the start player, and the time track's length. A game takes 2
+    to 4 players; one player's estate is only scored (`score_cli`, as the rulebook's worked example)."""
+    players = raw.get("players")
+    if isinstance(players, list) and len(players) < 2:
+        raise InvalidAction(Msg(N_("A game of Village takes 2 to 4 players. One player's estate, like the "
+                                   "rulebook's scoring example, can only be scored: companion score village.")),
+                            field="players")
     clean, start = check_seats(raw, COLOURS, 2, 4)
     lap = raw.get("lap")
     if isinstance(lap, bool) or not isinstance(lap, int) or not 4 <= lap <= 60:
@@ -282,19 +290,39 @@ def _market_order(state: Mapping, config: Mapping, after: str) -> str | None:
 
 
 def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
-    """Serve a customer: the trigger player's first sale is free, every other one costs 1 green cube
-    and 1 time; the tile's printed prestige counts at the end."""
+    """Serve a customer: hand in the grain and the goods the tile shows (the grain leaves the farmyard;
+    the goods, which the books do not keep, are recorded with the sale); the trigger player's first
+    sale is free, every other one costs 1 green cube and 1 time; the tile's printed prestige counts at
+    the end."""
     market = state["market"]
     colour, player = _player(state, config, args)
     prestige = _whole(args, "prestige", 0, CUSTOMER_PRESTIGE_MAX)
+    grain = _whole({"grain": args.get("grain", 0)}, "grain", 0, FARMYARD_GRAIN)
+    if grain > player["grain"]:
+        raise InvalidAction(Msg(N_("Not enough grain.")), field="grain")
+    goods = args.get("goods", [])
+    if (not isinstance(goods, list) or any(g not in GOODS for g in goods)
+            or any(goods.count(g) > GOODS_EACH for g in GOODS)):
+        raise InvalidAction(Msg(N_("Choose the goods handed in from the five kinds (8 tiles of each).")),
+                            field="goods")
+    player["grain"] -= grain
     free = colour == market["trigger"] and not market["free_used"]
     if colour == market["trigger"]:
         market["free_used"] = True
     if not free:
         player["time"] += MARKET_TIME
     player["customers"].append(prestige)
-    market["sales"].append({"player": colour, "prestige": prestige, "free": free})
+    market["sales"].append({"player": colour, "prestige": prestige, "free": free, "grain": grain,
+                            "goods": list(goods)})
     market["turn"] = _market_order(state, config, colour)
+
+
+def payment(grain: int, goods: list) -> Msg | None:
+    """What a sale handed in, in the reader's words ("1 grain bag, horse, plow"); None: nothing."""
+    items = ([P_("{n} grain bag", "{n} grain bags", grain)] if grain else []) + [text(f"good.{g}") for g in goods]
+    if not items:
+        return None
+    return Msg(", ".join(f"{{p{i}}}" for i in range(len(items))), {f"p{i}": item for i, item in enumerate(items)})
 
 
 def _market_pass(state: dict, args: Mapping, config: Mapping) -> None:
@@ -791,8 +819,10 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     if kind == "grain":
         return Msg(N_("{name}: grain {delta:+d}"), {"name": who, "delta": args.get("delta", 0)})
     if kind == "market_sell":
-        return P_("{name} served a customer ({n} prestige point)", "{name} served a customer ({n} prestige points)",
+        sale = P_("{name} served a customer ({n} prestige point)", "{name} served a customer ({n} prestige points)",
                   args.get("prestige", 0), name=who)
+        paid = payment(args.get("grain", 0), args.get("goods", []))
+        return Msg(N_("{sale}, paid: {paid}"), {"sale": sale, "paid": paid}) if paid else sale
     if kind == "mass_move":
         return Msg(N_("{name} moved a member up in the church"), {"name": who})
     if kind == "correct":

@@ -264,6 +264,19 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     turn = market["turn"]
     free = turn == market["trigger"] and not market["free_used"]
     draft = shell.draft.setdefault("sale", {"prestige": None})
+    draft.setdefault("grain", 0)
+    draft.setdefault("goods", [])
+    grain = vm.state["players"][turn]["grain"]
+
+    def add(good):
+        draft["goods"].append(good)
+        shell.render()
+
+    def clear(e):
+        draft["goods"].clear()
+        shell.render()
+
+    handed = ", ".join(shell.game_text(f"good.{g}") for g in draft["goods"]) or "—"
     rows = [heading(_("Market day")),
             tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(shell.player_name(turn), turn, 20)])),
             text(_("This sale is free.") if free else _("This sale costs 1 green cube and 1 time (added for you)."),
@@ -271,13 +284,24 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
             count("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
                   lambda v: draft.update(prestige=v)),
             shell.problem("prestige"),
+            pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
+                 min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
+            shell.problem("grain"),
+            text(_("Goods handed in (on the customer tile): {goods}").format(goods=handed), SMALL),
+            ft.Row([tid(f"sale-good-{g}", ft.OutlinedButton(content=ft.Text(f"+ {shell.game_text(f'good.{g}')}",
+                                                                             size=TEXT), height=TARGET,
+                                                             on_click=lambda e, g=g: add(g)))
+                    for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
+            *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
+            shell.problem("goods"),
             act(vm, "market_pass", _("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
                 "market-pass", player=turn, primary=False),
             act(vm, "market_end", _("No customer left at the stalls"), lambda e: vm.dispatch("market_end"),
                 "market-end", primary=False)]
     for sale in market["sales"]:
-        rows.append(text(_("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]),
-                                                                  n=sale["prestige"]), SMALL))
+        paid = rules.payment(sale["grain"], sale["goods"])
+        line = _("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"])
+        rows.append(text(line + (_(", paid: {paid}").format(paid=vm.msg(paid)) if paid else ""), SMALL))
     if market["passed"]:
         rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
                          SMALL))
@@ -287,7 +311,8 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     sell = None
     if draft["prestige"] is not None:
         sell = act(vm, "market_sell", _("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
-            "market_sell", "sale", player=turn, prestige=draft["prestige"]), "market-sell", player=turn,
+            "market_sell", "sale", player=turn, prestige=draft["prestige"], grain=min(draft["grain"], grain),
+            goods=list(draft["goods"])), "market-sell", player=turn,
             icon=ft.Icons.CHECK, bar=True)
     controls = [card(rows, "market", highlight=True)]
     if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
