@@ -498,3 +498,15 @@ def test_a_game_takes_two_to_four_players_but_one_estate_is_scored():
     assert error.value.field == "players"
     assert "2 to 4" in error.value.msg.english() and "companion score village" in error.value.msg.english()
     assert G.score_cli({"game": "village", "players": [entry(track=5, coins=2)]})["players"][0]["total"] == 7
+
+
+def test_the_czech_mass_majority_is_the_box_s_prevaha():
+    """Issue 26: the Czech box calls the mass's majority "převaha" (shared/czech-terms.md), never
+    "většina", in the catalogue and in the rule texts."""
+    from companion.i18n import translations
+    cs = translations("cs")
+    for msgid in ("Majority, then the final scoring", "Majority, then the next round",
+                  "Mass: nobody could act; the majority scored", "3. The majority", "the majority"):
+        assert "řevah" in cs.gettext(msgid) and "většin" not in cs.gettext(msgid).lower(), msgid
+    village = {k: v for k, v in TEXTS.items() if k.startswith("village.")}
+    assert not [k for k, v in village.items() if "většin" in v["cs"].lower()]
