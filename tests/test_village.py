@@ -510,3 +510,20 @@ def test_the_czech_mass_majority_is_the_box_s_prevaha():
         assert "řevah" in cs.gettext(msgid) and "většin" not in cs.gettext(msgid).lower(), msgid
     village = {k: v for k, v in TEXTS.items() if k.startswith("village.")}
     assert not [k for k, v in village.items() if "většin" in v["cs"].lower()]
+
+
+def test_the_header_names_whom_the_table_names_in_every_state_of_the_script():
+    from tests.test_moves import states
+    seen = set()
+    for config, state in states("village"):
+        actor, table = G.guide(state, config).actor, G.moves(state, config)
+        if state["phase"] in ("play", "final_actions"):
+            due = ("death" if vg._dying(state, config) else "market_pass" if state["market"] else "next_turn")
+            assert table[due].by == {actor}, (due, state["phase"])
+            seen.add(due)
+        elif state["phase"] == "mass" and actor is not None:
+            assert table["mass_move"].by == table["mass_done"].by == {actor}
+        else:
+            assert actor is None
+        seen.add(state["phase"])
+    assert {"death", "market_pass", "next_turn", "play", "final_actions", "mass", "scoring", "over"} <= seen
