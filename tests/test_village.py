@@ -527,3 +527,11 @@ def test_the_header_names_whom_the_table_names_in_every_state_of_the_script():
             assert actor is None
         seen.add(state["phase"])
     assert {"death", "market_pass", "next_turn", "play", "final_actions", "mass", "scoring", "over"} <= seen
+
+
+def test_an_owned_phone_ends_and_opens_only_its_own_player_s_turn():
+    vm, shell = village_shell([("begin", {})], me="yellow")          # Petr is on turn
+    for ident in ("next-turn", "market-start", "round-end"):
+        shown = tap(shell, ident)
+        assert any("This phone belongs to Martina" in s for s in shown), ident
+    assert vm.state["turn"] == 0 and vm.state["market"] is None and vm.state["phase"] == "play"

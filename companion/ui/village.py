@@ -98,8 +98,8 @@ def round_screen(shell) -> Screen:
     else:
         controls += books(shell)
         controls.append(act(vm, "market_start", _("Market day (the market cube was taken)"), lambda e: vm.dispatch(
-            "market_start", player=turn["colour"]), "market-start", player=turn["colour"], primary=False,
-            icon=ft.Icons.STOREFRONT))
+            "market_start", player=turn["colour"]), "market-start", primary=False,
+            icon=ft.Icons.STOREFRONT))      # the player on turn took the cube: entered on that player's phone or a shared one
         if state["phase"] == "play":
             controls += [
                 act(vm, "round_end", _("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
