@@ -99,7 +99,7 @@ def round_screen(shell) -> Screen:
         controls += books(shell)
         controls.append(act(vm, "market_start", _("Market day (the market cube was taken)"), lambda e: vm.dispatch(
             "market_start", player=turn["colour"]), "market-start", primary=False,
-            icon=ft.Icons.STOREFRONT))      # the player on turn took the cube: entered on that player's phone or a shared one
+            icon=ft.Icons.STOREFRONT))      # the player on turn took the cube: that player's phone or a shared one
         if state["phase"] == "play":
             controls += [
                 act(vm, "round_end", _("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
