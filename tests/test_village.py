@@ -535,3 +535,12 @@ def test_an_owned_phone_ends_and_opens_only_its_own_player_s_turn():
         shown = tap(shell, ident)
         assert any("This phone belongs to Martina" in s for s in shown), ident
     assert vm.state["turn"] == 0 and vm.state["market"] is None and vm.state["phase"] == "play"
+
+
+def test_the_first_entry_of_a_round_keeps_the_screen_where_it_is():
+    """The step moves on from seeding with the round's first entry: the header says so, but the screen
+    stays the same one (not reopened at its top with its folds closed under the player's finger)."""
+    config, before = play([("begin", {})])
+    config, after = play([("begin", {}), ("grain", {"player": "blue", "delta": 1})])
+    assert before["step"] == "seed" and after["step"] == "turns"
+    assert G.guide(before, config).screen == G.guide(after, config).screen

@@ -870,8 +870,9 @@ def guide(state: Mapping, config: Mapping) -> Guide:
             return Guide(where, dying[0], Msg(N_("Dies at once:")), figures, f"market:{phase}")
         return Guide(where, state["market"]["turn"], Msg(N_("At the market:")), figures, f"market:{phase}")
     if dying:
-        return Guide(where, dying[0], Msg(N_("A member dies:")), figures, f"{phase}:{state['step']}")
-    return Guide(where, turn, Msg(N_("On turn:")), figures, f"{phase}:{state['step']}")
+        return Guide(where, dying[0], Msg(N_("A member dies:")), figures, f"{phase}:{state['round']}")
+    # one screen for the round's turns: the step moving on with the first entry does not scroll it away
+    return Guide(where, turn, Msg(N_("On turn:")), figures, f"{phase}:{state['round']}")
 
 
 GAME = GameDef(
