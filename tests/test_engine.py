@@ -27,6 +27,12 @@ SCRIPTS = {
         ("coins", {"player": "ivory", "delta": 2}), ("correct", {"track": "red", "points": 3, "reason": "travel"}),
         ("next_turn", {}), ("round_end", {}), ("mass_buy", {"player": "ivory"}),
         ("mass_draw", {"members": {}, "monks": 3}), ("mass_end", {}),
+        ("time", {"player": "ivory", "amount": 6}),
+        ("death", {"player": "ivory", "number": "1", "profession": "farmyard", "place": "grave"}),
+        ("market_start", {"player": "red"}), ("end_trigger", {"player": "ivory"}), ("market_pass", {"player": "red"}),
+        ("market_pass", {"player": "ivory"}), ("next_turn", {}), ("next_turn", {}), ("mass_quiet", {}),
+        ("finish", {"players": {"red": {"cities_visited": 1, "council": [0, 0, 0, 0]},
+                                "ivory": {"cities_visited": 0, "council": [0, 0, 0, 0]}}}),
     ]),
     "princes_of_the_renaissance": ({"start": 1, "players": [
         {"colour": "baglioni", "name": "A"}, {"colour": "d_este", "name": "B"}, {"colour": "gonzaga", "name": "C"}]}, [

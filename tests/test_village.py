@@ -3,18 +3,22 @@ final-scoring tables and tie-breaks, the box limits, and `companion score villag
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
 from companion.engine import flow
 from companion.engine.model import InvalidAction
+from companion import texts
 from companion.games import village as vg
+from companion.i18n import Translator
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
 
 GAME_NAME = "village"
 
 G = vg.GAME
+TEXTS, _SECTIONS = texts.load_all()
 THREE = {"start": 0, "lap": 5, "players": [{"colour": "blue", "name": "Petr"}, {"colour": "yellow", "name": "Martina"},
                                            {"colour": "red", "name": "Filip"}]}
 
@@ -169,7 +173,6 @@ def test_tv_v7_mass_majority_goes_to_the_member_further_left():
         ("mass_buy", {"player": "blue"}), ("mass_buy", {"player": "red"}),
         ("mass_draw", {"members": {"yellow": 1}, "monks": 1}),
         ("mass_move", {"player": "blue", "source": 0, "target": 1, "grain": 2}), ("mass_done", {"player": "blue"}),
-        ("mass_done", {"player": "yellow"}),
         ("mass_move", {"player": "red", "source": 0, "target": 3, "grain": 4}), ("mass_done", {"player": "red"}),
     ])
     assert state["players"]["blue"]["coins"] == 0 and state["players"]["red"]["grain"] == 0
@@ -315,3 +318,229 @@ def test_an_option_for_a_game_without_options_says_so():
     done = run_score({"options": ["gifts"], "players": [entry("a")]})
     assert_refused(done, "options[0]")
     assert "one of ," not in done.stderr and "has no options" in done.stderr
+
+
+# -- issue 22: one table of what is allowed, no silent refusal --------------------------------------
+
+def test_moving_up_in_the_church_costs_grain_for_every_window():
+    """Players met a move up the church windows for 0 grain accepted: every step costs grain."""
+    config, state = play([("begin", {}), ("church", {"player": "blue"}), ("grain", {"player": "blue", "delta": 3}),
+                          ("round_end", {}), ("mass_draw", {"members": {"blue": 1}, "monks": 3})])
+    error = refused(config, state, "mass_move", player="blue", source=0, target=1, grain=0)
+    assert error.field == "grain" and "at least 1" in error.msg.english()
+    error = refused(config, state, "mass_move", player="blue", source=0, target=2, grain=1)
+    assert "at least 2" in error.msg.english()
+    state = flow.apply(G, config, state, {"type": "mass_move", "args": {"player": "blue", "source": 0, "target": 2,
+                                                                         "grain": 2}})
+    assert state["players"]["blue"]["windows"] == [0, 0, 1, 0] and state["players"]["blue"]["grain"] == 1
+
+
+def test_the_table_names_who_acts_and_why_an_entry_is_refused():
+    config, state = play([("begin", {})])
+    table = G.moves(state, config)
+    assert table["next_turn"].by == {"blue"} and table["round_end"].by == {"blue"}
+    assert table["market_sell"].refusal.text == "No market day is running."
+    assert table["mass_buy"].refusal is not None and table["finish"].refusal is not None
+    assert refused(config, state, "begin").msg.text == "The game has already begun."
+    config, state = play([("begin", {}), ("market_start", {"player": "blue"})])
+    table = G.moves(state, config)
+    assert table["market_sell"].by == table["market_pass"].by == {"blue"}
+    assert table["next_turn"].refusal.text == table["round_end"].refusal.text == "Finish the market day first."
+    assert refused(config, state, "market_pass", player="yellow").field == "player"
+    config, state = play([("begin", {}), ("next_marker", {"player": "red"})])
+    assert refused(config, state, "next_marker", player="blue").msg.text == (
+        "The next-starting-player marker is already taken this round.")
+
+
+def test_a_death_on_a_market_day_is_recorded_at_once():
+    """On a market day a member whose family passed the bridge dies at once (FACTS §2.7): the day goes
+    on only after his death is recorded."""
+    config, state = play([("begin", {}), ("time", {"player": "yellow", "amount": 4}),
+                          ("market_start", {"player": "blue"}), ("market_sell", {"player": "blue", "prestige": 3})])
+    state = flow.apply(G, config, state, {"type": "market_sell", "args": {"player": "yellow", "prestige": 2}})
+    assert vg.deaths_due(state["players"]["yellow"], config["lap"]) == 1          # the sale's time: the bridge
+    for kind, args in (("market_sell", {"player": "red", "prestige": 1}), ("market_pass", {"player": "red"}),
+                       ("market_end", {})):
+        assert "dies at once" in refused(config, state, kind, **args).msg.text
+    assert G.guide(state, config).actor == "yellow"
+    assert G.moves(state, config)["death"].by == {"yellow"}
+    state = flow.apply(G, config, state, {"type": "death", "args": {"player": "yellow", "number": "1",
+                                                                     "profession": "farmyard", "place": "grave"}})
+    state = flow.apply(G, config, state, {"type": "market_pass", "args": {"player": "red"}})
+    assert state["market"]["turn"] == "blue"
+
+
+def where(state, config, lang="en"):
+    return Translator(lang, lambda key, lang: TEXTS[key][lang]).msg(G.guide(state, config).where)
+
+
+def test_the_header_follows_the_round_not_the_step_it_began_with():
+    """Players saw 'Osazení akčních políček' for the whole round: the header says where the round is."""
+    config, state = play([("begin", {})])
+    assert where(state, config) == "Round 1 · Fill the action spaces"
+    config, state = play([("begin", {}), ("time", {"player": "blue", "amount": 1})])
+    assert where(state, config) == "Round 1 · Take a cube, do the action"
+    assert where(state, config, "cs") != "1. kolo · Osazení akčních políček"
+    config, state = play([("begin", {}), ("market_start", {"player": "blue"}),
+                          ("market_sell", {"player": "blue", "prestige": 3})])
+    assert where(state, config) == "Round 1 · market day" and G.guide(state, config).actor == "yellow"
+    config, state = play([("begin", {}), ("time", {"player": "yellow", "amount": 5})])
+    assert where(state, config) == "Round 1 · a family member dies" and G.guide(state, config).actor == "yellow"
+    config, state = play([("begin", {}), ("church", {"player": "yellow"}), ("church", {"player": "red"}),
+                          ("grain", {"player": "red", "delta": 2}), ("round_end", {})])
+    assert where(state, config) == "Mass after round 1 · four pieces out of the bag"
+    state = flow.apply(G, config, state, {"type": "mass_draw", "args": {"members": {"yellow": 1, "red": 1},
+                                                                         "monks": 2}})
+    guide = G.guide(state, config)
+    assert guide.actor == "red" and G.moves(state, config)["mass_move"].by == {"red"}   # yellow has no grain
+    assert where(state, config) == "Mass after round 1 · moving up"
+    state = flow.apply(G, config, state, {"type": "mass_done", "args": {"player": "red"}})
+    assert where(state, config) == "Mass after round 1 · the majority" and G.guide(state, config).actor is None
+
+
+def village_shell(actions, form=THREE, me=None):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game("village", form), vm.problem
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
+
+def tap(shell, ident):
+    """Tap the control with test id `ident`; the texts of the screen drawn after it."""
+    from tests.test_screens import by_id, controls_of
+    clickable = next(c for c in controls_of([by_id(shell.page, ident)]) if getattr(c, "on_click", None))
+    shell.page.data = shell                        # a pick redraws through the event's page
+    clickable.on_click(SimpleNamespace(page=shell.page))
+    shell.render()
+    return [c.value for c in controls_of(shell.page.controls) if getattr(c, "value", None)]
+
+
+@pytest.mark.parametrize("actions, ident, reason", [
+    pytest.param([("coins", {"player": "blue", "delta": -1})], "coin-minus", "Not enough coins.", id="coins-below-0"),
+    pytest.param([], "grain-minus", "Not enough grain.", id="grain-below-0"),
+    pytest.param([("grain", {"player": "blue", "delta": 5})], "grain-plus", "A farmyard holds at most 5 grain bags.",
+                 id="a-6th-grain-bag"),
+    pytest.param([("coins", {"player": "blue", "delta": 12})], "coin-plus", "The box has only 15 coins.",
+                 id="coins-beyond-the-box"),
+    pytest.param([], "pp-minus", "A score cannot go below 0.", id="prestige-below-0"),
+])
+def test_a_quick_entry_at_its_limit_says_why_next_to_it(actions, ident, reason):
+    """Refused in silence before: the entry was a disabled button. Now greyed, and a tap says why."""
+    vm, shell = village_shell([("begin", {}), *actions])
+    before = list(vm.session["log"])
+    shown = tap(shell, ident)
+    assert vm.problem.text == reason and reason in shown
+    from tests.test_screens import by_id
+    assert vm.error_for(ident) == reason and by_id(shell.page, f"error-{ident}") is not None
+    assert vm.session["log"] == before
+
+
+def test_a_mass_buy_out_without_a_coin_says_why():
+    vm, shell = village_shell([("begin", {}), ("church", {"player": "yellow"}), ("coins", {"player": "yellow",
+                                                                                            "delta": -1}),
+                               ("round_end", {})])
+    shown = tap(shell, "buy-yellow")
+    assert "Martina has no coin." in shown and vm.state["players"]["yellow"]["bag"] == 1
+
+
+def test_an_owned_phone_greys_the_other_sellers_at_the_market():
+    vm, shell = village_shell([("begin", {}), ("market_start", {"player": "blue"})], me="yellow")
+    shown = tap(shell, "market-pass")                  # Petr's pass, on Martina's phone
+    assert vm.state["market"]["passed"] == [] and any("This phone belongs to Martina" in s for s in shown)
+    vm.me = "blue"
+    vm.problem = None
+    shell.render()
+    tap(shell, "market-pass")
+    assert vm.state["market"]["passed"] == ["blue"]
+
+
+# -- issue 26 ---------------------------------------------------------------------------------------
+
+def test_a_market_sale_records_the_grain_and_goods_handed_in():
+    """A market day recorded no grain or goods paid: the grain leaves the farmyard, the goods are kept
+    with the sale and said in the log."""
+    config, state = play([("begin", {}), ("grain", {"player": "blue", "delta": 2}),
+                          ("market_start", {"player": "blue"})])
+    error = refused(config, state, "market_sell", player="blue", prestige=6, grain=3)
+    assert error.field == "grain"
+    assert refused(config, state, "market_sell", player="blue", prestige=6, goods=["dragon"]).field == "goods"
+    action = {"type": "market_sell", "args": {"player": "blue", "prestige": 6, "grain": 1, "goods": ["horse", "plow"]}}
+    state = flow.apply(G, config, state, action)
+    assert state["players"]["blue"]["grain"] == 1
+    assert state["market"]["sales"] == [{"player": "blue", "prestige": 6, "free": True, "grain": 1,
+                                         "goods": ["horse", "plow"]}]
+    said = Translator("cs", lambda key, lang: TEXTS[key][lang]).msg(G.describe(action, config))
+    assert said == "Petr: obsloužen zákazník (6 bodů prestiže), odevzdáno: 1 pytel obilí, kůň, pluh"
+
+
+def test_the_market_screen_sends_the_grain_and_goods_handed_in():
+    vm, shell = village_shell([("begin", {}), ("grain", {"player": "blue", "delta": 2}),
+                               ("market_start", {"player": "blue"})])
+    for ident in ("sale-6", "sale-grain-2", "sale-good-scroll", "sale-good-horse", "market-sell"):
+        tap(shell, ident)
+    assert vm.state["players"]["blue"]["grain"] == 0
+    assert vm.state["market"]["sales"][0]["goods"] == ["scroll", "horse"]
+    assert any("paid: 2 grain bags, scroll, horse" in s for s in tap(shell, "market-pass"))
+
+
+def test_a_game_takes_two_to_four_players_but_one_estate_is_scored():
+    with pytest.raises(InvalidAction) as error:
+        G.new_config({"start": 0, "lap": 12, "players": [{"colour": "red", "name": "Anna"}]})
+    assert error.value.field == "players"
+    assert "2 to 4" in error.value.msg.english() and "companion score village" in error.value.msg.english()
+    assert G.score_cli({"game": "village", "players": [entry(track=5, coins=2)]})["players"][0]["total"] == 7
+
+
+def test_the_czech_mass_majority_is_the_box_s_prevaha():
+    """Issue 26: the Czech box calls the mass's majority "převaha" (shared/czech-terms.md), never
+    "většina", in the catalogue and in the rule texts."""
+    from companion.i18n import translations
+    cs = translations("cs")
+    for msgid in ("Majority, then the final scoring", "Majority, then the next round",
+                  "Mass: nobody could act; the majority scored", "3. The majority", "the majority"):
+        assert "řevah" in cs.gettext(msgid) and "většin" not in cs.gettext(msgid).lower(), msgid
+    village = {k: v for k, v in TEXTS.items() if k.startswith("village.")}
+    assert not [k for k, v in village.items() if "většin" in v["cs"].lower()]
+
+
+def test_the_header_names_whom_the_table_names_in_every_state_of_the_script():
+    from tests.test_moves import states
+    seen = set()
+    for config, state in states("village"):
+        actor, table = G.guide(state, config).actor, G.moves(state, config)
+        if state["phase"] in ("play", "final_actions"):
+            due = ("death" if vg._dying(state, config) else "market_pass" if state["market"] else "next_turn")
+            assert table[due].by == {actor}, (due, state["phase"])
+            seen.add(due)
+        elif state["phase"] == "mass" and actor is not None:
+            assert table["mass_move"].by == table["mass_done"].by == {actor}
+        else:
+            assert actor is None
+        seen.add(state["phase"])
+    assert {"death", "market_pass", "next_turn", "play", "final_actions", "mass", "scoring", "over"} <= seen
+
+
+def test_an_owned_phone_ends_and_opens_only_its_own_player_s_turn():
+    vm, shell = village_shell([("begin", {})], me="yellow")          # Petr is on turn
+    for ident in ("next-turn", "market-start", "round-end"):
+        shown = tap(shell, ident)
+        assert any("This phone belongs to Martina" in s for s in shown), ident
+    assert vm.state["turn"] == 0 and vm.state["market"] is None and vm.state["phase"] == "play"
+
+
+def test_the_first_entry_of_a_round_keeps_the_screen_where_it_is():
+    """The step moves on from seeding with the round's first entry: the header says so, but the screen
+    stays the same one (not reopened at its top with its folds closed under the player's finger)."""
+    config, before = play([("begin", {})])
+    config, after = play([("begin", {}), ("grain", {"player": "blue", "delta": 1})])
+    assert before["step"] == "seed" and after["step"] == "turns"
+    assert G.guide(before, config).screen == G.guide(after, config).screen

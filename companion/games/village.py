@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.flow import need, score_track
-from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.flow import score_track
+from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
 from ..engine.seats import check_seats
 from ..engine.ranking import shared_places, tied_groups
 
@@ -38,6 +38,8 @@ GENERATIONS = {"1": 4, "2": 3, "3": 2, "4": 2}
 MARKERS = 8                               # per colour: 1 on the time track, 1 on the prestige track
 COINS = 15
 GRAIN = 20
+GOODS = ("scroll", "horse", "plow", "ox", "wagon")   # 8 tiles of each
+GOODS_EACH = 8
 FARMYARD_GRAIN = 5
 CUSTOMERS = 24
 CUSTOMER_PRESTIGE_MAX = 30                # not a box count: the customer tiles are not known (FACTS §2.5.4)
@@ -72,7 +74,13 @@ def text(key: str) -> Ref:
 
 
 def new_config(raw: Mapping) -> dict:
-    """Players in seat order (clockwise), the start player, and the time track's length."""
+    """Players in seat order (clockwise), the start player, and the time track's length. A game takes 2
+    to 4 players; one player's estate is only scored (`score_cli`, as the rulebook's worked example)."""
+    players = raw.get("players")
+    if isinstance(players, list) and len(players) < 2:
+        raise InvalidAction(Msg(N_("A game of Village takes 2 to 4 players. One player's estate, like the "
+                                   "rulebook's scoring example, can only be scored: companion score village.")),
+                            field="players")
     clean, start = check_seats(raw, COLOURS, 2, 4)
     lap = raw.get("lap")
     if isinstance(lap, bool) or not isinstance(lap, int) or not 4 <= lap <= 60:
@@ -154,21 +162,18 @@ def _whole(args: Mapping, key: str, low: int, high: int) -> int:
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "setup")
     state["phase"] = "play"
 
 
 def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "play")
     if args.get("step") not in ("seed", "turns", "round_end"):
         raise InvalidAction(Msg(N_("There is no such step.")))
     state["step"] = args["step"]
 
 
 def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
-    """The next player clockwise; a death the time track caused must be carried out first."""
-    need(state, "play", "final_actions")
-    _turn_may_end(state, config)
+    """The next player clockwise (the table of allowed actions holds it back while a market day runs or
+    a death the time track caused is due)."""
     colour = config["players"][state["turn"]]["colour"]
     if state["phase"] == "final_actions":
         _final_action_done(state, config, colour)
@@ -176,19 +181,8 @@ def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
     state["turn"] = (state["turn"] + 1) % len(config["players"])
 
 
-def _turn_may_end(state: Mapping, config: Mapping) -> None:
-    """A turn ends only after the market day and after any death the time track caused."""
-    if state["market"]:
-        raise InvalidAction(Msg(N_("Finish the market day first.")))
-    for colour, player in state["players"].items():
-        if deaths_due(player, config["lap"]) > 0:
-            raise InvalidAction(Msg(N_("{name} passed the bridge: a family member dies at the end of this turn."),
-                                    {"name": _name(config, colour)}))
-
-
 def _time(state: dict, args: Mapping, config: Mapping) -> None:
     """Time spent (an action's hourglasses, or 2 for a plague cube): the marker moves on."""
-    need(state, "play", "final_actions")
     _colour, player = _player(state, config, args)
     amount = PLAGUE_TIME if args.get("plague") else _whole(args, "amount", 1, 12)
     player["time"] += amount
@@ -196,7 +190,6 @@ def _time(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _birth(state: dict, args: Mapping, config: Mapping) -> None:
     """Family action: the lowest-numbered member still in the supply is born onto the farmyard."""
-    need(state, "play", "final_actions")
     _colour, player = _player(state, config, args)
     numbers = [k for k, v in player["supply"].items() if v > 0]
     if not numbers:
@@ -209,10 +202,7 @@ def _birth(state: dict, args: Mapping, config: Mapping) -> None:
 def _death(state: dict, args: Mapping, config: Mapping) -> None:
     """A member dies (the lowest-numbered visible one): to the chronicle of his profession if a space
     is free, else to an anonymous grave; in the final actions with neither free, out of the game."""
-    need(state, "play", "final_actions")
     colour, player = _player(state, config, args)
-    if deaths_due(player, config["lap"]) <= 0:
-        raise InvalidAction(Msg(N_("Nobody in this family has to die now.")))
     number = args.get("number")
     if player["living"].get(number, 0) <= 0:
         raise InvalidAction(Msg(N_("No living family member has that number.")), field="number")
@@ -229,14 +219,14 @@ def _death(state: dict, args: Mapping, config: Mapping) -> None:
         if not isinstance(window, int) or not 0 <= window < 4 or player["windows"][window] <= 0:
             raise InvalidAction(Msg(N_("None of his family sits on that church window.")), field="window")
         player["windows"][window] -= 1
-    if _in_church(player) > living(player) - 1:
+    if in_church(player) > living(player) - 1:
         raise InvalidAction(Msg(N_("That member is in the black bag: choose a visible one.")), field="number")
     player["living"][number] -= 1
     player[{"chronicle": "chronicle", "grave": "graves", "removed": "removed"}[where]] += 1
     player["deaths"] += 1
 
 
-def _in_church(player: Mapping) -> int:
+def in_church(player: Mapping) -> int:
     return player["bag"] + sum(player["windows"])
 
 
@@ -266,19 +256,15 @@ def _grain(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _church(state: dict, args: Mapping, config: Mapping) -> None:
     """Church action: a farmyard member goes into the black bag (1 brown cube or 3 time)."""
-    need(state, "play", "final_actions")
     _colour, player = _player(state, config, args)
-    if _in_church(player) >= living(player):
+    if in_church(player) >= living(player):
         raise InvalidAction(Msg(N_("Every living family member is already in the church.")))
     player["bag"] += 1
 
 
 def _next_marker(state: dict, args: Mapping, config: Mapping) -> None:
     """Council stage 1: the next-starting-player marker (nothing if it is already taken)."""
-    need(state, "play")
     colour, _player_state = _player(state, config, args)
-    if state["next_start"] is not None:
-        raise InvalidAction(Msg(N_("The next-starting-player marker is already taken this round.")))
     state["next_start"] = _seat(config, colour)
 
 
@@ -288,9 +274,6 @@ def _next_marker(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _market_start(state: dict, args: Mapping, config: Mapping) -> None:
     """The market cube was taken: a market day must be held; its trigger player sells first, free."""
-    need(state, "play", "final_actions")
-    if state["market"]:
-        raise InvalidAction(Msg(N_("A market day is already running.")))
     colour, _ = _player(state, config, args)
     state["market"] = {"trigger": colour, "free_used": False, "passed": [], "turn": colour, "sales": []}
 
@@ -307,35 +290,45 @@ def _market_order(state: Mapping, config: Mapping, after: str) -> str | None:
 
 
 def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
-    """Serve a customer: the trigger player's first sale is free, every other one costs 1 green cube
-    and 1 time; the tile's printed prestige counts at the end."""
+    """Serve a customer: hand in the grain and the goods the tile shows (the grain leaves the farmyard;
+    the goods, which the books do not keep, are recorded with the sale); the trigger player's first
+    sale is free, every other one costs 1 green cube and 1 time; the tile's printed prestige counts at
+    the end."""
     market = state["market"]
-    if not market:
-        raise InvalidAction(Msg(N_("No market day is running.")))
     colour, player = _player(state, config, args)
-    if colour != market["turn"]:
-        raise InvalidAction(Msg(N_("It is {name}'s turn at the market."), {"name": _name(config, market["turn"])}))
     prestige = _whole(args, "prestige", 0, CUSTOMER_PRESTIGE_MAX)
-    if sum(len(p["customers"]) for p in state["players"].values()) >= CUSTOMERS:
-        raise InvalidAction(Msg(N_("All 24 customers have been served.")))
+    grain = _whole({"grain": args.get("grain", 0)}, "grain", 0, FARMYARD_GRAIN)
+    if grain > player["grain"]:
+        raise InvalidAction(Msg(N_("Not enough grain.")), field="grain")
+    goods = args.get("goods", [])
+    if (not isinstance(goods, list) or any(g not in GOODS for g in goods)
+            or any(goods.count(g) > GOODS_EACH for g in GOODS)):
+        raise InvalidAction(Msg(N_("Choose the goods handed in from the five kinds (8 tiles of each).")),
+                            field="goods")
+    player["grain"] -= grain
     free = colour == market["trigger"] and not market["free_used"]
     if colour == market["trigger"]:
         market["free_used"] = True
     if not free:
         player["time"] += MARKET_TIME
     player["customers"].append(prestige)
-    market["sales"].append({"player": colour, "prestige": prestige, "free": free})
+    market["sales"].append({"player": colour, "prestige": prestige, "free": free, "grain": grain,
+                            "goods": list(goods)})
     market["turn"] = _market_order(state, config, colour)
+
+
+def payment(grain: int, goods: list) -> Msg | None:
+    """What a sale handed in, in the reader's words ("1 grain bag, horse, plow"); None: nothing."""
+    items = ([P_("{n} grain bag", "{n} grain bags", grain)] if grain else []) + [text(f"good.{g}") for g in goods]
+    if not items:
+        return None
+    return Msg(", ".join(f"{{p{i}}}" for i in range(len(items))), {f"p{i}": item for i, item in enumerate(items)})
 
 
 def _market_pass(state: dict, args: Mapping, config: Mapping) -> None:
     """Passing is final for this market day; when everyone has passed, the day ends."""
     market = state["market"]
-    if not market:
-        raise InvalidAction(Msg(N_("No market day is running.")))
     colour, _ = _player(state, config, args)
-    if colour != market["turn"]:
-        raise InvalidAction(Msg(N_("It is {name}'s turn at the market."), {"name": _name(config, market["turn"])}))
     market["passed"].append(colour)
     if colour == market["trigger"]:
         market["free_used"] = True
@@ -346,8 +339,6 @@ def _market_pass(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _market_end(state: dict, args: Mapping, config: Mapping) -> None:
     """Every customer at the stalls has been served: the day ends (then the refill)."""
-    if not state["market"]:
-        raise InvalidAction(Msg(N_("No market day is running.")))
     state["market"] = None
 
 
@@ -357,21 +348,14 @@ def _market_end(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _round_end(state: dict, args: Mapping, config: Mapping) -> None:
     """The last cube was taken and its action done: the round ends with a mass."""
-    need(state, "play")
-    _turn_may_end(state, config)
     state["phase"] = "mass"
-    state["mass"] = {"bought": {}, "drawn": None, "moved": [], "final": False}
+    state["mass"] = {"bought": {}, "drawn": None, "moved": [], "started": [], "final": False}
 
 
 def _mass_buy(state: dict, args: Mapping, config: Mapping) -> None:
     """Buy one of your own members out of the bag for 1 coin (until 4 pieces are out)."""
-    need(state, "mass")
     mass = state["mass"]
     colour, player = _player(state, config, args)
-    if mass["drawn"] is not None:
-        raise InvalidAction(Msg(N_("The pieces have already been drawn.")))
-    if sum(mass["bought"].values()) >= MASS_PIECES:
-        raise InvalidAction(Msg(N_("Four members are already out of the bag.")))
     if player["bag"] <= 0:
         raise InvalidAction(Msg(N_("{name} has no family member in the bag."), {"name": _name(config, colour)}))
     if player["coins"] <= 0:
@@ -385,10 +369,7 @@ def _mass_buy(state: dict, args: Mapping, config: Mapping) -> None:
 def _mass_draw(state: dict, args: Mapping, config: Mapping) -> None:
     """The rest is drawn blind until 4 pieces are out: family members to the rightmost window,
     monks back into the bag."""
-    need(state, "mass")
     mass = state["mass"]
-    if mass["drawn"] is not None:
-        raise InvalidAction(Msg(N_("The pieces have already been drawn.")))
     drawn = args.get("members")
     if not isinstance(drawn, Mapping):
         raise InvalidAction(Msg(N_("Enter what was drawn.")), field="members")
@@ -412,34 +393,30 @@ def _mass_draw(state: dict, args: Mapping, config: Mapping) -> None:
 def _mass_move(state: dict, args: Mapping, config: Mapping) -> None:
     """Move one of your members leftwards, paying the grain shown between the windows (see the board).
     A player may move several members, and one member several windows, in his one go."""
-    need(state, "mass")
-    mass = state["mass"]
-    if mass["drawn"] is None:
-        raise InvalidAction(Msg(N_("Draw the pieces first.")))
     colour, player = _player(state, config, args)
-    if colour in mass["moved"]:
-        raise InvalidAction(Msg(N_("{name} has finished moving this mass."), {"name": _name(config, colour)}))
     source, target = args.get("source"), args.get("target")
     if not (isinstance(source, int) and isinstance(target, int) and 0 <= source < target <= 3):
         raise InvalidAction(Msg(N_("A member moves from a window to one further left.")), field="target")
     if player["windows"][source] <= 0:
         raise InvalidAction(Msg(N_("None of his family sits on that church window.")), field="source")
     grain = _whole(args, "grain", 0, FARMYARD_GRAIN)
+    if grain < target - source:
+        raise InvalidAction(P_("Every window further costs grain (see the board): at least {n} bag for this move.",
+                               "Every window further costs grain (see the board): at least {n} bags for this move.",
+                               target - source), field="grain")
     if grain > player["grain"]:
         raise InvalidAction(Msg(N_("Not enough grain.")), field="grain")
     player["grain"] -= grain
     player["windows"][source] -= 1
     player["windows"][target] += 1
+    if colour not in state["mass"]["started"]:
+        state["mass"]["started"].append(colour)
 
 
 def _mass_done(state: dict, args: Mapping, config: Mapping) -> None:
     """A player has finished moving this mass (each player moves once, in turn order)."""
-    need(state, "mass")
     colour, _ = _player(state, config, args)
-    if state["mass"]["drawn"] is None:
-        raise InvalidAction(Msg(N_("Draw the pieces first.")))
-    if colour not in state["mass"]["moved"]:
-        state["mass"]["moved"].append(colour)
+    state["mass"]["moved"].append(colour)
 
 
 def mass_majority(windows: Mapping[str, list[int]]) -> list[str]:
@@ -455,31 +432,46 @@ def mass_majority(windows: Mapping[str, list[int]]) -> list[str]:
     return [c for c in tied if leftmost[c] == far]
 
 
+def can_move(player: Mapping) -> bool:
+    """A family can move up in the mass: a member on a window that is not the leftmost, and grain to pay
+    (every step between the windows costs grain)."""
+    return sum(player["windows"][:3]) > 0 and player["grain"] > 0
+
+
+def mass_mover(state: Mapping, config: Mapping) -> str | None:
+    """Who moves up now in the mass's second part: the first family, from the start player clockwise,
+    that has not finished and can move or has begun moving (None before the draw and once nobody is
+    left to move)."""
+    mass = state["mass"]
+    if mass is None or mass["drawn"] is None:
+        return None
+    players = config["players"]
+    for k in range(len(players)):
+        colour = players[(state["start"] + k) % len(players)]["colour"]
+        if colour not in mass["moved"] and (colour in mass["started"] or can_move(state["players"][colour])):
+            return colour
+    return None
+
+
 def mass_idle(state: Mapping) -> bool:
     """Nobody can act in this mass: no family member is in the black bag (nothing to buy, and the 4
     pieces drawn are the monks) and no family has both a member that could still move left and grain
     to pay with (every step between the windows costs the grain the board shows: the app's reading of
     FACTS §2.6, whose example has every step cost at least one bag)."""
-    return all(p["bag"] == 0 and (sum(p["windows"][:3]) == 0 or p["grain"] == 0) for p in state["players"].values())
+    return all(p["bag"] == 0 and not can_move(p) for p in state["players"].values())
 
 
 def _mass_quiet(state: dict, args: Mapping, config: Mapping) -> None:
     """A mass in which nobody can act, in one entry: the monks are drawn and go back, the majority
     scores, and the next round begins (or the final scoring)."""
-    need(state, "mass")
     mass = state["mass"]
-    if mass["drawn"] is not None or mass["bought"] or not mass_idle(state):
-        raise InvalidAction(Msg(N_("Someone can still act in this mass: go through its parts.")))
     mass["drawn"] = {"members": {c: 0 for c in state["players"]}, "monks": MASS_PIECES}
     _mass_end(state, args, config)
 
 
 def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
     """The majority bonus, then a new round (or, after the final mass, the final scoring)."""
-    need(state, "mass")
     mass = state["mass"]
-    if mass["drawn"] is None:
-        raise InvalidAction(Msg(N_("Draw the pieces first.")))
     winners = mass_majority({c: p["windows"] for c, p in state["players"].items()})
     for colour in winners:
         state["scores"][colour] += MASS_BONUS
@@ -504,7 +496,6 @@ def _mass_end(state: dict, args: Mapping, config: Mapping) -> None:
 def _end_trigger(state: dict, args: Mapping, config: Mapping) -> None:
     """A member took the last chronicle space or the last grave: the final actions follow (after the
     market day, if one is running: who started it is recorded, since it decides the order)."""
-    need(state, "play")
     colour, _ = _player(state, config, args)
     state["phase"] = "final_actions"
     state["end"] = {"trigger": colour, "market": state["market"]["trigger"] if state["market"] else None,
@@ -527,21 +518,17 @@ def final_action_order(state: Mapping, config: Mapping) -> list[str]:
 
 def _final_action_done(state: dict, config: Mapping, colour: str) -> None:
     order = final_action_order(state, config)
-    if colour not in order:
-        raise InvalidAction(Msg(N_("The player who ended the game has no further turn.")))
-    if colour not in state["end"]["acted"]:
-        state["end"]["acted"].append(colour)
+    state["end"]["acted"].append(colour)
     remaining = [c for c in order if c not in state["end"]["acted"]]
     if remaining:
         state["turn"] = _seat(config, remaining[0])
     else:
         state["phase"] = "mass"
-        state["mass"] = {"bought": {}, "drawn": None, "moved": [], "final": True}
+        state["mass"] = {"bought": {}, "drawn": None, "moved": [], "started": [], "final": True}
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     """The final scoring: travel and council counts from the board; everything else from the books."""
-    need(state, "scoring")
     entries = args.get("players")
     if not isinstance(entries, Mapping):
         raise InvalidAction(Msg(N_("Enter the travel and council counts for every player.")))
@@ -558,7 +545,7 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
         if (not isinstance(council, list) or len(council) != 4
                 or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in council)):
             raise InvalidAction(Msg(N_("Enter the members on each council stage.")), field=f"{colour}.council")
-        if sum(council) + _in_church(player) > living(player):
+        if sum(council) + in_church(player) > living(player):
             raise InvalidAction(Msg(N_("More members in the council and the church than living ones.")),
                                 field=f"{colour}.council")
         final[colour] = {"cities_visited": cities, "council": list(council)}
@@ -566,15 +553,126 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     state["phase"] = "over"
 
 
+def _in_turns(reducer):
+    """An entry made during the players' turns: once the first is made, the round is past filling the
+    action spaces, and the header says so (not the step the round began with)."""
+    def reduce(state: dict, args: Mapping, config: Mapping) -> None:
+        reducer(state, args, config)
+        if state["phase"] == "play" and state["step"] == "seed":
+            state["step"] = "turns"
+    reduce.__doc__ = reducer.__doc__
+    return reduce
+
+
 REDUCERS = {
-    "begin": _begin, "goto_step": _goto_step, "next_turn": _next_turn, "time": _time, "birth": _birth,
-    "death": _death, "coins": _coins, "grain": _grain, "church": _church, "next_marker": _next_marker,
-    "market_start": _market_start, "market_sell": _market_sell, "market_pass": _market_pass,
-    "market_end": _market_end, "round_end": _round_end, "mass_buy": _mass_buy, "mass_draw": _mass_draw,
-    "mass_move": _mass_move, "mass_done": _mass_done, "mass_end": _mass_end, "mass_quiet": _mass_quiet,
-    "end_trigger": _end_trigger,
+    "begin": _begin, "goto_step": _goto_step, "next_turn": _in_turns(_next_turn), "time": _in_turns(_time),
+    "birth": _in_turns(_birth), "death": _in_turns(_death), "coins": _in_turns(_coins), "grain": _in_turns(_grain),
+    "church": _in_turns(_church), "next_marker": _in_turns(_next_marker), "market_start": _in_turns(_market_start),
+    "market_sell": _market_sell, "market_pass": _market_pass, "market_end": _market_end, "round_end": _round_end,
+    "mass_buy": _mass_buy, "mass_draw": _mass_draw, "mass_move": _mass_move, "mass_done": _mass_done,
+    "mass_end": _mass_end, "mass_quiet": _mass_quiet, "end_trigger": _in_turns(_end_trigger),
     "finish": _finish,
 }
+
+
+# ----------------------------------------------------------------------------------------------
+# The table of allowed actions
+
+
+def _dying(state: Mapping, config: Mapping) -> list[str]:
+    """The families whose time marker passed the bridge and whose death is not yet recorded."""
+    return [p["colour"] for p in config["players"] if deaths_due(state["players"][p["colour"]], config["lap"]) > 0]
+
+
+def _off(state: Mapping) -> Rule:
+    """Why an entry of the rounds (a family's books, the turns) is refused outside them."""
+    phase = state["phase"]
+    if phase == "setup":
+        return refused(N_("The game has not begun: finish the setup first."))
+    if phase == "mass":
+        return refused(N_("The mass is being held: this comes after it."))
+    if phase == "scoring":
+        return refused(N_("The rounds are over: only the final scoring is left."))
+    return refused(N_("The game is over."))
+
+
+def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The table of allowed actions (FACTS §2.4–§2.8): who may make each entry now, or why it is refused.
+
+    - the rounds (play, and the final actions once the end has come): the family's books any time,
+      turns in order; a turn ends, and a round ends, only after the market day and after every death
+      the time track caused; the round ends only in play (the final actions skip the mass of the round);
+    - a market day: the seller on turn sells or passes; a member who dies during it dies at once, so
+      the day goes on only after his death is recorded;
+    - the mass: buy members out until 4 pieces are out, draw the rest, move up in turn order (the
+      families that can), the majority; a mass in which nobody can act is one entry;
+    - the final scoring once the final mass is over.
+    """
+    phase, market, mass = state["phase"], state["market"], state["mass"]
+    players = config["players"]
+    table = {kind: _off(state) for kind in REDUCERS}
+    table["begin"] = ALLOWED if phase == "setup" else refused(N_("The game has already begun."))
+    table["finish"] = (ALLOWED if phase == "scoring" else refused(N_("The game is over: the final scoring is done."))
+                       if phase == "over" else refused(N_("The final scoring comes after the final mass.")))
+    if phase in ("play", "final_actions"):
+        turn = players[state["turn"]]["colour"]
+        dying = _dying(state, config)
+        for kind in ("time", "birth", "church", "coins", "grain"):
+            table[kind] = ALLOWED
+        table["death"] = (Rule(by=frozenset(dying)) if dying
+                          else refused(N_("Nobody has to die now: no time marker has passed the bridge.")))
+        if market:
+            held = refused(N_("Finish the market day first."))
+        elif dying:
+            held = refused(N_("{name} passed the bridge: record the family member's death first."),
+                           name=_name(config, dying[0]))
+        else:
+            held = Rule(by=frozenset({turn}))
+        table["next_turn"] = held
+        table["round_end"] = held if phase == "play" else refused(
+            N_("The game is ending: after the final actions comes the final mass, not the mass of the round."))
+        table["goto_step"] = (ALLOWED if phase == "play" and not market else refused(N_("Finish the market day first."))
+                              if market else refused(N_("The game is ending: only the final actions are left.")))
+        table["market_start"] = (refused(N_("A market day is already running.")) if market
+                                 else Rule(by=frozenset({turn})))
+        table["next_marker"] = (
+            refused(N_("The game is ending: there is no next round.")) if phase == "final_actions"
+            else refused(N_("The next-starting-player marker is already taken this round."))
+            if state["next_start"] is not None else ALLOWED)
+        table["end_trigger"] = ALLOWED if phase == "play" else refused(N_("The game is already ending."))
+        if not market:
+            idle = refused(N_("No market day is running."))
+            table.update(market_sell=idle, market_pass=idle, market_end=idle)
+        elif dying:
+            first = refused(N_("{name} passed the bridge: on a market day the family member dies at once: record "
+                               "the death first."), name=_name(config, dying[0]))
+            table.update(market_sell=first, market_pass=first, market_end=first)
+        else:
+            seller = Rule(by=frozenset({market["turn"]}))
+            served = sum(len(p["customers"]) for p in state["players"].values()) >= CUSTOMERS
+            table.update(market_sell=refused(N_("All 24 customers have been served.")) if served else seller,
+                         market_pass=seller, market_end=ALLOWED)
+        nothing = refused(N_("The mass comes at the end of the round."))
+        for kind in ("mass_buy", "mass_draw", "mass_move", "mass_done", "mass_end", "mass_quiet"):
+            table[kind] = nothing
+    elif phase == "mass":
+        for kind in ("coins", "grain"):
+            table[kind] = ALLOWED
+        drawn = mass["drawn"] is not None
+        after = refused(N_("The pieces have already been drawn."))
+        table["mass_buy"] = (after if drawn else refused(N_("Four members are already out of the bag."))
+                             if sum(mass["bought"].values()) >= MASS_PIECES else ALLOWED)
+        table["mass_draw"] = after if drawn else ALLOWED
+        mover = mass_mover(state, config)
+        first = refused(N_("Draw the pieces first."))
+        moving = (first if not drawn else Rule(by=frozenset({mover})) if mover
+                  else refused(N_("Nobody can move up any more: no member to move or no grain to pay.")))
+        table["mass_move"] = table["mass_done"] = moving
+        table["mass_end"] = (first if not drawn else refused(N_("{name} moves up first."), name=_name(config, mover))
+                             if mover else ALLOWED)
+        table["mass_quiet"] = (ALLOWED if not drawn and not mass["bought"] and mass_idle(state)
+                               else refused(N_("Someone can still act in this mass: go through its parts.")))
+    return table
 
 
 # ----------------------------------------------------------------------------------------------
@@ -721,8 +819,10 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     if kind == "grain":
         return Msg(N_("{name}: grain {delta:+d}"), {"name": who, "delta": args.get("delta", 0)})
     if kind == "market_sell":
-        return P_("{name} served a customer ({n} prestige point)", "{name} served a customer ({n} prestige points)",
+        sale = P_("{name} served a customer ({n} prestige point)", "{name} served a customer ({n} prestige points)",
                   args.get("prestige", 0), name=who)
+        paid = payment(args.get("grain", 0), args.get("goods", []))
+        return Msg(N_("{sale}, paid: {paid}"), {"sale": sale, "paid": paid}) if paid else sale
     if kind == "mass_move":
         return Msg(N_("{name} moved a member up in the church"), {"name": who})
     if kind == "correct":
@@ -735,29 +835,44 @@ def describe(action: Mapping, config: Mapping) -> Msg:
 
 
 def guide(state: Mapping, config: Mapping) -> Guide:
-    """The pinned header: round and step (or the mass, the end), who acts (the player on turn, at the
-    market the seller, in the church's third part the family moving up) and every family's prestige."""
+    """The pinned header: round and step (the market day, a death, the mass's part, the end), who acts
+    (the player on turn, at the market the seller, a family whose member dies, in the church's second
+    part the family moving up) and every family's prestige. It follows the table of allowed actions:
+    the actor named is the one its `by` names for the entry that is due."""
     players = config["players"]
     figures = {p["colour"]: Msg("{n}", {"n": state["scores"][p["colour"]]}) for p in players}
     phase = state["phase"]
+    if phase == "setup":
+        return Guide(Msg(N_("Setup")), figures=figures, screen=phase)
     if phase == "mass":
         mass = state["mass"]
-        where = (Msg(N_("Final mass")) if mass["final"]
-                 else Msg(N_("Mass after round {n}"), {"n": state["round"]}))
-        movers = [players[(state["start"] + k) % len(players)]["colour"] for k in range(len(players))]
-        waiting = [c for c in movers if c not in mass["moved"]] if mass["drawn"] is not None else []
-        actor = waiting[0] if waiting else None
-        return Guide(where, actor, Msg(N_("Moves up:")), figures, f"mass:{mass['drawn'] is not None}")
+        part = (Msg(N_("four pieces out of the bag")) if mass["drawn"] is None
+                else Msg(N_("moving up")) if mass_mover(state, config) else Msg(N_("the majority")))
+        where = (Msg(N_("Final mass · {part}"), {"part": part}) if mass["final"]
+                 else Msg(N_("Mass after round {n} · {part}"), {"n": state["round"], "part": part}))
+        return Guide(where, mass_mover(state, config), Msg(N_("Moves up:")), figures,
+                     f"mass:{mass['drawn'] is not None}")
     if phase in ("scoring", "over"):
         return Guide(Msg(N_("Final scoring")), figures=figures, screen=phase)
     turn = players[state["turn"]]["colour"]
-    if phase == "final_actions":
-        where = Msg(N_("Round {n} · the game is ending: final actions"), {"n": state["round"]})
-    else:
-        where = Msg(N_("Round {n} · {step}"), {"n": state["round"], "step": text(f"step.standard.{state['step']}.title")})
+    dying = _dying(state, config)
     if state["market"]:
+        now = Msg(N_("market day"))
+    elif dying:
+        now = Msg(N_("a family member dies"))
+    elif phase == "final_actions":
+        now = Msg(N_("the game is ending: final actions"))
+    else:
+        now = Msg("{step}", {"step": text(f"step.standard.{state['step']}.title")})
+    where = Msg(N_("Round {n} · {step}"), {"n": state["round"], "step": now})
+    if state["market"]:
+        if dying:
+            return Guide(where, dying[0], Msg(N_("Dies at once:")), figures, f"market:{phase}")
         return Guide(where, state["market"]["turn"], Msg(N_("At the market:")), figures, f"market:{phase}")
-    return Guide(where, turn, Msg(N_("On turn:")), figures, f"{phase}:{state['step']}")
+    if dying:
+        return Guide(where, dying[0], Msg(N_("A member dies:")), figures, f"{phase}:{state['round']}")
+    # one screen for the round's turns: the step moving on with the first entry does not scroll it away
+    return Guide(where, turn, Msg(N_("On turn:")), figures, f"{phase}:{state['round']}")
 
 
 GAME = GameDef(
@@ -765,5 +880,6 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS, result=result,
-    progress=score_track, guide=guide, personal=frozenset({"market_sell", "market_pass"})
+    progress=score_track, guide=guide, moves=moves,
+    personal=frozenset({"market_sell", "market_pass", "mass_buy", "mass_move", "mass_done"})
 )

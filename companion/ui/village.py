@@ -5,7 +5,8 @@ from __future__ import annotations
 import flet as ft
 
 from ..games import village as rules
-from .widgets import (SMALL, TARGET, TEXT, Screen, Stepper, bar_button, button, card, choice_chips, count,
+from ..engine.model import Msg, N_
+from .widgets import (SMALL, TARGET, TEXT, Screen, Stepper, act, button, card, choice_chips, count,
                       create_button, dot, error, heading, pick, text, tid, who)
 
 GAME = rules.ID
@@ -96,16 +97,17 @@ def round_screen(shell) -> Screen:
         primary = primary or sell
     else:
         controls += books(shell)
-        controls.append(button(_("Market day (the market cube was taken)"), lambda e: vm.dispatch(
-            "market_start", player=turn["colour"]), "market-start", primary=False, icon=ft.Icons.STOREFRONT))
+        controls.append(act(vm, "market_start", _("Market day (the market cube was taken)"), lambda e: vm.dispatch(
+            "market_start", player=turn["colour"]), "market-start", primary=False,
+            icon=ft.Icons.STOREFRONT))      # the player on turn took the cube: that player's phone or a shared one
         if state["phase"] == "play":
             controls += [
-                button(_("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
-                       "round-end", primary=False, icon=ft.Icons.CHURCH),
+                act(vm, "round_end", _("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
+                    "round-end", primary=False, icon=ft.Icons.CHURCH),
                 end_check(shell),
             ]
-        primary = primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
-                                        icon=ft.Icons.ARROW_FORWARD)
+        primary = primary or act(vm, "next_turn", _("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
+                                 icon=ft.Icons.ARROW_FORWARD, bar=True)
     if state["phase"] == "play":
         controls.append(shell.rule_fold(f"{GAME}.step.standard.{state['step']}"))
     controls += action_rules(shell)
@@ -156,15 +158,30 @@ def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
                               lambda v, d=draft: (d.update(place=v), shell.render())),
                  shell.problem("number"), shell.problem("profession"), shell.problem("place")]
         controls.append(card(rows, f"death-card-{colour}", highlight=True))
-        primary = primary or bar_button(_("Record the death"), lambda e, c=colour, d=draft: shell.send(
+        primary = primary or act(vm, "death", _("Record the death"), lambda e, c=colour, d=draft: shell.send(
             "death", f"death-{c}", player=c, **{k: v for k, v in d.items() if v is not None}), f"death-{colour}",
-            icon=ft.Icons.CHECK)
+            player=colour, icon=ft.Icons.CHECK, bar=True)
     return controls, primary
 
 
+def entry(shell, kind: str, label: str, ident: str, limit: Msg | None = None, bare: bool = False,
+          **args) -> ft.Control:
+    """A quick entry of a family's books, drawn from the table of allowed actions; at a limit of the box
+    or of the family (no coin left, a full farmyard) it is greyed too, and a tap says why, next to it
+    (`bare`: the button alone, for a row of narrow entries that shows the reason below itself)."""
+    vm = shell.vm
+    player = args.get("player")
+    if limit is None or vm.rule(kind, player).refusal is not None:
+        control = act(vm, kind, label, lambda e: vm.dispatch(kind, **args), ident, player=player, primary=False)
+        return control.controls[0] if bare and isinstance(control, ft.Column) else control
+    control = button(label, lambda e: vm.refuse(limit, ident), ident, primary=False, muted=True)
+    reason = vm.error_for(ident)
+    return ft.Column([control, error(reason, f"error-{ident}")], spacing=4) if reason and not bare else control
+
+
 def books(shell) -> list[ft.Control]:
-    """One family's books (the player on turn unless another is chosen) with quick entries; a button
-    at its limit (no coin left, a full farmyard) is disabled."""
+    """One family's books (the player on turn unless another is chosen) with quick entries; an entry
+    at its limit (no coin left, a full farmyard) is greyed and says why when tapped."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     colour = shell.draft.get("ledger") or config["players"][state["turn"]]["colour"]
@@ -183,47 +200,58 @@ def books(shell) -> list[ft.Control]:
     ]
     coins_left = rules.COINS - sum(p["coins"] for p in state["players"].values())
     grain_left = rules.GRAIN - sum(p["grain"] for p in state["players"].values())
-
-    def act(kind, **args):
-        return lambda e: vm.dispatch(kind, player=colour, **args)
-
-    def small(label, handler, ident, disabled=False):
-        return tid(ident, ft.OutlinedButton(content=ft.Text(label, size=TEXT), height=TARGET, on_click=handler,
-                                            disabled=disabled, style=ft.ButtonStyle(
-                                                padding=ft.Padding.symmetric(horizontal=12))))
-
-    def step(icon, handler, ident, disabled=False):
-        return tid(ident, ft.IconButton(icon, on_click=handler, disabled=disabled, width=TARGET, height=TARGET,
-                                        icon_size=26))
-
     reason = _("quick entry")
+
+    def row(label, *entries, width=72):
+        """A label and narrow entries side by side (each of a fixed width: a button fills what it is
+        given), and below them the reason a tapped one is refused."""
+        reasons = [error(vm.error_for(ident), f"error-{ident}") for ident, _control in entries if vm.error_for(ident)]
+        return ft.Column([ft.Row([ft.Container(text(label, SMALL), width=64),
+                                  *[ft.Container(control, width=width) for _ident, control in entries]],
+                                 wrap=True, spacing=4, run_spacing=4), *reasons], spacing=4)
+
+    def narrow(kind, label, ident, limit=None, **args):
+        return ident, entry(shell, kind, label, ident, limit, bare=True, **args)
+
+    def pp(label, points, ident, limit=None):
+        return narrow("correct", label, ident, limit, track=colour, points=points, reason=reason)
+
+    born = not any(player["supply"].values())
     rows = [
         choice_chips("ledger", [(p["colour"], ft.Row([dot(p["colour"]), ft.Text(p["name"], size=TEXT)], tight=True))
                                 for p in config["players"]], colour,
                      lambda c: (shell.draft.update(ledger=c), shell.render())),
         tid(f"facts-{colour}", text(" · ".join(facts), SMALL)),
-        ft.Row([text(_("Time"), SMALL), *[small(f"+{n}", act("time", amount=n), f"time-{n}") for n in (1, 2, 3)],
-                small(_("Plague +2"), act("time", plague=True), "plague")], wrap=True, spacing=4),
-        ft.Row([text(_("Coins"), SMALL), step(ft.Icons.REMOVE, act("coins", delta=-1), "coin-minus", player["coins"] == 0),
-                step(ft.Icons.ADD, act("coins", delta=1), "coin-plus", coins_left == 0),
-                ft.Container(width=8),
-                text(_("Grain"), SMALL), step(ft.Icons.REMOVE, act("grain", delta=-1), "grain-minus", player["grain"] == 0),
-                step(ft.Icons.ADD, act("grain", delta=1), "grain-plus",
-                     player["grain"] >= rules.FARMYARD_GRAIN or grain_left == 0)], wrap=True, spacing=2),
-        ft.Row([text(_("Prestige"), SMALL),
-                small("−1", lambda e: vm.dispatch("correct", track=colour, points=-1, reason=reason), "pp-minus",
-                      state["scores"][colour] == 0),
-                small("+1", lambda e: vm.dispatch("correct", track=colour, points=1, reason=reason), "pp-plus"),
-                small("+3", lambda e: vm.dispatch("correct", track=colour, points=3, reason=reason), "pp-plus3")],
-               wrap=True, spacing=4),
-        ft.Row([small(_("Birth"), act("birth"), "birth"), small(_("Into the black bag"), act("church"), "to-church"),
-                small(_("Next-start marker"), act("next_marker"), "next-marker", state["next_start"] is not None)],
-               wrap=True, spacing=4),
-        shell.fold("time-costs", _("Time by action"), [ft.Row([
-            small(label, act("time", amount=rules.ACTION_TIME[key]), f"time-{key}") for key, label in (
+        row(_("Time"), *[narrow("time", f"+{n}", f"time-{n}", player=colour, amount=n) for n in (1, 2, 3)]),
+        entry(shell, "time", _("Plague +2"), "plague", player=colour, plague=True),
+        row(_("Coins"),
+            narrow("coins", "−1", "coin-minus", Msg(N_("Not enough coins.")) if player["coins"] == 0 else None,
+                   player=colour, delta=-1),
+            narrow("coins", "+1", "coin-plus", Msg(N_("The box has only 15 coins.")) if coins_left == 0 else None,
+                   player=colour, delta=1)),
+        row(_("Grain"),
+            narrow("grain", "−1", "grain-minus", Msg(N_("Not enough grain.")) if player["grain"] == 0 else None,
+                   player=colour, delta=-1),
+            narrow("grain", "+1", "grain-plus",
+                   Msg(N_("A farmyard holds at most 5 grain bags.")) if player["grain"] >= rules.FARMYARD_GRAIN
+                   else Msg(N_("The box has only 20 grain bags.")) if grain_left == 0 else None,
+                   player=colour, delta=1)),
+        shell.problem("delta"),
+        row(_("Prestige"),
+            pp("−1", -1, "pp-minus", Msg(N_("A score cannot go below 0.")) if state["scores"][colour] == 0 else None),
+            pp("+1", 1, "pp-plus"), pp("+3", 3, "pp-plus3")),
+        ft.Column([
+            entry(shell, "birth", _("Birth"), "birth",
+                  Msg(N_("All 11 family members have been born.")) if born else None, player=colour),
+            entry(shell, "church", _("Into the black bag"), "to-church",
+                  Msg(N_("Every living family member is already in the church."))
+                  if rules.in_church(player) >= rules.living(player) else None, player=colour),
+            entry(shell, "next_marker", _("Next-start marker"), "next-marker", player=colour)], spacing=4),
+        shell.fold("time-costs", _("Time by action"), [ft.Column([
+            entry(shell, "time", label, f"time-{key}", player=colour, amount=rules.ACTION_TIME[key]) for key, label in (
                 ("travel", _("Travel +2")), ("mill", _("Mill +2")), ("church", _("Church +3")),
                 ("council", _("Council, new member +1")), ("wainwright", _("Wainwright +2")),
-                ("stables", _("Stables +3")))], wrap=True, spacing=4)]),
+                ("stables", _("Stables +3")))], spacing=4)]),
     ]
     return [card(rows, "books")]
 
@@ -236,6 +264,19 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     turn = market["turn"]
     free = turn == market["trigger"] and not market["free_used"]
     draft = shell.draft.setdefault("sale", {"prestige": None})
+    draft.setdefault("grain", 0)
+    draft.setdefault("goods", [])
+    grain = vm.state["players"][turn]["grain"]
+
+    def add(good):
+        draft["goods"].append(good)
+        shell.render()
+
+    def clear(e):
+        draft["goods"].clear()
+        shell.render()
+
+    handed = ", ".join(shell.game_text(f"good.{g}") for g in draft["goods"]) or "—"
     rows = [heading(_("Market day")),
             tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(shell.player_name(turn), turn, 20)])),
             text(_("This sale is free.") if free else _("This sale costs 1 green cube and 1 time (added for you)."),
@@ -243,13 +284,24 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
             count("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
                   lambda v: draft.update(prestige=v)),
             shell.problem("prestige"),
-            ft.Row([button(_("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
-                           "market-pass", primary=False)]),
-            button(_("No customer left at the stalls"), lambda e: vm.dispatch("market_end"), "market-end",
-                   primary=False)]
+            pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
+                 min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
+            shell.problem("grain"),
+            text(_("Goods handed in (on the customer tile): {goods}").format(goods=handed), SMALL),
+            ft.Row([tid(f"sale-good-{g}", ft.OutlinedButton(content=ft.Text(f"+ {shell.game_text(f'good.{g}')}",
+                                                                             size=TEXT), height=TARGET,
+                                                             on_click=lambda e, g=g: add(g)))
+                    for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
+            *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
+            shell.problem("goods"),
+            act(vm, "market_pass", _("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
+                "market-pass", player=turn, primary=False),
+            act(vm, "market_end", _("No customer left at the stalls"), lambda e: vm.dispatch("market_end"),
+                "market-end", primary=False)]
     for sale in market["sales"]:
-        rows.append(text(_("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]),
-                                                                  n=sale["prestige"]), SMALL))
+        paid = rules.payment(sale["grain"], sale["goods"])
+        line = _("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"])
+        rows.append(text(line + (_(", paid: {paid}").format(paid=vm.msg(paid)) if paid else ""), SMALL))
     if market["passed"]:
         rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
                          SMALL))
@@ -258,8 +310,10 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
                                                             text(shell.game_text("market.refill"), SMALL)]))]
     sell = None
     if draft["prestige"] is not None:
-        sell = bar_button(_("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
-            "market_sell", "sale", player=turn, prestige=draft["prestige"]), "market-sell", icon=ft.Icons.CHECK)
+        sell = act(vm, "market_sell", _("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
+            "market_sell", "sale", player=turn, prestige=draft["prestige"], grain=min(draft["grain"], grain),
+            goods=list(draft["goods"])), "market-sell", player=turn,
+            icon=ft.Icons.CHECK, bar=True)
     controls = [card(rows, "market", highlight=True)]
     if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
         controls.append(end_check(shell))
@@ -309,24 +363,23 @@ def mass_screen(shell) -> Screen:
                                      "member up: the 4 pieces drawn are the monks."), SMALL),
                               text(_("+2 prestige for: {names}").format(names=_majority(shell))),
                               ], "mass-quiet", highlight=True))
-        primary = primary or bar_button(_("Majority, then the next round") if not mass["final"]
-                                        else _("Majority, then the final scoring"),
-                                        lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK)
+        primary = primary or act(vm, "mass_quiet", _("Majority, then the next round") if not mass["final"]
+                                 else _("Majority, then the final scoring"),
+                                 lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK, bar=True)
     elif mass["drawn"] is None:
-        buyers = [p for p in order if state["players"][p["colour"]]["bag"] and state["players"][p["colour"]]["coins"]]
+        in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
         rows = [heading(_("1. Four pieces out of the bag: buy your members")), _rule(shell, "mass.buy"),
                 text(_("Out of the bag so far: {n} of 4").format(n=bought))]
-        for p in buyers:
+        for p in in_bag:
             book = state["players"][p["colour"]]
-            rows.append(button(_("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
-                name=p["name"], bag=book["bag"], coins=book["coins"]),
-                lambda e, c=p["colour"]: vm.dispatch("mass_buy", player=c), f"buy-{p['colour']}", primary=False,
-                disabled=bought >= rules.MASS_PIECES))
-        if not buyers:
-            rows.append(text(_("Nobody can buy: no member in the bag with a coin to pay."), SMALL))
+            label = _("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
+                name=p["name"], bag=book["bag"], coins=book["coins"])
+            rows.append(entry(shell, "mass_buy", label, f"buy-{p['colour']}",
+                Msg(N_("{name} has no coin."), {"name": p["name"]}) if not book["coins"] else None, player=p["colour"]))
+        if not in_bag:
+            rows.append(text(_("Nobody can buy: no family member is in the bag."), SMALL))
         controls.append(card(rows, "mass-buy"))
         draft = shell.draft.setdefault("draw", {"members": {}})
-        in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
         rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")), _rule(shell, "mass.draw")]
         for p in in_bag:
             rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
@@ -335,12 +388,13 @@ def mass_screen(shell) -> Screen:
         monks = rules.MASS_PIECES - bought - sum(draft["members"].values())
         rows.append(tid("monks", text(_("Monks drawn (back into the bag): {n}").format(n=max(monks, 0)), SMALL)))
         controls.append(card(rows, "mass-draw-card"))
-        primary = primary or bar_button(_("Record the draw"), lambda e: shell.send(
-            "mass_draw", "draw", members=dict(draft["members"]), monks=monks), "mass-draw", icon=ft.Icons.CHECK)
+        primary = primary or act(vm, "mass_draw", _("Record the draw"), lambda e: shell.send(
+            "mass_draw", "draw", members=dict(draft["members"]), monks=monks), "mass-draw", icon=ft.Icons.CHECK,
+            bar=True)
     else:
-        pending = [p for p in order if p["colour"] not in mass["moved"] and _can_move(state["players"][p["colour"]])]
-        if pending:
-            p = pending[0]
+        mover = rules.mass_mover(state, config)
+        if mover:
+            p = next(q for q in order if q["colour"] == mover)
             book = state["players"][p["colour"]]
             draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": None})
             rows = [heading(_("2. Move up: {name}").format(name=p["name"])), _rule(shell, "mass.move"),
@@ -358,24 +412,24 @@ def mass_screen(shell) -> Screen:
                     pick("move-grain", _("Grain paid (see the board)"), draft["grain"], 0,
                          min(book["grain"], rules.FARMYARD_GRAIN), lambda v, d=draft: d.update(grain=v)),
                     shell.problem("grain"), shell.problem("target"), shell.problem("source"),
-                    button(_("Move"), lambda e, c=p["colour"], d=draft: shell.send(
+                    act(vm, "mass_move", _("Move"), lambda e, c=p["colour"], d=draft: shell.send(
                         "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
-                        grain=d["grain"] or 0), "mass-move", primary=False)]
+                        grain=d["grain"] or 0), "mass-move", player=p["colour"], primary=False)]
             waiting = [q["name"] for q in order if q["colour"] not in mass["moved"] and q is not p
-                       and not _can_move(state["players"][q["colour"]])]
+                       and not rules.can_move(state["players"][q["colour"]])]
             if waiting:
                 rows.append(text(_("Cannot move up (no member to move or no grain): {names}").format(
                     names=", ".join(waiting)), SMALL))
             controls.append(card(rows, "mass-move-card"))
-            primary = primary or bar_button(_("{name} is done").format(name=p["name"]),
-                                            lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done",
-                                            icon=ft.Icons.CHECK)
+            primary = primary or act(vm, "mass_done", _("{name} is done").format(name=p["name"]),
+                                     lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done",
+                                     player=p["colour"], icon=ft.Icons.CHECK, bar=True)
         else:
             rows = [heading(_("3. The majority")), _rule(shell, "mass.majority"),
                     text(_("+2 prestige for: {names}").format(names=_majority(shell)))]
             controls.append(card(rows, "mass-end-card"))
-            primary = primary or bar_button(_("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end",
-                                            icon=ft.Icons.CHECK)
+            primary = primary or act(vm, "mass_end", _("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end",
+                                     icon=ft.Icons.CHECK, bar=True)
     for p in order:
         book = state["players"][p["colour"]]
         controls.append(ft.Row([who(p["name"], p["colour"], SMALL),
@@ -390,11 +444,6 @@ def _rule(shell, key: str) -> ft.Control:
     _ = shell.vm.t
     return tid(f"rule-{key}", ft.ExpansionTile(title=ft.Text(_("Rules of this part"), size=TEXT), min_tile_height=52,
                                                controls=[text(shell.game_text(key), SMALL)]))
-
-
-def _can_move(book) -> bool:
-    """A family moves up only with a member on a window that is not the leftmost, and grain to pay."""
-    return sum(book["windows"][:3]) > 0 and book["grain"] > 0
 
 
 def _majority(shell) -> str:
@@ -426,7 +475,7 @@ def final_screen(shell) -> Screen:
                                 lambda v, e=entry, s=stage: e["council"].__setitem__(s, v), big=0).control)
         rows.append(shell.problem(f"{p['colour']}.council"))
         controls.append(card(rows, f"final-{p['colour']}"))
-    finish = bar_button(_("Show the winner"), lambda e: shell.send(
+    finish = act(vm, "finish", _("Show the winner"), lambda e: shell.send(
         "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
-                                    for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS)
+                                    for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS, bar=True)
     return Screen(controls + shell.footer(), finish)

@@ -133,3 +133,18 @@ def test_village_screens_fit_a_phone(app, server):
     app.tap("round-end")
     screens["mass"] = layout(app.page)
     assert_fits_a_phone(screens)
+
+
+def test_a_refusal_is_read_next_to_its_control_on_a_small_phone(app, server):
+    """Issue 22: a tap on a greyed entry (no grain to pay back) says why, next to it and in the pinned
+    bar, whose banner lies wholly inside the 360×740 viewport (the bar is never scrolled away)."""
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.open(server.url)
+    app.language("cs")
+    prepare_turn(app)
+    app.tap("grain-minus")                         # Anna has no grain
+    app.says("error-grain-minus", app.t("Not enough grain."))
+    app.says("banner", app.t("Not enough grain."))
+    app.in_sight("banner")
+    app.in_sight("bar")
+    app.shot("village-refusal-360")
