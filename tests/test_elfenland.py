@@ -631,3 +631,39 @@ def test_the_move_marks_say_why_before_a_town_is_tapped():
     chip = next(c for c in _walk(shell.page.controls) if c.key == "gold-road")
     next(c for c in _walk([chip]) if getattr(c, "on_click", None)).on_click(None)
     assert vm.problem.text == "Tap the towns reached first: this marks the last one." and vm.problem.field == "visits"
+
+
+# ----------------------------------------------------------------------------------------------
+# Issue 26: the gold in play and the box's 300, in the app and in `companion score`
+
+def test_a_correction_toward_the_box_is_allowed_when_the_gold_in_play_exceeds_it():
+    """A game recorded before the bank was counted may hold more than 300 gold: a correction that
+    lowers it was refused there too (every correction was)."""
+    t = Table()
+    t.state["players"]["red"]["gold"] = 290                           # 290 + 12 + 12 = 314
+    t.do("adjust", player="red", delta=-5, reason="miscount")
+    assert t.gold("red") == 285
+    t.refused("adjust", "delta", player="blue", delta=1, reason="miscount")
+    t.do("adjust", player="red", delta=-9, reason="miscount")          # back to the box's 300
+    assert el.bank(t.state) == 0
+
+
+def test_the_bank_pays_what_it_has_so_score_accepts_the_games_numbers():
+    """Income, a move's gold and the gold pile come from the bank: the players never hold more than the
+    box's 300, and `companion score` takes the game's own numbers (it refused them before)."""
+    t = Table()
+    t.state["players"]["red"]["gold"] = 300 - 24 - 5                  # the bank holds 5
+    to_moves(t)
+    t.do("move", player="red", visits=[{"town": "usselen"}, {"town": "grangor", "gold_road": True}], take="gold")
+    assert t.gold("red") == 300 - 24 and el.bank(t.state) == 0 and t.state["last_move"]["earned"] == 5
+    t.do("pass_move", player="blue", gold_cards=1)
+    t.do("take_pile", player="blue")                                  # 3 gold the bank does not have
+    assert t.gold("blue") == 12 and t.state["gold_pile"] == 0
+    t.do("adjust", player="red", delta=-4, reason="miscount")
+    t.do("nobody_moves", players=["green"])
+    t.do("advance", to="draw")
+    t.do("advance", to="tiles")                                       # income from blue, who starts now
+    assert [t.gold(c) for c in ("red", "blue", "green")] == [272, 14, 14]
+    players = [{"id": c, "towns": len(p["towns"]), "gold": p["gold"]} for c, p in t.state["players"].items()]
+    assert el.score_cli({"game": GAME_NAME, "options": ["elfengold"], "players": players})["winners"]
+

@@ -43,6 +43,10 @@ Decisions where the sources are silent (FACTS §5.8 lists them as open):
   town pieces;
 - the Elfengold variants with town cards or randomly placed gold discs are not computed: the move
   helper uses the printed disc values (FACTS §5.3); correct the ledger if you play them;
+- the bank holds the box's 300 gold less what the players hold, and pays what it has: income, a
+  move's gold and the gold pile never take the players past the box's 300 (so `companion score`
+  accepts the game's own numbers); a gold correction that gives gold back is always allowed (`bank`,
+  `_pay`, `_adjust`);
 - the auction's row need not name its tiles: which tiles they are changes nothing the app books (the
   players see them on the table), so the app asks only who wins each and at what price.
 """
@@ -263,8 +267,8 @@ def _next_phase(state: dict, args: Mapping, config: Mapping) -> None:
         return
     state["step"] = phases[phases.index(current) + 1]
     if state["step"] == "income":
-        for p in state["players"].values():
-            p["gold"] += INCOME
+        for seat in range(len(config["players"])):      # from the start player, while the bank has gold
+            _pay(state, colour_at(config, state["start"] + seat), INCOME)
     if state["step"] == "move":
         state["turn"] = state["start"]
         for p in state["players"].values():
@@ -316,12 +320,25 @@ def _gold_card(state: dict, args: Mapping, config: Mapping) -> None:
     state["gold_pile"] += 1
 
 
+def bank(state: Mapping) -> int:
+    """The gold in the bank: the box's 300 less what the players hold (FACTS §5.2). (A game recorded
+    before the bank was counted may hold more: then the bank is empty, never below.)"""
+    return max(0, GOLD_IN_BOX - sum(p["gold"] for p in state["players"].values()))
+
+
+def _pay(state: dict, family: str, amount: int) -> int:
+    """The bank pays `family` `amount` gold, or what it has left when that is less; the gold paid."""
+    paid = min(amount, bank(state))
+    state["players"][family]["gold"] += paid
+    return paid
+
+
 def _take_pile(state: dict, args: Mapping, config: Mapping) -> None:
     """Taking the gold pile: 3 gold per gold card in it; the cards go to the discard pile (TV-E7)."""
     family = _player(state, args.get("player"))
     if "cards" in args and args["cards"] != state["gold_pile"]:     # the pile the screen showed (its undo names it)
         raise InvalidAction(Msg(N_("The gold pile has changed: look at the screen again.")))
-    state["players"][family]["gold"] += GOLD_PER_CARD * state["gold_pile"]
+    _pay(state, family, GOLD_PER_CARD * state["gold_pile"])
     state["gold_pile"] = 0
 
 
@@ -491,8 +508,8 @@ def _move(state: dict, args: Mapping, config: Mapping) -> None:
         if cost > p["gold"]:
             raise InvalidAction(Msg(N_("The wizard costs {n} gold; this player has {have}."),
                                     {"n": cost, "have": p["gold"]}), field="wizard_obstacles")
-        earned = move_gold(visits)[0] if take == "gold" else 0
-        p["gold"] += earned - cost
+        p["gold"] -= cost                                  # to the bank, before the bank pays the move
+        earned = _pay(state, family, move_gold(visits)[0]) if take == "gold" else 0
         state["gold_pile"] += _gold_cards_drawn(state, config, args, take == "cards")
     new = [v["town"] for v in visits if v["town"] != CAPITAL and v["town"] not in p["towns"]]
     p["towns"] += list(dict.fromkeys(new))
@@ -556,9 +573,7 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     if held + delta < 0:
         raise InvalidAction(Msg(N_("{name} holds {gold} gold: a correction cannot take more."),
                                 {"name": _name(config, family), "gold": held}), field="delta")
-    if held + delta > GOLD_IN_BOX:
-        raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": GOLD_IN_BOX}), field="delta")
-    if sum(p["gold"] for p in state["players"].values()) + delta > GOLD_IN_BOX:
+    if delta > 0 and delta > bank(state):       # a correction that gives gold back is always possible
         raise InvalidAction(Msg(N_("The players would hold more than the {n} gold in the box."), {"n": GOLD_IN_BOX}),
                             field="delta")
     state["players"][family]["gold"] += delta

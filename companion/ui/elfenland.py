@@ -181,6 +181,8 @@ def _gold_pile(shell) -> ft.Control:
                     _chip(shell, "gold_card", _("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card", "gold-pile")],
                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if pile:
+        if rules.bank(vm.state) < pile * rules.GOLD_PER_CARD:
+            rows.append(_bank_short(shell, rules.bank(vm.state)))
         rows += [text(_("Takes the gold pile:"), SMALL),
                  ft.Row([_chip(shell, "take_pile", p["name"], lambda e, c=p["colour"]: vm.dispatch(
                      "take_pile", player=c, cards=pile), f"take-pile-{p['colour']}", "gold-pile", player=p["colour"],
@@ -189,6 +191,13 @@ def _gold_pile(shell) -> ft.Control:
         rows.append(text(_("A gold card among the cards drawn instead of moving goes onto the pile too."), SMALL))
     rows.append(shell.problem("gold-pile"))
     return card(rows, "gold")
+
+
+def _bank_short(shell, paid: int) -> ft.Control:
+    """The bank holds less than a payment: it pays what it has (the box holds 300 gold)."""
+    _ = shell.vm.t
+    return tid("bank-short", text(_("The bank has only {gold} gold left of the box's {n}: it pays what it has.").format(
+        gold=paid, n=rules.GOLD_IN_BOX), SMALL, color=ACCENT))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -371,8 +380,9 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
     controls.append(card(rows, "move", highlight=True))
     roads = sum(not v["carpet"] for v in visits)
     draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
-    earned = rules.move_gold(visits)[0]
     cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
+    earned = rules.move_gold(visits)[0]
+    paid = min(earned, rules.bank(state) + cost)           # the wizards are paid to the bank first
     if gold_game:
         rows = []
         if config["wizards"] and roads:
@@ -381,6 +391,8 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
         if cost:
             rows.append(text(_("Wizard cards cost {n} gold; {name} holds {gold}.").format(
                 n=cost, name=name, gold=state["players"][mover]["gold"]), SMALL))
+        if paid < earned:
+            rows.append(_bank_short(shell, paid))
         rows += [shell.problem("wizard_obstacles"),
                  count("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
                        draft["gold_cards"], 0, rules.GOLD_CARDS - state["gold_pile"],
@@ -396,8 +408,8 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
                             lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False))
     if visits:
         if gold_game:
-            label = (_("Take {gold} gold").format(gold=earned) if not cost else
-                     _("Take {gold} gold, pay {cost} for the wizards").format(gold=earned, cost=cost))
+            label = (_("Take {gold} gold").format(gold=paid) if not cost else
+                     _("Take {gold} gold, pay {cost} for the wizards").format(gold=paid, cost=cost))
             primary = act(vm, "move", label, lambda e: _send_move(shell, mover, "gold"), "take-gold", player=mover,
                           icon=ft.Icons.CHECK, bar=True)
         else:
