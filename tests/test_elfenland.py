@@ -667,3 +667,24 @@ def test_the_bank_pays_what_it_has_so_score_accepts_the_games_numbers():
     players = [{"id": c, "towns": len(p["towns"]), "gold": p["gold"]} for c, p in t.state["players"].items()]
     assert el.score_cli({"game": GAME_NAME, "options": ["elfengold"], "players": players})["winners"]
 
+
+def test_the_rule_texts_say_the_rule_instead_of_as_in_elfengold():
+    """The base game's setup and early end sent the reader to Elfengold; they say the rule now."""
+    import re
+    import tomllib
+    from pathlib import Path
+    data = tomllib.loads((Path(__file__).parent.parent / "data" / "elfenland.toml").read_text(encoding="utf-8"))
+    texts = [v for entry in data["text"].values() for v in entry.values()]
+    pointer = re.compile(r"as in Elfengold|same way as Elfengold|jako u Zlata elfů|jako Zlato elfů", re.I)
+    assert [t[:80] for t in texts if pointer.search(t)] == []
+    early = data["text"]["rule.open_questions.body"]
+    assert "that round is played to its end" in early["en"] and "to kolo se dohraje" in early["cs"]
+
+
+def test_czech_says_this_tile_and_the_others_go_back_in_the_plural():
+    """"Tento dílek a 5 dalších se vracejí": two subjects take the plural verb (it said "se vrací")."""
+    from companion.i18n import Translator
+    t = Translator("cs", lambda key: key)
+    for n in (2, 5):
+        assert "se vracejí" in t.n("This tile and the last one go back to the pool.",
+                                   "This tile and the {n} after it go back to the pool.", n)
