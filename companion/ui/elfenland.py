@@ -96,8 +96,7 @@ def _chip(shell, kind: str, label: str, on_click, ident: str, field: str, player
     rule = vm.rule(kind, player)
     refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
     handler = on_click if refusal is None else (lambda e: vm.refuse(rule.refusal, field))
-    control = _small_button(label, handler, ident, filled=filled, muted=refusal is not None,
-                            **look)
+    control = _small_button(label, handler, ident, filled=filled, muted=refusal is not None, **look)
     control.data = Act(kind, player, refusal)
     return control
 
@@ -178,7 +177,8 @@ def _gold_pile(shell) -> ft.Control:
     worth = (ngettext("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold", pile)
              .format(n=pile, gold=pile * rules.GOLD_PER_CARD) if pile else _("Gold pile: empty"))
     rows = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)), expand=True),
-                    _chip(shell, "gold_card", _("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card", "gold-pile")],
+                    _chip(shell, "gold_card", _("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card",
+                          "gold-pile")],
                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if pile:
         if rules.bank(vm.state) < pile * rules.GOLD_PER_CARD:
