@@ -611,6 +611,10 @@ def test_an_owned_phone_greys_the_others_bids_passes_and_moves():
     assert drawn["take-pile-blue"].refusal is None and "Ben" in drawn["take-pile-red"].refusal
     vm.me = "green"
     assert "Ben" in acts(shell)["pass-move"].refusal                  # only blue ends blue's turn
+    assert acts(shell)["nobody-moves"].refusal is None                # green and blue are still to move
+    vm.me = "red"                                                     # Ann has moved: not hers to say
+    assert "Ben, Cid" in acts(shell)["nobody-moves"].refusal
+    assert not vm.dispatch("nobody_moves", players=["blue", "green"]) and len(vm.session["log"]) == 5
 
 
 def test_a_greyed_chip_says_why_next_to_its_row():

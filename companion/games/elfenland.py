@@ -667,7 +667,9 @@ def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
     elif not waiting:
         moving = quiet_move = refused(N_("Everyone has moved this round."))
     else:
-        moving, quiet_move = Rule(by=frozenset({colour_at(config, state["turn"])})), ALLOWED
+        # "nobody else moves" ends the turns of those still to move: theirs to say, not a phone's whose
+        # player has moved already
+        moving, quiet_move = Rule(by=frozenset({colour_at(config, state["turn"])})), Rule(by=frozenset(waiting))
     return {"next_phase": onward, "advance": onward, "gold_card": card, "take_pile": pile, "reveal": reveal,
             "bid": bidding, "pass_bid": bidding, "no_bid": quiet, "no_more_bids": quiet,
             "move": moving, "pass_move": moving, "nobody_moves": quiet_move}
