@@ -119,8 +119,16 @@ def test_setup_and_round_one_skips_drawing_and_income():
     assert t.state["step"] == "tiles"
 
 
+def to_moves(t):
+    """Round 1 up to its moves, the auction settled in one entry."""
+    t.do("advance", to="auction")
+    t.do("no_more_bids", tile=0, winner=None, price=None)
+    t.do("advance", to="move")
+
+
 def test_tv_e7_the_gold_pile_and_income_from_round_two():
     t = Table()
+    to_moves(t)
     t.do("gold_card")
     t.do("gold_card")
     t.do("take_pile", player="blue")
@@ -455,6 +463,7 @@ def test_the_undo_labels_name_the_player_and_the_gold():
 
 def test_taking_the_gold_pile_names_the_pile_the_screen_showed():
     t = Table()
+    to_moves(t)
     t.do("gold_card")
     t.do("gold_card")
     t.refused("take_pile", player="blue", cards=1)
@@ -468,3 +477,218 @@ def test_a_gold_correction_cannot_take_more_than_the_player_holds():
     assert caught.msg.english() == "Ann holds 12 gold: a correction cannot take more."
     t.do("adjust", player="red", delta=-12, reason="miscount")
     assert t.gold("red") == 0
+
+
+# ----------------------------------------------------------------------------------------------
+# Issue 22: one table of what is allowed (GameDef.moves), the header from it, owned phones
+
+from companion.engine import flow  # noqa: E402
+
+
+def table(t):
+    return flow.moves(el.GAME, t.config, t.state)
+
+
+def header(t):
+    g = el.guide(t.state, t.config)
+    return g.actor, g.role.english() if g.role else None
+
+
+def test_the_header_names_who_acts_in_every_phase_and_agrees_with_the_table():
+    """The bidder during an auction, the mover in the move phase, the start player where he opens the
+    phase: the header's actor is the `by` of the entry that is due."""
+    t = Table()
+    assert header(t) == ("red", "Draws first:")                      # round 1 opens with the tiles phase
+    auction_phase(t)
+    t.do("bid", player="red", amount=1)
+    assert header(t) == ("blue", "Bids:") and table(t)["bid"].by == {"blue"} == table(t)["pass_bid"].by
+    t.do("pass_bid", player="blue")
+    t.do("pass_bid", player="green")                                  # tile 2 opens with the start player
+    assert header(t) == ("red", "Bids:") and table(t)["bid"].by == {"red"}
+    finish_auction(t)
+    assert header(t) == ("red", "Start player:")
+    t.do("advance", to="plan")
+    assert header(t) == ("red", "Plans first:")
+    t.do("advance", to="move")
+    t.do("move", player="red", visits=[{"town": "beata"}], take="gold")
+    assert header(t) == ("blue", "Moves:") and table(t)["move"].by == {"blue"} == table(t)["pass_move"].by
+    t.do("nobody_moves", players=["blue", "green"])
+    t.do("advance", to="draw")                                        # round 2: blue starts
+    assert header(t) == ("blue", "Draws first:")
+
+
+def test_the_base_game_header_and_its_phases():
+    t = Table({"start": 1, "variant": "base", "players": TABLE["players"][:2]})
+    assert header(t) == ("blue", "Start player:")                     # dealing: the cards go round at once
+    t.to("draw_three")
+    assert header(t) == ("blue", "Draws first:")
+    t.to("move")
+    assert header(t) == ("blue", "Moves:") and table(t)["move"].by == {"blue"}
+    for kind in ("bid", "reveal", "gold_card", "take_pile", "adjust"):
+        assert table(t)[kind].refusal.english() == "That is an Elfengold rule."
+
+
+def test_gold_cards_turn_up_only_where_cards_are_drawn():
+    """Round 1 deals the cards before the gold cards are shuffled in: nothing is drawn before the move
+    phase, so a gold card is refused there (it was booked in any phase before)."""
+    t = Table()
+    caught = t.refused("gold_card")
+    assert caught.msg == table(t)["gold_card"].refusal and "draw" in caught.msg.english()
+    to_moves(t)
+    t.do("gold_card")
+    t.do("take_pile", player="red")
+    for _ in range(el.GOLD_CARDS):
+        t.do("gold_card")
+    assert t.refused("gold_card").msg.english() == "There are only 7 gold cards."
+
+
+def test_elfengold_counts_no_travel_cards_at_the_end():
+    """In Elfengold a tie is broken by gold: the base game's card count was accepted there before."""
+    t = Table()
+    t.state = dict(t.state, phase="final")
+    assert "gold" in t.refused("cards", cards={"red": 1, "blue": 1, "green": 1}).msg.english()
+    t.do("finish")
+    assert t.refused("town", player="red", town="beata", collected=True).msg.english() == "The game is over."
+
+
+def test_every_phase_refuses_what_belongs_to_another_with_a_reason():
+    t = Table(begin=False)
+    assert t.refused("advance", to="auction").msg.english() == "Finish the setup first: the rounds have not begun."
+    t.do("begin")
+    t.refused("begin")
+    assert t.refused("bid", player="red", amount=1).msg.english() == "No tile is up for auction now."
+    assert t.refused("move", player="red", visits=[{"town": "beata"}], take="gold").msg.english() == \
+        "Moves are made in the move phase."
+    assert t.refused("finish").msg.english() == "The final scoring comes after the last round."
+    assert t.refused("correct", "track", track="red", points=1, reason="x").msg.english().startswith(
+        "Elfenland keeps no score track")
+    t.do("advance", to="auction")
+    caught = t.refused("bid", "player", player="blue", amount=1)     # the start player opens
+    assert caught.msg.english() == "It is not Ben's turn for this: Ann acts now."
+    assert t.refused("advance", to="plan").msg.english() == "Auction every tile of the row first."
+
+
+def shell_on(form, actions, me=None):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game("elfenland", form)
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
+
+def acts(shell):
+    from companion.ui.app import _walk
+    from companion.ui.widgets import Act
+    shell.render()
+    return {c.key: c.data for c in _walk(shell.page.controls) if isinstance(c.data, Act)}
+
+
+def test_an_owned_phone_greys_the_others_bids_passes_and_moves():
+    """Blue's phone while Ann bids: her bid chips and her pass are greyed and say why; a tap records
+    nothing. Then the gold pile: blue takes it only for himself."""
+    vm, shell = shell_on(TABLE, [("begin", {}), ("advance", {"to": "auction"})], me="blue")
+    drawn = acts(shell)
+    for ident in ("bid-min", "bid-plus1", "pass-bid"):
+        assert drawn[ident].player == "red" and "This phone belongs to Ben" in drawn[ident].refusal
+    assert drawn["no-bid"].refusal is None                             # the table's quiet path: anyone
+    assert not vm.dispatch("pass_bid", player="red") and "Ben" in vm.problem.text
+    vm.me = None
+    assert acts(shell)["pass-bid"].refusal is None
+    for kind, args in [("no_more_bids", {"tile": 0, "winner": None, "price": None}), ("advance", {"to": "move"}),
+                       ("move", {"player": "red", "visits": [{"town": "beata"}], "take": "cards", "gold_cards": 1})]:
+        assert vm.dispatch(kind, **args), vm.problem
+    vm.me = "blue"
+    drawn = acts(shell)
+    assert drawn["pass-move"].player == "blue" and drawn["pass-move"].refusal is None
+    assert drawn["take-pile-blue"].refusal is None and "Ben" in drawn["take-pile-red"].refusal
+    vm.me = "green"
+    assert "Ben" in acts(shell)["pass-move"].refusal                  # only blue ends blue's turn
+    assert acts(shell)["nobody-moves"].refusal is None                # green and blue are still to move
+    vm.me = "red"                                                     # Ann has moved: not hers to say
+    assert "Ben, Cid" in acts(shell)["nobody-moves"].refusal
+    assert not vm.dispatch("nobody_moves", players=["blue", "green"]) and len(vm.session["log"]) == 5
+
+
+def test_a_greyed_chip_says_why_next_to_its_row():
+    vm, shell = shell_on(TABLE, [("begin", {}), ("advance", {"to": "auction"})], me="blue")
+    from companion.ui.app import _walk
+    chip = next(c for c in _walk(shell.page.controls) if c.key == "bid-plus2")
+    next(c for c in _walk([chip]) if getattr(c, "on_click", None)).on_click(None)
+    shell.render()
+    reason = next(c for c in _walk(shell.page.controls) if c.key == "error-bid-chips")
+    assert "This phone belongs to Ben" in reason.content.value and len(vm.session["log"]) == 2
+
+
+def test_the_move_marks_say_why_before_a_town_is_tapped():
+    vm, shell = shell_on(TABLE, [("begin", {}), ("advance", {"to": "auction"}),
+                                 ("no_more_bids", {"tile": 0, "winner": None, "price": None}),
+                                 ("advance", {"to": "move"})])
+    from companion.ui.app import _walk
+    chip = next(c for c in _walk(shell.page.controls) if c.key == "gold-road")
+    next(c for c in _walk([chip]) if getattr(c, "on_click", None)).on_click(None)
+    assert vm.problem.text == "Tap the towns reached first: this marks the last one." and vm.problem.field == "visits"
+
+
+# ----------------------------------------------------------------------------------------------
+# Issue 26: the gold in play and the box's 300, in the app and in `companion score`
+
+def test_a_correction_toward_the_box_is_allowed_when_the_gold_in_play_exceeds_it():
+    """A game recorded before the bank was counted may hold more than 300 gold: a correction that
+    lowers it was refused there too (every correction was)."""
+    t = Table()
+    t.state["players"]["red"]["gold"] = 290                           # 290 + 12 + 12 = 314
+    t.do("adjust", player="red", delta=-5, reason="miscount")
+    assert t.gold("red") == 285
+    t.refused("adjust", "delta", player="blue", delta=1, reason="miscount")
+    t.do("adjust", player="red", delta=-9, reason="miscount")          # back to the box's 300
+    assert el.bank(t.state) == 0
+
+
+def test_the_bank_pays_what_it_has_so_score_accepts_the_games_numbers():
+    """Income, a move's gold and the gold pile come from the bank: the players never hold more than the
+    box's 300, and `companion score` takes the game's own numbers (it refused them before)."""
+    t = Table()
+    t.state["players"]["red"]["gold"] = 300 - 24 - 5                  # the bank holds 5
+    to_moves(t)
+    t.do("move", player="red", visits=[{"town": "usselen"}, {"town": "grangor", "gold_road": True}], take="gold")
+    assert t.gold("red") == 300 - 24 and el.bank(t.state) == 0 and t.state["last_move"]["earned"] == 5
+    t.do("pass_move", player="blue", gold_cards=1)
+    t.do("take_pile", player="blue")                                  # 3 gold the bank does not have
+    assert t.gold("blue") == 12 and t.state["gold_pile"] == 0
+    t.do("adjust", player="red", delta=-4, reason="miscount")
+    t.do("nobody_moves", players=["green"])
+    t.do("advance", to="draw")
+    t.do("advance", to="tiles")                                       # income from blue, who starts now
+    assert [t.gold(c) for c in ("red", "blue", "green")] == [272, 14, 14]
+    players = [{"id": c, "towns": len(p["towns"]), "gold": p["gold"]} for c, p in t.state["players"].items()]
+    assert el.score_cli({"game": GAME_NAME, "options": ["elfengold"], "players": players})["winners"]
+
+
+def test_the_rule_texts_say_the_rule_instead_of_as_in_elfengold():
+    """The base game's setup and early end sent the reader to Elfengold; they say the rule now."""
+    import re
+    import tomllib
+    from pathlib import Path
+    data = tomllib.loads((Path(__file__).parent.parent / "data" / "elfenland.toml").read_text(encoding="utf-8"))
+    texts = [v for entry in data["text"].values() for v in entry.values()]
+    pointer = re.compile(r"as in Elfengold|same way as Elfengold|jako u Zlata elfů|jako Zlato elfů", re.I)
+    assert [t[:80] for t in texts if pointer.search(t)] == []
+    early = data["text"]["rule.open_questions.body"]
+    assert "that round is played to its end" in early["en"] and "to kolo se dohraje" in early["cs"]
+
+
+def test_czech_says_this_tile_and_the_others_go_back_in_the_plural():
+    """"Tento dílek a 5 dalších se vracejí": two subjects take the plural verb (it said "se vrací")."""
+    from companion.i18n import Translator
+    t = Translator("cs", lambda key: key)
+    for n in (2, 5):
+        assert "se vracejí" in t.n("This tile and the last one go back to the pool.",
+                                   "This tile and the {n} after it go back to the pool.", n)

@@ -47,7 +47,7 @@ SCRIPTS = {
     ]),
     "elfenland": ({"start": 0, "variant": "elfengold", "wizards": True, "players": [
         {"colour": "red", "name": "A"}, {"colour": "blue", "name": "B"}]}, [
-        ("tick", {"item": "board", "done": True}), ("begin", {}), ("gold_card", {}), ("take_pile", {"player": "blue"}),
+        ("tick", {"item": "board", "done": True}), ("begin", {}),
         ("next_phase", {}), ("reveal", {"tiles": ["dragon", "gold", "tree", "unicorn"]}),
         ("bid", {"player": "red", "amount": 30}), ("pass_bid", {"player": "blue"}),   # red cannot pay: broke
         ("bid", {"player": "blue", "amount": 2}), ("pass_bid", {"player": "blue"}),
@@ -55,8 +55,14 @@ SCRIPTS = {
         ("next_phase", {}), ("next_phase", {}),
         ("move", {"player": "red", "visits": [{"town": "beata"}, {"town": "virst", "gold_road": True}],
                   "take": "gold"}), ("pass_move", {"player": "blue", "gold_cards": 1}),
+        ("gold_card", {}), ("take_pile", {"player": "blue"}),
         ("town", {"player": "blue", "town": "yttar", "collected": True}),
         ("adjust", {"player": "blue", "delta": -1, "reason": "x"}),
+        ("advance", {"to": "end"}), ("advance", {"to": "draw"}), ("gold_card", {}),
+        ("take_pile", {"player": "red", "cards": 1}), ("advance", {"to": "tiles"}), ("advance", {"to": "auction"}),
+        ("bid", {"player": "blue", "amount": 1}), ("no_bid", {"tile": 0, "winner": "blue", "price": 1}),
+        ("no_more_bids", {"tile": 1, "winner": None, "price": None}), ("advance", {"to": "move"}),
+        ("nobody_moves", {"players": ["blue", "red"]}),
     ]),
     "carcassonne": ({"start": 1, "gifts": True, "players": [{"colour": "red", "name": "A"},
                                                            {"colour": "black", "name": "B"}]}, [

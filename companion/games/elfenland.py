@@ -43,6 +43,10 @@ Decisions where the sources are silent (FACTS §5.8 lists them as open):
   town pieces;
 - the Elfengold variants with town cards or randomly placed gold discs are not computed: the move
   helper uses the printed disc values (FACTS §5.3); correct the ledger if you play them;
+- the bank holds the box's 300 gold less what the players hold, and pays what it has: income, a
+  move's gold and the gold pile never take the players past the box's 300 (so `companion score`
+  accepts the game's own numbers); a gold correction that gives gold back is always allowed (`bank`,
+  `_pay`, `_adjust`);
 - the auction's row need not name its tiles: which tiles they are changes nothing the app books (the
   players see them on the table), so the app asks only who wins each and at what price.
 """
@@ -53,8 +57,7 @@ from typing import Any
 from typing import Mapping
 
 from ..engine import auction, inputs
-from ..engine.flow import need
-from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
 from ..engine.ranking import shared_places, tied_groups
 from ..engine.seats import check_seats
 
@@ -240,12 +243,6 @@ def colour_at(config: Mapping, seat: int) -> str:
 
 
 
-def _in_step(state: Mapping, *steps_: str) -> None:
-    need(state, "play")
-    if state["step"] not in steps_:
-        raise InvalidAction(Msg(N_("That belongs to another phase of the round.")))
-
-
 def _player(state: Mapping, value) -> str:
     if value not in state["players"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
@@ -256,34 +253,22 @@ def _name(config: Mapping, colour: str) -> str:
     return next(p["name"] for p in config["players"] if p["colour"] == colour)
 
 
-def _elfengold(config: Mapping) -> None:
-    if _variant(config) != "elfengold":
-        raise InvalidAction(Msg(N_("That is an Elfengold rule.")))
-
-
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "setup")
     state["phase"] = "play"
 
 
 def _next_phase(state: dict, args: Mapping, config: Mapping) -> None:
-    """On to the next phase of the round; income is booked on entering it (from round 2)."""
-    need(state, "play")
+    """On to the next phase of the round (when the table allows it: `moves`); income is booked on
+    entering it (from round 2)."""
     current = state["step"]
-    if current == "auction" and not state["row"]:
-        raise InvalidAction(Msg(N_("Turn up the tiles for the auction first.")))
-    if state["auction"] or (current == "auction" and state["next_tile"] < len(state["row"])):
-        raise InvalidAction(Msg(N_("Auction every tile of the row first.")))
-    if current == "move" and not all(p["moved"] for p in state["players"].values()):
-        raise InvalidAction(Msg(N_("Every player moves or passes first.")))
     phases = PHASES[_variant(config)]
     if current == "end":
         _end_round(state, config)
         return
     state["step"] = phases[phases.index(current) + 1]
     if state["step"] == "income":
-        for p in state["players"].values():
-            p["gold"] += INCOME
+        for seat in range(len(config["players"])):      # from the start player, while the bank has gold
+            _pay(state, colour_at(config, state["start"] + seat), INCOME)
     if state["step"] == "move":
         state["turn"] = state["start"]
         for p in state["players"].values():
@@ -304,7 +289,6 @@ def _advance(state: dict, args: Mapping, config: Mapping) -> None:
     """The app's "next phase" (`next_phase` stays for the games logged before it): on to `next_stop`,
     which `to` names as the screen showed it. Income is booked on the way to the tiles phase; entering
     the auction turns up its row (the tiles' kinds change nothing the app books) and opens tile 1."""
-    need(state, "play")
     if args.get("to") != next_stop(state, config):
         raise InvalidAction(Msg(N_("That belongs to another phase of the round.")))
     _next_phase(state, args, config)
@@ -333,33 +317,34 @@ def _end_round(state: dict, config: Mapping) -> None:
 
 def _gold_card(state: dict, args: Mapping, config: Mapping) -> None:
     """A gold card revealed (refilling the display, or drawn blind) goes onto the gold pile."""
-    _elfengold(config)
-    need(state, "play")
-    if state["gold_pile"] >= GOLD_CARDS:
-        raise InvalidAction(Msg(N_("There are only {n} gold cards."), {"n": GOLD_CARDS}))
     state["gold_pile"] += 1
+
+
+def bank(state: Mapping) -> int:
+    """The gold in the bank: the box's 300 less what the players hold (FACTS §5.2). (A game recorded
+    before the bank was counted may hold more: then the bank is empty, never below.)"""
+    return max(0, GOLD_IN_BOX - sum(p["gold"] for p in state["players"].values()))
+
+
+def _pay(state: dict, family: str, amount: int) -> int:
+    """The bank pays `family` `amount` gold, or what it has left when that is less; the gold paid."""
+    paid = min(amount, bank(state))
+    state["players"][family]["gold"] += paid
+    return paid
 
 
 def _take_pile(state: dict, args: Mapping, config: Mapping) -> None:
     """Taking the gold pile: 3 gold per gold card in it; the cards go to the discard pile (TV-E7)."""
-    _elfengold(config)
-    need(state, "play")
     family = _player(state, args.get("player"))
-    if not state["gold_pile"]:
-        raise InvalidAction(Msg(N_("The gold pile is empty.")))
     if "cards" in args and args["cards"] != state["gold_pile"]:     # the pile the screen showed (its undo names it)
         raise InvalidAction(Msg(N_("The gold pile has changed: look at the screen again.")))
-    state["players"][family]["gold"] += GOLD_PER_CARD * state["gold_pile"]
+    _pay(state, family, GOLD_PER_CARD * state["gold_pile"])
     state["gold_pile"] = 0
 
 
 def _reveal(state: dict, args: Mapping, config: Mapping) -> None:
     """The start player turns up 2 × players tiles from the pool; the first auction opens. Which tiles
     they are may be named (each within the pool), or not: nothing the app books depends on it."""
-    _elfengold(config)
-    _in_step(state, "auction")
-    if state["row"]:
-        raise InvalidAction(Msg(N_("The row is already out.")))
     tiles = args.get("tiles")
     n = 2 * len(config["players"])
     if tiles is None:
@@ -392,14 +377,12 @@ def _open(state: dict, config: Mapping) -> None:
 
 
 def _bid(state: dict, args: Mapping, config: Mapping) -> None:
-    current = auction.running(state["auction"])
-    auction.bid(current, _player(state, args.get("player")), args.get("amount"))
+    auction.bid(state["auction"], _player(state, args.get("player")), args.get("amount"))
     _after_bid(state, config)
 
 
 def _pass_bid(state: dict, args: Mapping, config: Mapping) -> None:
-    current = auction.running(state["auction"])
-    auction.pass_(current, _player(state, args.get("player")))
+    auction.pass_(state["auction"], _player(state, args.get("player")))
     _after_bid(state, config)
 
 
@@ -432,7 +415,7 @@ def _settle(state: dict, config: Mapping, done: dict) -> None:
 def _claimed(state: Mapping, args: Mapping) -> dict:
     """The auction a quiet path is meant for: the tile (its place in the row) and the highest bid so far
     (bidder and amount, None before a bid), as the screen showed them; the undo button names them."""
-    current = auction.running(state["auction"])
+    current = state["auction"]
     if (args.get("tile") != current["lot"]["index"] or args.get("winner") != current["leader"]
             or args.get("price") != current["high"]):
         raise InvalidAction(Msg(N_("The bidding has moved on: look at the screen again.")))
@@ -473,9 +456,8 @@ def waiting_movers(state: Mapping, config: Mapping) -> list[str]:
 def _nobody_moves(state: dict, args: Mapping, config: Mapping) -> None:
     """Nobody else moves, in one entry: each player who has not moved passes (in Elfengold he draws 2
     cards; a gold card among them goes onto the gold pile with its own tap), and the move phase ends."""
-    _in_step(state, "move")
     waiting = waiting_movers(state, config)
-    if not waiting or args.get("players") != waiting:
+    if args.get("players") != waiting:
         raise InvalidAction(Msg(N_("The moves have changed: look at the screen again.")), field="player")
     for family in waiting:
         state["players"][family]["moved"] = True
@@ -506,10 +488,7 @@ def _check_visits(state: Mapping, config: Mapping, family: str, raw) -> list[dic
 def _move(state: dict, args: Mapping, config: Mapping) -> None:
     """The player on turn moves: the towns reached in order (new town pieces collected), then the
     gold of the move or 2 cards instead (Elfengold), paying any Elf-wizard costs first."""
-    _in_step(state, "move")
     family = _player(state, args.get("player"))
-    if family != colour_at(config, state["turn"]) or state["players"][family]["moved"]:
-        raise InvalidAction(Msg(N_("It is another player's move.")), field="player")
     visits = _check_visits(state, config, family, args.get("visits"))
     p = state["players"][family]
     earned, cost = 0, 0
@@ -529,8 +508,8 @@ def _move(state: dict, args: Mapping, config: Mapping) -> None:
         if cost > p["gold"]:
             raise InvalidAction(Msg(N_("The wizard costs {n} gold; this player has {have}."),
                                     {"n": cost, "have": p["gold"]}), field="wizard_obstacles")
-        earned = move_gold(visits)[0] if take == "gold" else 0
-        p["gold"] += earned - cost
+        p["gold"] -= cost                                  # to the bank, before the bank pays the move
+        earned = _pay(state, family, move_gold(visits)[0]) if take == "gold" else 0
         state["gold_pile"] += _gold_cards_drawn(state, config, args, take == "cards")
     new = [v["town"] for v in visits if v["town"] != CAPITAL and v["town"] not in p["towns"]]
     p["towns"] += list(dict.fromkeys(new))
@@ -542,10 +521,7 @@ def _move(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _pass_move(state: dict, args: Mapping, config: Mapping) -> None:
     """The player on turn does not move (in Elfengold he draws 2 cards)."""
-    _in_step(state, "move")
     family = _player(state, args.get("player"))
-    if family != colour_at(config, state["turn"]) or state["players"][family]["moved"]:
-        raise InvalidAction(Msg(N_("It is another player's move.")), field="player")
     state["gold_pile"] += _gold_cards_drawn(state, config, args, _variant(config) == "elfengold")
     state["players"][family]["moved"] = True
     state["last_move"] = {"player": family, "visits": [], "earned": 0, "cost": 0, "take": "cards", "new": []}
@@ -573,7 +549,6 @@ def _next_mover(state: dict, config: Mapping) -> None:
 
 def _town(state: dict, args: Mapping, config: Mapping) -> None:
     """A correction: a town piece collected or given back."""
-    need(state, "play", "final")
     family = _player(state, args.get("player"))
     town, collected = args.get("town"), args.get("collected")
     if town not in GOLD_DISCS or not isinstance(collected, bool):
@@ -587,8 +562,6 @@ def _town(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     """A gold correction with a reason (a miscount at the table)."""
-    _elfengold(config)
-    need(state, "play", "final")
     family = _player(state, args.get("player"))
     delta = args.get("delta")
     if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
@@ -600,9 +573,7 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     if held + delta < 0:
         raise InvalidAction(Msg(N_("{name} holds {gold} gold: a correction cannot take more."),
                                 {"name": _name(config, family), "gold": held}), field="delta")
-    if held + delta > GOLD_IN_BOX:
-        raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": GOLD_IN_BOX}), field="delta")
-    if sum(p["gold"] for p in state["players"].values()) + delta > GOLD_IN_BOX:
+    if delta > 0 and delta > bank(state):       # a correction that gives gold back is always possible
         raise InvalidAction(Msg(N_("The players would hold more than the {n} gold in the box."), {"n": GOLD_IN_BOX}),
                             field="delta")
     state["players"][family]["gold"] += delta
@@ -612,7 +583,6 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
 def _cards(state: dict, args: Mapping, config: Mapping) -> None:
     """The base game's tie-break: travel cards in each hand at the end, at most the 4 a hand keeps at
     the end of a move (FACTS §5.1)."""
-    need(state, "final")
     cards = args.get("cards")
     if not isinstance(cards, Mapping) or set(cards) != set(state["players"]):
         raise InvalidAction(Msg(N_("Count every player's travel cards.")), field="cards")
@@ -626,8 +596,83 @@ def _cards(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "final")
     state["phase"] = "over"
+
+
+#: Where gold cards turn up and the gold pile is taken: when travel cards are drawn, in the draw phase or
+#: as 2 cards in the move phase (FACTS §5.4.1, §5.4.6); at the round's end for a card drawn by "nobody
+#: else moves" (one entry for every pass, so its gold cards come after it).
+DRAWING = ("draw", "move", "end")
+
+
+def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The table of allowed actions (GameDef.moves): in each phase of the round who acts and what may
+    be entered, with the reason for what may not. The reducers check only the numbers an action brings."""
+    phase, gold_game = state["phase"], _variant(config) == ELFENGOLD
+    over = refused(N_("The game is over."))
+    outside = {"setup": refused(N_("Finish the setup first: the rounds have not begun.")),
+               "final": refused(N_("The rounds are over: this is the final scoring.")), "over": over}.get(phase)
+    table = dict.fromkeys(ROUND_ACTIONS, outside) if outside else _round(state, config)
+    if not gold_game:
+        table.update(dict.fromkeys(GOLD_ACTIONS, refused(N_("That is an Elfengold rule."))))
+    ledger = {"setup": refused(N_("Finish the setup first: the ledgers start with round 1.")), "over": over}
+    table["town"] = ledger.get(phase, ALLOWED)
+    table["adjust"] = ledger.get(phase, ALLOWED) if gold_game else refused(N_("That is an Elfengold rule."))
+    if gold_game:
+        table["cards"] = refused(N_("In Elfengold a tie on towns is broken by gold: travel cards are not counted."))
+    else:
+        table["cards"] = ALLOWED if phase == "final" else over if phase == "over" else refused(
+            N_("Travel cards in hand are counted at the final scoring."))
+    table["finish"] = ALLOWED if phase == "final" else over if phase == "over" else refused(
+        N_("The final scoring comes after the last round."))
+    table["begin"] = ALLOWED if phase == "setup" else refused(N_("The game has begun already."))
+    table["correct"] = Rule(Msg(N_("Elfenland keeps no score track: correct the town pieces or the gold in the "
+                                   "ledgers.")), field="track")
+    return table
+
+
+#: The entries of a round's phases, and those of them that only Elfengold has.
+ROUND_ACTIONS = ("next_phase", "advance", "gold_card", "take_pile", "reveal", "bid", "pass_bid", "no_bid",
+                 "no_more_bids", "move", "pass_move", "nobody_moves")
+GOLD_ACTIONS = ("gold_card", "take_pile", "reveal", "bid", "pass_bid", "no_bid", "no_more_bids")
+
+
+def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The round's entries while the rounds are played."""
+    step, row, offer = state["step"], state["row"], state["auction"]
+    if step == "auction" and not row:
+        onward = refused(N_("Turn up the tiles for the auction first."))
+    elif offer or (step == "auction" and state["next_tile"] < len(row)):
+        onward = refused(N_("Auction every tile of the row first."))
+    elif step == "move" and waiting_movers(state, config):
+        onward = refused(N_("Every player moves or passes first."))
+    else:
+        onward = ALLOWED
+    if step not in DRAWING:
+        pile = card = refused(N_("Gold cards turn up only when travel cards are drawn: in the draw phase, or as "
+                                 "2 cards in the move phase."))
+    else:
+        card = refused(N_("There are only {n} gold cards."), n=GOLD_CARDS) if state["gold_pile"] >= GOLD_CARDS \
+            else ALLOWED
+        pile = ALLOWED if state["gold_pile"] else refused(N_("The gold pile is empty."))
+    reveal = (refused(N_("The tiles are turned up in the auction phase.")) if step != "auction" else
+              refused(N_("The row is already out.")) if row else ALLOWED)
+    if offer:
+        bidding, quiet = Rule(by=frozenset({offer["next"]})), ALLOWED
+    else:
+        bidding = quiet = refused(N_("No tile is up for auction now."))
+    waiting = waiting_movers(state, config)
+    if step != "move":
+        moving = quiet_move = refused(N_("Moves are made in the move phase."))
+    elif not waiting:
+        moving = quiet_move = refused(N_("Everyone has moved this round."))
+    else:
+        # "nobody else moves" ends the turns of those still to move: theirs to say, not a phone's whose
+        # player has moved already
+        moving, quiet_move = Rule(by=frozenset({colour_at(config, state["turn"])})), Rule(by=frozenset(waiting))
+    return {"next_phase": onward, "advance": onward, "gold_card": card, "take_pile": pile, "reveal": reveal,
+            "bid": bidding, "pass_bid": bidding, "no_bid": quiet, "no_more_bids": quiet,
+            "move": moving, "pass_move": moving, "nobody_moves": quiet_move}
 
 
 REDUCERS = {"begin": _begin, "next_phase": _next_phase, "advance": _advance, "gold_card": _gold_card,
@@ -738,7 +783,8 @@ def _describe_move(args: Mapping, config: Mapping, who: str) -> Msg:
 
 def guide(state: Mapping, config: Mapping) -> Guide:
     """The pinned header: round and phase, who acts (the bidder in an auction, the player moving,
-    else the start player) and every player's town pieces (and gold in Elfengold)."""
+    else the start player, who opens the phase: `FIRST`) and every player's town pieces (and gold in
+    Elfengold). It agrees with the table (`moves`): the bidder and the mover are the `by` of their entries."""
     gold = _variant(config) == ELFENGOLD
     figures = {}
     for p in config["players"]:
@@ -759,8 +805,14 @@ def guide(state: Mapping, config: Mapping) -> Guide:
     if state["step"] == "move" and not all(p["moved"] for p in state["players"].values()):
         return Guide(where, colour_at(config, state["turn"]), Msg(N_("Moves:")), figures,
                      f"move:{state['round']}:{state['turn']}")
-    return Guide(where, colour_at(config, state["start"]), Msg(N_("Start player:")), figures,
-                 f"{state['step']}:{state['round']}")
+    role = N_("Turns up the tiles:") if state["step"] == "auction" and not state["row"] else \
+        FIRST.get(state["step"], N_("Start player:"))
+    return Guide(where, colour_at(config, state["start"]), Msg(role), figures, f"{state['step']}:{state['round']}")
+
+
+#: What the start player does first in a phase that goes round the table from him: the header's role.
+FIRST = {"draw_three": N_("Draws first:"), "draw": N_("Draws first:"), "tiles": N_("Draws first:"),
+         "plan": N_("Plans first:")}
 
 
 GAME = GameDef(
@@ -769,5 +821,5 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), progress=lambda state, config: {
         p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide,
-    personal=frozenset({"bid", "pass_bid"})
+    personal=frozenset({"bid", "pass_bid", "take_pile", "move", "pass_move"}), moves=moves
 )

@@ -7,9 +7,10 @@ from __future__ import annotations
 import flet as ft
 
 from ..engine import auction as bidding
+from ..engine.model import Msg, N_
 from ..games import elfenland as rules
-from .widgets import (ACCENT, SMALL, TARGET, TEXT, Keypad, Screen, bar_button, button, card, choice_chips, count,
-                      create_button, heading, pick, text, tid, title, who)
+from .widgets import (ACCENT, MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Keypad, Screen, act, button,
+                      card, choice_chips, count, create_button, heading, pick, text, tid, title, who)
 
 GAME = rules.ID
 
@@ -75,11 +76,33 @@ def _phase(shell, step: str) -> str:
     return shell.game_text(f"step.{shell.vm.session['config']['variant']}.{step}.title")
 
 
-def _small_button(label: str, on_click, ident: str, filled: bool = False, disabled: bool = False) -> ft.Control:
-    """A button sized to its label (chips in a row), 52 px tall."""
+def _small_button(label: str, on_click, ident: str, filled: bool = False, muted: bool = False,
+                  width: int | None = None, size: int = TEXT, padding: int = 12) -> ft.Control:
+    """A button sized to its label (chips in a row), 52 px tall; `muted`: greyed, its tap says why."""
     kind = ft.FilledButton if filled else ft.OutlinedButton
-    return tid(ident, kind(content=ft.Text(label, size=TEXT), height=TARGET, disabled=disabled, on_click=on_click,
-                           style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12))))
+    style = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=padding))
+    if muted:
+        style.color, style.bgcolor = MUTED, MUTED_FILL
+    return tid(ident, kind(content=ft.Text(label, size=size, weight=ft.FontWeight.BOLD if width else None),
+                           height=TARGET, width=width, on_click=on_click, style=style))
+
+
+def _chip(shell, kind: str, label: str, on_click, ident: str, field: str, player: str | None = None,
+          filled: bool = False, **look) -> ft.Control:
+    """A chip for one kind of action (made for `player`), drawn from the game's table of allowed actions,
+    as widgets.act draws a button: where the rules or this phone's owner do not allow it, it is greyed
+    and a tap says why, under its row (`field`) and in the pinned bar."""
+    vm = shell.vm
+    rule = vm.rule(kind, player)
+    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
+    handler = on_click if refusal is None else (lambda e: vm.refuse(rule.refusal, field))
+    control = _small_button(label, handler, ident, filled=filled, muted=refusal is not None, **look)
+    control.data = Act(kind, player, refusal)
+    return control
+
+
+#: Why the marks of the last town reached cannot be used before a town is tapped.
+NO_TOWN_YET = N_("Tap the towns reached first: this marks the last one.")
 
 
 def _race(shell) -> ft.Control:
@@ -142,7 +165,8 @@ def _next_button(shell) -> ft.Control:
         label = _("Book the income (+{gold} each)").format(gold=rules.INCOME)
     else:
         label = _("Next phase: {phase}").format(phase=_phase(shell, to))
-    return bar_button(label, lambda e: vm.dispatch("advance", to=to), "next-phase", icon=ft.Icons.ARROW_FORWARD)
+    return act(vm, "advance", label, lambda e: vm.dispatch("advance", to=to), "next-phase", icon=ft.Icons.ARROW_FORWARD,
+               bar=True)
 
 
 def _gold_pile(shell) -> ft.Control:
@@ -153,16 +177,27 @@ def _gold_pile(shell) -> ft.Control:
     worth = (ngettext("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold", pile)
              .format(n=pile, gold=pile * rules.GOLD_PER_CARD) if pile else _("Gold pile: empty"))
     rows = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)), expand=True),
-                    _small_button(_("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card",
-                                  disabled=pile >= rules.GOLD_CARDS)],
+                    _chip(shell, "gold_card", _("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card",
+                          "gold-pile")],
                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
-    if pile and vm.state["step"] != "end":
+    if pile:
+        if rules.bank(vm.state) < pile * rules.GOLD_PER_CARD:
+            rows.append(_bank_short(shell, rules.bank(vm.state)))
         rows += [text(_("Takes the gold pile:"), SMALL),
-                 choice_chips("take-pile", [(p["colour"], p["name"]) for p in vm.session["config"]["players"]], None,
-                              lambda c: vm.dispatch("take_pile", player=c, cards=pile))]
-    elif vm.state["step"] == "end":
+                 ft.Row([_chip(shell, "take_pile", p["name"], lambda e, c=p["colour"]: vm.dispatch(
+                     "take_pile", player=c, cards=pile), f"take-pile-{p['colour']}", "gold-pile", player=p["colour"],
+                     padding=16) for p in vm.session["config"]["players"]], wrap=True, spacing=8, run_spacing=8)]
+    if vm.state["step"] == "end":
         rows.append(text(_("A gold card among the cards drawn instead of moving goes onto the pile too."), SMALL))
+    rows.append(shell.problem("gold-pile"))
     return card(rows, "gold")
+
+
+def _bank_short(shell, paid: int) -> ft.Control:
+    """The bank holds less than a payment: it pays what it has (the box holds 300 gold)."""
+    _ = shell.vm.t
+    return tid("bank-short", text(_("The bank has only {gold} gold left of the box's {n}: it pays what it has.").format(
+        gold=paid, n=rules.GOLD_IN_BOX), SMALL, color=ACCENT))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -180,8 +215,8 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
     if not state["row"]:      # a game that entered the auction before the row was turned up on the way in
         controls.append(card([heading(_("Turn up {n} tiles").format(n=n)),
                               text(_("The start player turns up 2 tiles per player in a row."), SMALL)], "row"))
-        return controls, bar_button(_("Tiles turned up: auction"), lambda e: vm.dispatch("reveal"), "reveal",
-                                    icon=ft.Icons.CHECK)
+        return controls, act(vm, "reveal", _("Tiles turned up: auction"), lambda e: vm.dispatch("reveal"), "reveal",
+                             icon=ft.Icons.CHECK, bar=True)
     a = state["auction"]
     if not a:
         controls.append(tid("auction-done", text(_("Every tile of the row has been auctioned."))))
@@ -203,9 +238,8 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
         return lambda e: shell.send("bid", "bid", player=bidder, amount=amount)
 
     quick = [(least, "min"), (least + 1, "plus1"), (least + 2, "plus2"), (least + 5, "plus5")]
-    chips = [tid(f"bid-{name}", (ft.FilledButton if name == "min" else ft.OutlinedButton)(
-        content=ft.Text(str(amount), size=TEXT, weight=ft.FontWeight.BOLD), width=52, height=TARGET,
-        style=ft.ButtonStyle(padding=0), on_click=bid(amount))) for amount, name in quick]
+    chips = [_chip(shell, "bid", str(amount), bid(amount), f"bid-{name}", "bid-chips", player=bidder,
+                   filled=name == "min", width=52, padding=0) for amount, name in quick]
     chips.append(tid("bid-other", ft.IconButton(
         ft.Icons.DIALPAD, tooltip=_("Other amount"), width=TARGET, height=TARGET, selected=draft["keypad"],
         on_click=lambda e: (draft.update(keypad=not draft["keypad"]), shell.render()))))
@@ -215,17 +249,18 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
             name=shell.player_name(bidder), gold=gold), SMALL)),
         text(_("Bid:"), SMALL),
         ft.Row(chips, spacing=6),
+        shell.problem("bid-chips"),
     ]
-    primary = bar_button(_("{name} passes").format(name=shell.player_name(bidder)),
-                         lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid")
+    primary = act(vm, "pass_bid", _("{name} passes").format(name=shell.player_name(bidder)),
+                  lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid", player=bidder, bar=True)
     if draft["keypad"]:
         rows.append(Keypad("bid-keypad", _("Amount of the bid"), draft, "amount", least, rules.GOLD_IN_BOX).control)
         if isinstance(draft["amount"], int) and draft["amount"] > gold:
             rows.append(text(_("More than {name} holds: a winner who cannot pay gives all their gold to the bank, "
                                "and the tile is auctioned again.").format(name=shell.player_name(bidder)), SMALL,
                              color=ACCENT))
-        primary = bar_button(_("Bid {n}").format(n=draft["amount"]), bid(draft["amount"]), "bid",
-                             icon=ft.Icons.CHECK)
+        primary = act(vm, "bid", _("Bid {n}").format(n=draft["amount"]), bid(draft["amount"]), "bid", player=bidder,
+                      icon=ft.Icons.CHECK, bar=True)
     rows.append(shell.problem("amount"))
     claim = {"tile": index, "winner": a["leader"], "price": a["high"]}
     left = n - index - 1                     # tiles of the row after this one
@@ -233,9 +268,9 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
         label = (_("Nobody bids on this tile") if a["leader"] is None else
                  _("Nobody else bids: {name} wins it at {price}").format(name=shell.player_name(a["leader"]),
                                                                          price=a["high"]))
-        rows.append(button(label, lambda e: vm.dispatch("no_bid", **claim), "no-bid", primary=False))
-    rows += [button(_("No more bids this round"), lambda e: vm.dispatch("no_more_bids", **claim), "no-more-bids",
-                    primary=False),
+        rows.append(act(vm, "no_bid", label, lambda e: vm.dispatch("no_bid", **claim), "no-bid", primary=False))
+    rows += [act(vm, "no_more_bids", _("No more bids this round"), lambda e: vm.dispatch("no_more_bids", **claim),
+                 "no-more-bids", primary=False),
              text(_no_more_bids_hint(shell, a, left), SMALL)]
     story = [_("{name} bids {n}").format(name=shell.player_name(entry["player"]), n=entry["bid"]) if "bid" in entry
              else _("{name} passes").format(name=shell.player_name(entry["player"])) for entry in a["log"]]
@@ -320,15 +355,19 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
             shell.render()
         return handler
 
+    def no_town(e) -> None:      # nothing to take back or to mark yet: greyed, and a tap says why
+        vm.refuse(Msg(NO_TOWN_YET), "visits")
+
     marks = [tid("visit-back", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, tooltip=_("Take back the last town"),
-                                             width=TARGET, height=TARGET, disabled=not visits,
-                                             on_click=lambda e: (visits.pop(), shell.render())))]
+                                             width=TARGET, height=TARGET, icon_color=None if visits else MUTED,
+                                             on_click=(lambda e: (visits.pop(), shell.render())) if visits
+                                             else no_town))]
     if gold_game:       # they mark the last town reached: its road had a gold tile, or a carpet flew there
-        marks.append(_small_button(_("Gold road"), flip("gold_road"), "gold-road",
-                                   filled=bool(lastone and lastone["gold_road"]), disabled=not visits))
+        marks.append(_small_button(_("Gold road"), flip("gold_road") if visits else no_town, "gold-road",
+                                   filled=bool(lastone and lastone["gold_road"]), muted=not visits))
     if config["wizards"]:
-        marks.append(_small_button(_("Flying carpet"), flip("carpet"), "carpet",
-                                   filled=bool(lastone and lastone["carpet"]), disabled=not visits))
+        marks.append(_small_button(_("Flying carpet"), flip("carpet") if visits else no_town, "carpet",
+                                   filled=bool(lastone and lastone["carpet"]), muted=not visits))
     towns = [_small_button(_town(shell, t), lambda e, t=t: (visits.append({"town": t, "gold_road": False,
                                                                            "carpet": False}), shell.render()),
                            f"town-{t}") for t in rules.TOWN_LIST]
@@ -341,8 +380,9 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
     controls.append(card(rows, "move", highlight=True))
     roads = sum(not v["carpet"] for v in visits)
     draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
-    earned = rules.move_gold(visits)[0]
     cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
+    earned = rules.move_gold(visits)[0]
+    paid = min(earned, rules.bank(state) + cost)           # the wizards are paid to the bank first
     if gold_game:
         rows = []
         if config["wizards"] and roads:
@@ -351,31 +391,35 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
         if cost:
             rows.append(text(_("Wizard cards cost {n} gold; {name} holds {gold}.").format(
                 n=cost, name=name, gold=state["players"][mover]["gold"]), SMALL))
+        if paid < earned:
+            rows.append(_bank_short(shell, paid))
         rows += [shell.problem("wizard_obstacles"),
                  count("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
                        draft["gold_cards"], 0, rules.GOLD_CARDS - state["gold_pile"],
                        lambda v: draft.update(gold_cards=v), chips=2),
                  shell.problem("gold_cards"),
-                 button(_("Draw 2 cards instead") if visits else _("{name} does not move (draws 2 cards)").format(
-                     name=name), lambda e: _send_move(shell, mover, "cards") if visits else _send_pass(shell, mover),
-                     "take-cards" if visits else "pass-move", primary=False)]
+                 act(vm, "move", _("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"), "take-cards",
+                     player=mover, primary=False) if visits else
+                 act(vm, "pass_move", _("{name} does not move (draws 2 cards)").format(name=name),
+                     lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False)]
         controls.append(card(rows, "take"))
     elif not visits:
-        controls.append(button(_("{name} does not move").format(name=name), lambda e: _send_pass(shell, mover),
-                               "pass-move", primary=False))
+        controls.append(act(vm, "pass_move", _("{name} does not move").format(name=name),
+                            lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False))
     if visits:
         if gold_game:
-            label = (_("Take {gold} gold").format(gold=earned) if not cost else
-                     _("Take {gold} gold, pay {cost} for the wizards").format(gold=earned, cost=cost))
-            primary = bar_button(label, lambda e: _send_move(shell, mover, "gold"), "take-gold", icon=ft.Icons.CHECK)
+            label = (_("Take {gold} gold").format(gold=paid) if not cost else
+                     _("Take {gold} gold, pay {cost} for the wizards").format(gold=paid, cost=cost))
+            primary = act(vm, "move", label, lambda e: _send_move(shell, mover, "gold"), "take-gold", player=mover,
+                          icon=ft.Icons.CHECK, bar=True)
         else:
-            primary = bar_button(_("Move done"), lambda e: _send_move(shell, mover, None), "move-done",
-                                 icon=ft.Icons.CHECK)
+            primary = act(vm, "move", _("Move done"), lambda e: _send_move(shell, mover, None), "move-done",
+                          player=mover, icon=ft.Icons.CHECK, bar=True)
     else:
         waiting = rules.waiting_movers(state, config)
         label = _("Nobody moves") if len(waiting) == len(config["players"]) else _("Nobody else moves")
-        primary = bar_button(label, lambda e: vm.dispatch("nobody_moves", players=waiting), "nobody-moves",
-                             icon=ft.Icons.SKIP_NEXT)
+        primary = act(vm, "nobody_moves", label, lambda e: vm.dispatch("nobody_moves", players=waiting),
+                      "nobody-moves", icon=ft.Icons.SKIP_NEXT, bar=True)
     return controls, primary
 
 
@@ -458,10 +502,11 @@ def scores_screen(shell) -> list[ft.Control]:
             choice_chips("ledger-player", [(c, shell.player_name(c)) for c in families], player,
                          lambda c: (draft.update(player=c), shell.render())),
             text(_("Town pieces collected (tap to change):"), SMALL),
-            ft.Row([tid(f"town-{t}", (ft.FilledButton if t in collected else ft.OutlinedButton)(
-                content=ft.Text(shell.game_text(f"town.{t}"), size=SMALL), height=TARGET,
-                on_click=lambda e, t=t: vm.dispatch("town", player=player, town=t, collected=t not in collected)))
-                for t in sorted(rules.GOLD_DISCS)], wrap=True, spacing=6, run_spacing=6)]
+            ft.Row([_chip(shell, "town", shell.game_text(f"town.{t}"), lambda e, t=t: vm.dispatch(
+                "town", player=player, town=t, collected=t not in collected), f"town-{t}", "towns",
+                filled=t in collected, size=SMALL, padding=12) for t in sorted(rules.GOLD_DISCS)],
+                   wrap=True, spacing=6, run_spacing=6),
+            shell.problem("towns")]
     if _gold_game(shell):
         def save(e) -> None:
             if vm.dispatch("adjust", player=player, delta=draft["points"], reason=draft["reason"]):
@@ -470,7 +515,7 @@ def scores_screen(shell) -> list[ft.Control]:
 
         fields = shell.correction_fields(draft, _("Gold (+ or −)"), rules.GOLD_IN_BOX)
         rows += [fields[0], shell.problem("delta"), *fields[1:],
-                 button(_("Save the correction"), save, "adjust-save")]
+                 act(vm, "adjust", _("Save the correction"), save, "adjust-save")]
     for c in vm.state["corrections"]:
         rows.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]), SMALL,
                          color=ft.Colors.GREY_400))
@@ -495,6 +540,6 @@ def final_screen(shell) -> Screen:
     rows = [heading(_("Review")), text(shell.game_text("final.review"), SMALL)]
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
     controls += [card(rows, "review"), _race(shell), *shell.footer()]
-    return Screen(controls, bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
-                                       icon=ft.Icons.EMOJI_EVENTS))
+    return Screen(controls, act(vm, "finish", _("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
+                                icon=ft.Icons.EMOJI_EVENTS, bar=True))
 

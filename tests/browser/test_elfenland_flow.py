@@ -177,3 +177,35 @@ def test_elfenland_ledgers_fit_a_phone_and_correct_gold_on_the_keypad(app, serve
     app.tap("adjust-save")
     app.says("race-blue", app.t("{gold} gold", gold=10))
     assert_fits_a_phone(screens)
+
+
+def reason_in_sight(app, identifier: str) -> None:
+    """A refusal's reason is wholly inside the viewport, between the pinned header and the pinned bar."""
+    app.in_sight(identifier)
+    box = app.id(identifier).first.bounding_box()
+    header, bar = app.id("header").first.bounding_box(), app.id("bar").first.bounding_box()
+    assert header["y"] + header["height"] - 1 <= box["y"], (identifier, box, header)
+    assert box["y"] + box["height"] <= bar["y"] + 1, (identifier, box, bar)
+
+
+def test_a_greyed_control_says_why_in_sight_at_360_by_740(app, server):
+    """Issue 22: the gold pile at all 7 gold cards greys "+1 card"; a tap says why next to it, in sight
+    on the smallest phone, and so does a tap on a move's mark before a town is tapped."""
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.open(server.url)
+    app.language("cs")
+    prepare_auction(app)
+    app.tap("next-phase")          # auction
+    app.tap("no-more-bids")        # plan routes
+    app.tap("next-phase")          # move
+    app.tap("gold-road")           # no town tapped yet: nothing to mark
+    reason_in_sight(app, "error-visits")
+    app.says("error-visits", app.t("Tap the towns reached first: this marks the last one."))
+    for _ in range(7):
+        app.tap("gold-card")
+    app.says("gold-pile", app.n("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold",
+                                7, gold=21))
+    app.tap("gold-card")           # greyed: an 8th gold card
+    reason_in_sight(app, "error-gold-pile")
+    app.says("error-gold-pile", app.t("There are only {n} gold cards.", n=7))
+    app.says("banner", app.t("There are only {n} gold cards.", n=7))
