@@ -646,11 +646,15 @@ def test_banking_may_not_leave_the_auction_leader_unable_to_pay():
     assert (t.p("baglioni")["gold"], t.p("baglioni")["influence"]) == (43, 9)
 
 
-def test_a_ledger_correction_may_not_leave_the_auction_leader_unable_to_pay():
+def test_no_ledger_correction_in_the_middle_of_an_auction():
     t = Table()
     city_auction(t, 30)
-    t.refused("adjust", "delta", player="baglioni", what="gold", delta=-11, reason="miscount")
-    t.do("adjust", player="baglioni", what="gold", delta=-10, reason="miscount")
+    t.refused("adjust", player="baglioni", what="gold", delta=-10, reason="miscount")
+    t.refused("adjust", player="d_este", what="gold", delta=5, reason="miscount")
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    t.do("adjust", player="baglioni", what="gold", delta=-1, reason="miscount")
+    assert t.p("baglioni")["gold"] == 40 - 30 - 1
 
 
 def test_the_price_is_checked_again_at_payment():
@@ -810,3 +814,94 @@ def test_vp_counters_explain_their_sum(counters, line):
     """One counter is worth 1, not "1 + … + 1 = 1"; more show the sum they are."""
     lines = [m.english() for m in scored([entry("a", vp_counters=counters), entry("b")])["explain"]]
     assert line in lines
+
+
+# -- issue 22: one table of what is allowed, and the faults players met -----------------------------
+
+def test_the_start_war_card_is_played_once_a_turn():
+    t = Table()
+    t.p("baglioni")["treachery"] = 2
+    t.do("declare_war", attacker="milan", defender="rome")
+    t.do("no_veto")
+    t.do("declare_war", attacker="milan", defender="rome", card=True)
+    t.do("no_veto")
+    assert t.state["war"] is None and t.p("baglioni")["treachery"] == 1
+    t.refused("declare_war", attacker="milan", defender="rome", card=True)
+    rule = pr.moves(t.state, t.config)["declare_war"]
+    assert rule.refusal is not None and "Start War" in rule.refusal.text
+    t.do("end_turn")
+    t.turn_to("baglioni")
+    t.do("declare_war", attacker="milan", defender="rome", card=True)   # a new turn
+
+
+def test_the_veto_card_is_played_once_a_turn():
+    t = Table()
+    t.p("baglioni")["treachery"] = 1
+    t.p("d_este")["treachery"] = 2
+    t.do("declare_war", attacker="milan", defender="rome")
+    t.do("veto", player="d_este", how="card")
+    t.do("declare_war", attacker="venice", defender="rome", card=True)
+    t.refused("veto", player="d_este", how="card")
+    assert pr.moves(t.state, t.config)["veto"].refusal is not None       # and nobody holds Lorenzo Medici
+    assert t.p("d_este")["treachery"] == 1
+
+
+def test_the_opener_of_an_auction_may_pass():
+    t = Table()
+    t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0)
+    a = t.state["auction"]
+    assert a["out"] == ["baglioni"] and a["next"] == "d_este" and a["log"] == [{"player": "baglioni", "pass": True}]
+    t.do("bid", player="d_este", amount=10)
+    for family in ("malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert t.p("d_este")["tiles"][0]["city"] == "rome" and t.p("d_este")["gold"] == 30
+
+
+def test_an_auction_nobody_bids_in_gives_the_lot_to_nobody():
+    t = Table()
+    t.do("open_auction", lot="event", event="merchant", currency="gold", vp=0)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert t.state["auction"] is None and t.state["merchant_event"] is None
+    assert t.state["events_left"] == pr.EVENTS_PER_DECADE - 1 and t.state["last_auction"]["winner"] is None
+    t.do("end_turn")
+    t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0)
+    for family in ("malatesta", "gonzaga", "baglioni"):
+        t.do("pass_bid", player=family)
+    assert all(not t.p(f)["tiles"] for f in t.state["players"])
+
+
+def test_a_troop_costs_gold():
+    t = Table()
+    t.refused("buy_troop", "cost", troop="crossbow", cost=0, attack=1, defence=1)
+    t.do("buy_troop", troop="crossbow", cost=3, attack=1, defence=1)
+    assert t.p("baglioni")["gold"] == 37
+
+
+def test_the_table_names_who_acts_in_each_step_of_a_war():
+    t = Table()
+    armies(t)
+    t.do("declare_war", attacker="venice", defender="rome")
+    assert pr.guide(t.state, t.config).actor == "baglioni"
+    assert pr.moves(t.state, t.config)["no_veto"].by == {"baglioni"}
+    t.do("no_veto")
+    assert pr.guide(t.state, t.config).actor == "baglioni"          # the first bidder
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    guide, table = pr.guide(t.state, t.config), pr.moves(t.state, t.config)
+    assert guide.actor == "baglioni" and guide.role.text == "Attacks:" and table["battle"].by == {"baglioni"}
+    assert table["bribe"].by == {"baglioni", "d_este"} and table["end_turn"].refusal is not None
+    t.do("battle", dice={"attacker": 1, "defender": 6})               # no attacker win: the counter-attack
+    guide, table = pr.guide(t.state, t.config), pr.moves(t.state, t.config)
+    assert guide.actor == "d_este" and guide.role.text == "Counter-attacks:" and table["battle"].by == {"d_este"}
+    assert table["bribe"].refusal is not None and table["modifier"].refusal is not None
+    t.refused("battle", player="baglioni", dice={"attacker": 1, "defender": 1})
+
+
+def test_end_of_turn_is_the_player_on_turn_s():
+    t = Table()
+    assert pr.moves(t.state, t.config)["end_turn"].by == {"baglioni"}
+    t.refused("end_turn", "player", player="d_este")
+    t.do("end_turn", player="baglioni")
+    assert pr.active_family(t.state, t.config) == "d_este"
