@@ -905,3 +905,65 @@ def test_end_of_turn_is_the_player_on_turn_s():
     t.refused("end_turn", "player", player="d_este")
     t.do("end_turn", player="baglioni")
     assert pr.active_family(t.state, t.config) == "d_este"
+
+
+def screen_after(actions, me=None):
+    """The screen drawn after the script's `actions` (English), on a phone that belongs to `me`."""
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_engine import SCRIPTS
+    from tests.test_screens import Page
+    form, script = SCRIPTS[pr.ID]
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game(pr.ID, form)
+    for kind, args in script[:actions]:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
+
+def screen_words(shell):
+    from tests.test_screens import controls_of
+    import flet as ft
+    return [c.value for c in controls_of(shell.page.controls) if isinstance(c, ft.Text) and c.value]
+
+
+def test_the_war_result_shows_the_dice_and_the_strengths_compared():
+    vm, shell = screen_after(13)              # B's Rome (pike 0/2) attacks neutral Milan: 0 + 4 against 3 + 2
+    assert vm.dispatch("battle", dice={"attacker": 1, "defender": 6})     # the counter-attack: 3 + 6 against 2 + 1
+    shell.render()
+    assert vm.state["war"] is None and vm.state["last_war"]["winner"] == "defender"
+    lines = screen_words(shell)
+    assert "Round 1: Rome attack 0 + die 4 = 4 against Milan defence 3 + die 2 = 5" in lines
+    assert "Round 2: Rome defence 2 + die 1 = 3 against Milan attack 3 + die 6 = 9" in lines
+
+
+def test_an_owned_phone_shows_the_other_bidders_controls_greyed():
+    from companion.ui.widgets import Act
+    from companion.ui.app import _walk
+    vm, shell = screen_after(5, me="gonzaga")       # baglioni (A) bids next; this phone is C's
+    acts = [c.data for c in _walk(shell.page.controls) if isinstance(c.data, Act)]
+    assert {a.kind for a in acts} >= {"bid", "pass_bid"}
+    assert all(a.refusal and "C" in a.refusal for a in acts if a.kind in ("bid", "pass_bid"))
+    assert not [c for c in _walk(shell.page.controls)
+                if getattr(c, "identifier", None) and c.identifier.startswith("bid-1")]   # no one-tap bids
+    vm.me = "baglioni"
+    shell.render()
+    assert all(a.refusal is None for a in (c.data for c in _walk(shell.page.controls) if isinstance(c.data, Act))
+               if a.kind in ("bid", "pass_bid"))
+
+
+def test_the_header_names_the_condottiere_who_counter_attacks():
+    t = Table()
+    armies(t)
+    t.do("declare_war", attacker="venice", defender="rome")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    t.do("battle", dice={"attacker": 1, "defender": 6})
+    assert pr.guide(t.state, t.config).actor == "d_este"

@@ -203,3 +203,26 @@ def test_princes_screens_fit_a_phone(app, server):
     app.tap("nav-scores")
     screens["ledgers"] = layout(app.page)
     assert_fits_a_phone(screens)
+
+
+def test_a_refused_control_says_why_in_sight(app, server):
+    """Issue 22: a greyed control is never silent: during an auction the ledger correction is refused,
+    and a tap on it shows the reason next to it and in the pinned bottom bar, wholly inside the
+    360×740 viewport and clear of the pinned header."""
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.open(server.url)
+    app.language("en")
+    start(app)
+    app.tap("action-city")
+    app.tap("city-venice")
+    app.tap("open-auction")                     # Anna opens at 14: the auction is under way
+    app.tap("nav-scores")
+    app.tap("adjust-save")
+    reason = app.t("An auction is under way: correct the ledgers after it.")
+    app.says("error-adjust-save", reason)       # next to the control
+    app.says("banner", reason)                  # and in the pinned bottom bar, where the eye is
+    app.in_sight("banner")
+    box = app.id("banner").first.bounding_box()
+    assert app._edge("header", "bottom", 0) - 1 <= box["y"], box
+    assert box["y"] + box["height"] <= 740 + 1 and box["x"] >= -1 and box["x"] + box["width"] <= 360 + 1, box
+    app.says("fig-baglioni", "40")              # nothing changed
