@@ -967,3 +967,24 @@ def test_the_header_names_the_condottiere_who_counter_attacks():
     t.do("bid", player="d_este", amount=1)
     t.do("battle", dice={"attacker": 1, "defender": 6})
     assert pr.guide(t.state, t.config).actor == "d_este"
+
+
+# -- issue 26: rules and Czech, round 3 -------------------------------------------------------------
+
+def test_a_score_error_names_the_city_in_the_contracts_words():
+    done = run_score({"cities": PLAIN, "players": [entry("a", city_tiles={"venice": 4}),
+                                                   entry("b", city_tiles={"venice": 3}), entry("c")]})
+    assert_refused(done, "players[1].city_tiles.venice")
+    assert "more venice tiles in all than the 6 in the game, got 7" in done.stderr
+    assert "princes_of_the_renaissance." not in done.stderr
+
+
+def test_caterina_sforza_keeps_her_defence_when_troops_are_bribed():
+    t = Table()
+    armies(t)
+    t.give("d_este", caterina_sforza={"city": "milan", "gold": 0, "influence": 0})
+    war = {"condottieri": {"attacker": "baglioni", "defender": "d_este"},
+           "bribed": {"attacker": [], "defender": ["artillery", "fortification"]},
+           "pope": None, "extra": {"attacker": 0, "defender": 0}}
+    total, parts = pr.strength(t.state, t.config, war, "defender", "defence")
+    assert total == 2 and parts == [("tile.caterina_sforza", 2)]

@@ -381,7 +381,7 @@ def check_totals(players: list[dict]) -> None:
             if per_city[city] > TILES_PER_CITY:
                 raise inputs.InputError(inputs.join(inputs.join(path, "city_tiles"), city),
                                         Msg(N_("more {city} tiles in all than the {n} in the game, got {got}"),
-                                            {"city": city_name(city), "n": TILES_PER_CITY,
+                                            {"city": city, "n": TILES_PER_CITY,
                                              "got": sum(q["city_tiles"].get(city, 0) for q in players)}))
 
 
@@ -658,7 +658,7 @@ def _troop_bonuses(state: Mapping, config: Mapping, family: str) -> dict[str, tu
 
 def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str) -> tuple[int, list]:
     """A side's attack or defence before the die: its condottiere's troops (less any bribed), his
-    tile and family bonuses, Caterina Sforza's +2 defence, the Pope's raw troop values (less any
+    tile and family bonuses, Caterina Sforza's +2 defence (for owning a troop: a bribe does not take it), the Pope's raw troop values (less any
     bribed) if he joined this side, and the modifier entered for anything else. A side without
     condottiere is 3/3.
 
@@ -677,7 +677,7 @@ def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str
                 bonus = bonuses[troop][0 if stat == "attack" else 1]
                 if bonus:
                     parts.append((bonuses[troop][2], bonus))
-        if stat == "defence" and troops and owns(state, family, "caterina_sforza"):
+        if stat == "defence" and state["players"][family]["troops"] and owns(state, family, "caterina_sforza"):
             parts.append(("tile.caterina_sforza", 2))
     if war["pope"] == side and state["pope"]:
         raw = sum(t[stat] for name, t in state["players"][state["pope"]]["troops"].items()
