@@ -988,3 +988,61 @@ def test_caterina_sforza_keeps_her_defence_when_troops_are_bribed():
            "pope": None, "extra": {"attacker": 0, "defender": 0}}
     total, parts = pr.strength(t.state, t.config, war, "defender", "defence")
     assert total == 2 and parts == [("tile.caterina_sforza", 2)]
+
+
+def test_ludovico_sforza_has_the_dice_thrown_again_once_a_decade():
+    t = Table()
+    armies(t)
+    t.give("gonzaga", ludovico_sforza={"city": "milan", "gold": 0, "influence": 0})
+    t.do("declare_war", attacker="venice", defender="rome")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    t.refused("battle", "reroll", dice={"attacker": 1, "defender": 6}, reroll="malatesta")   # not his tile
+    t.do("battle", dice={"attacker": 1, "defender": 6}, reroll="gonzaga")
+    assert "gonzaga:ludovico_sforza" in t.state["used"] and t.state["war"]["rounds"][0]["reroll"] == "gonzaga"
+    t.refused("battle", "reroll", dice={"attacker": 6, "defender": 1}, reroll="gonzaga")      # once a decade
+
+
+def test_the_income_form_never_keeps_the_numbers_of_an_undone_decade_end():
+    vm, shell = screen_after(2)                     # decade I begins
+    for event in ("bellini", "gozzoli", "da_vinci", "verrocchio"):
+        assert vm.dispatch("open_auction", lot="event", event=event, currency="influence", vp=2, amount=0)
+        while vm.state["auction"]:
+            assert vm.dispatch("pass_bid", player=vm.state["auction"]["next"])
+        if vm.state["phase"] == "play":
+            assert vm.dispatch("end_turn")
+    shell.render()
+    computed = pr.income(vm.state, vm.session["config"], "baglioni")["gold"]
+    shell.draft["income"]["incomes"]["baglioni"]["gold"] = 99   # an entry at the table, then an undo
+    assert vm.undo() and vm.state["phase"] == "play"
+    shell.render()
+    assert vm.dispatch("pass_bid", player=vm.state["auction"]["next"]) and vm.state["phase"] == "decade_end"
+    shell.render()
+    assert shell.draft["income"]["incomes"]["baglioni"]["gold"] == computed
+    assert vm.dispatch("book_income", incomes=shell.draft["income"]["incomes"])
+    assert vm.state["players"]["baglioni"]["gold"] == 40 + computed
+
+
+def czech(msg):
+    from companion.i18n import Translator
+    from companion.texts import load_all
+    texts = load_all()[0]
+    return Translator("cs", lambda key, lang: texts[key][lang]).msg(msg)
+
+
+def test_one_event_tile_is_said_as_one_tile_worth_its_points_in_czech():
+    result = scored([entry("a", events_vp=[4]), entry("b", events_vp=[2, 3]), entry("c")])
+    lines = [czech(line) for line in result["explain"]]
+    assert "a: kartička události v hodnotě 4 bodů" in lines
+    assert "b: kartičky událostí 2 + 3 = 5" in lines
+    assert not [line for line in lines if "4 = 4" in line]
+
+
+def test_the_czech_texts_say_decade_second_place_and_no_english_abbreviations():
+    from tests.test_czech import game_messages, game_texts, hits
+    found = {}
+    for pattern in (r"\bVB\b", r"\bVP\b", r"desetiletí", r"druhý nejvyšší"):
+        found[pattern] = hits(pattern, game_texts(pr.ID), 0) + hits(pattern, game_messages(pr.ID), 0)
+    assert found == {pattern: [] for pattern in found}

@@ -73,7 +73,8 @@ Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
   card, once a turn; the Veto card once a turn), the bidder on turn, the winner of an event tile
   placing it, the war's starter going on past the veto, the condottiere whose attack (or
   counter-attack) the dice decide; no ledger correction while an auction runs;
-- Ludovico Sforza's re-roll is done with undo: take back the dice and enter the new ones.
+- Ludovico Sforza's re-roll: the dice first entered are taken back with undo and the new ones are
+  entered naming his holder, which turns the tile for the decade (`_battle`).
 """
 from __future__ import annotations
 
@@ -210,7 +211,10 @@ def final_scores(cities: Mapping[str, Mapping], players: list[dict], tied_gold_n
             explain.append(P_("{name}: {n} Merchant city tile but not the Merchant event: +0",
                               "{name}: {n} Merchant city tiles but not the Merchant event: +0",
                               p["merchant_tiles"], name=who))
-        if p["events_vp"]:
+        if len(p["events_vp"]) == 1:
+            explain.append(P_("{name}: an event tile worth {n} point", "{name}: an event tile worth {n} points",
+                              breakdown["events"], name=who))
+        elif p["events_vp"]:
             explain.append(Msg(N_("{name}: event tiles {list} = {points}"),
                                {"name": who, "list": " + ".join(map(str, p["events_vp"])),
                                 "points": breakdown["events"]}))
@@ -439,7 +443,7 @@ CONDOTTIERE_DISCOUNT = ("swiss_mercenaries", "armourer")
 HAND_TILES = ("cesare_borgia", "ferrante_of_aragon")
 HAND_FAMILIES = ("bentivogli", "malatesta")
 ARTIST_FAMILIES = ("montefeltro", "gonzaga")
-ONCE_A_DECADE = ("banking", "lucrezia_borgia", "alfonso_of_aragon", "lorenzo_medici")
+ONCE_A_DECADE = ("banking", "lucrezia_borgia", "alfonso_of_aragon", "lorenzo_medici", "ludovico_sforza")
 
 #: Event tiles (FACTS §3.8): 11 are named; the 12th is "other". Currency and VP are read off the tile.
 VP_ARTISTS = ("gozzoli", "bellini", "da_vinci", "verrocchio", "michelangelo")
@@ -1290,7 +1294,9 @@ def _modifier(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _battle(state: dict, args: Mapping, config: Mapping) -> None:
-    """One round of dice (entered, or rolled by the app before it sends them)."""
+    """One round of dice (entered, or rolled by the app before it sends them). `reroll` names the
+    holder of Ludovico Sforza when these dice are the re-roll he asked for: his tile is turned for
+    the decade (once a decade; the new roll stands)."""
     war = state["war"]
     dice = args.get("dice")
     if not isinstance(dice, Mapping):
@@ -1298,7 +1304,17 @@ def _battle(state: dict, args: Mapping, config: Mapping) -> None:
     for side in ("attacker", "defender"):
         _count(dice.get(side), f"dice.{side}", 1, DIE)
     number = len(war["rounds"]) + 1
-    war["rounds"].append(battle_round(state, config, war, number, dice))
+    played = battle_round(state, config, war, number, dice)
+    if args.get("reroll") is not None:
+        family = _family(state, args["reroll"], "reroll")
+        if not owns(state, family, "ludovico_sforza"):
+            raise InvalidAction(Msg(N_("This player does not hold Ludovico Sforza.")), field="reroll")
+        if f"{family}:ludovico_sforza" in state["used"]:
+            raise InvalidAction(Msg(N_("Ludovico Sforza has had the dice re-rolled this decade already.")),
+                                field="reroll")
+        state["used"].append(f"{family}:ludovico_sforza")
+        played["reroll"] = family
+    war["rounds"].append(played)
     stage, side = outcome(war["rounds"], not option(config, "no_counter_attack"))
     if stage == "over":
         _result(state, war, side)

@@ -138,6 +138,7 @@ def round_screen(shell) -> Screen:
     state = vm.state
     if state["phase"] == "decade_end":
         return decade_end_screen(shell)
+    shell.draft.pop("income", None)  # the decade goes on (an undo): its income is entered anew at its end
     controls: list[ft.Control] = [_cities(shell), shell.problem()]
     primary = None
     if state["pending"]:
@@ -175,7 +176,9 @@ def _lot_name(shell, lot: dict) -> str:
     if lot["kind"] == "pope":
         return shell.game_text("pope")
     if lot["kind"] == "event":
-        return _("{event} ({vp} VP)").format(event=shell.game_text(f"event.{lot['event']}"), vp=lot["vp"])
+        ngettext = shell.vm.t.n
+        return ngettext("{event} ({n} VP)", "{event} ({n} VP)", lot["vp"]).format(
+            event=shell.game_text(f"event.{lot['event']}"), n=lot["vp"])
     return _("Condottiere of {city}").format(city=shell.game_text(f"city.{lot['city']}"))
 
 
@@ -532,7 +535,15 @@ def _war(shell) -> tuple[ft.Control, ft.Control | None]:
         rows.append(tid(f"strength-{side}", text("{city} ({name}) {stat}: {parts} = {n}".format(
             city=shell.game_text(f"city.{war[side]}"), name=_name(shell, war["condottieri"][side]), stat=label,
             parts=_parts(shell, s["parts"]), n=s["base"]), SMALL)))
-    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": None, "defender": None})
+    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": None, "defender": None, "reroll": None})
+    ludovico = [f for f in _families(shell) if rules.owns(state, f, "ludovico_sforza")
+                and f"{f}:ludovico_sforza" not in state["used"]]
+    if ludovico:  # the tile's holder had the dice thrown again: the new roll stands
+        rows += [text(_("Dice thrown again for {tile}:").format(tile=shell.game_text("tile.ludovico_sforza")), SMALL),
+                 _player_chips(shell, "reroll", ludovico, lambda f: (
+                     dice.update(reroll=None if dice["reroll"] == f else f), shell.render()), dice["reroll"]),
+                 shell.problem("reroll")]
+    reroll = {"reroll": dice["reroll"]} if dice["reroll"] else {}
     rows += [pick("die-attacker", _("Black die ({city})").format(city=shell.game_text(f"city.{war['attacker']}")),
                   dice["attacker"], 1, rules.DIE, lambda v: dice.update(attacker=v)),
              pick("die-defender", _("White die ({city})").format(city=shell.game_text(f"city.{war['defender']}")),
@@ -540,12 +551,14 @@ def _war(shell) -> tuple[ft.Control, ft.Control | None]:
              shell.problem("dice")]
     if dice["attacker"] and dice["defender"]:
         primary = act(vm, "battle", _("Enter the dice"),
-                      lambda e: shell.send("battle", f"dice-{number}", dice=dict(dice)), "battle", icon=ft.Icons.CHECK,
+                      lambda e: shell.send("battle", f"dice-{number}", dice={
+                          "attacker": dice["attacker"], "defender": dice["defender"]}, **reroll), "battle",
+                      icon=ft.Icons.CHECK,
                       bar=True)
     else:
         rows.append(text(_("Tap the dice thrown at the table, or let the app roll them."), SMALL))
-        primary = act(vm, "battle", _("Roll the dice for us"), lambda e: vm.dispatch("battle", dice={
-            "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}), "roll",
+        primary = act(vm, "battle", _("Roll the dice for us"), lambda e: shell.send("battle", f"dice-{number}", dice={
+            "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}, **reroll), "roll",
             icon=ft.Icons.CASINO, bar=True)
     return card(rows, "war", highlight=True), primary
 
@@ -591,12 +604,16 @@ def _round_line(shell, war: dict, past: dict) -> str:
     _ = shell.vm.t
     sides = past["sides"]
     stat = {"attack": _("attack"), "defence": _("defence")}
-    return _("Round {n}: {attacker} {astat} {abase} + die {da} = {a} against {defender} {dstat} {dbase} + die {dd} "
+    line = _("Round {n}: {attacker} {astat} {abase} + die {da} = {a} against {defender} {dstat} {dbase} + die {dd} "
              "= {d}").format(
         n=past["number"], attacker=shell.game_text(f"city.{war['attacker']}"), astat=stat[sides["attacker"]["stat"]],
         abase=sides["attacker"]["base"], da=past["dice"]["attacker"], a=sides["attacker"]["total"],
         defender=shell.game_text(f"city.{war['defender']}"), dstat=stat[sides["defender"]["stat"]],
         dbase=sides["defender"]["base"], dd=past["dice"]["defender"], d=sides["defender"]["total"])
+    if past.get("reroll"):
+        line += " " + _("(thrown again for {name}'s {tile})").format(
+            name=shell.player_name(past["reroll"]), tile=shell.game_text("tile.ludovico_sforza"))
+    return line
 
 
 def _war_story(shell, war: dict) -> list[str]:
@@ -715,8 +732,8 @@ def scores_screen(shell) -> list[ft.Control]:
             rows.append(text(_("{troop}: attack {attack}, defence {defence}").format(
                 troop=shell.game_text(f"troop.{troop}"), attack=s["attack"], defence=s["defence"]), SMALL))
         for event in p["events"]:
-            rows.append(text(_("{event}: {vp} VP").format(event=shell.game_text(f"event.{event['event']}"),
-                                                          vp=event["vp"]), SMALL))
+            rows.append(text(ngettext("{event}: {n} VP", "{event}: {n} VP", event["vp"]).format(
+                event=shell.game_text(f"event.{event['event']}"), n=event["vp"]), SMALL))
         controls.append(card(rows, f"ledger-card-{family}"))
     for c in state["corrections"]:
         controls.append(text(_("Correction for {name}: {what} {delta:+d} ({reason})").format(
@@ -772,7 +789,12 @@ def decade_end_screen(shell) -> Screen:
         title=ft.Text(_("The decade's end, step by step"), size=TEXT), min_tile_height=52,
         controls=[ft.Row([ft.Icon(ft.Icons.CHECK, size=20), ft.Container(text(line, SMALL), expand=True)])
                   for line in checklist])))
-    draft = shell.draft.setdefault("income", {})
+    # The numbers proposed for this decade's end as the log stands: an undone income, or one of a
+    # decade's end entered before an undo, never comes back.
+    at = len(vm.session["log"])
+    if shell.draft.get("income", {}).get("at") != at:
+        shell.draft["income"] = {"at": at, "incomes": {}}
+    draft = shell.draft["income"]["incomes"]
     for family in _families(shell):
         got = rules.income(state, config, family)
         entry = draft.setdefault(family, {"gold": got["gold"], "influence": got["influence"]})
