@@ -264,8 +264,11 @@ def test_vp_counters_are_bounded_by_the_wars_a_game_can_have(players, most):
 from companion.engine.model import InvalidAction  # noqa: E402
 from tests.conftest import Table as SharedTable  # noqa: E402
 
-TABLE = {"start": 0, "players": [{"colour": "baglioni", "name": "Geoff"}, {"colour": "d_este", "name": "Hammy"},
-                                 {"colour": "malatesta", "name": "Stella"}, {"colour": "gonzaga", "name": "Timo"}]}
+#: The English rules' example table (FACTS §3.9 comes from them): every English reading chosen.
+ENGLISH = list(pr.ENGLISH_READINGS)
+TABLE = {"start": 0, "options": ENGLISH,
+         "players": [{"colour": "baglioni", "name": "Geoff"}, {"colour": "d_este", "name": "Hammy"},
+                     {"colour": "malatesta", "name": "Stella"}, {"colour": "gonzaga", "name": "Timo"}]}
 PIKE = {"cost": 4, "attack": 0, "defence": 2}
 CAVALRY = {"cost": 5, "attack": 2, "defence": 1, "influence": 2}
 ARTILLERY = {"cost": 6, "attack": 3, "defence": 1}
@@ -451,7 +454,7 @@ def test_seed_reading_without_counter_attack():
 
 
 def test_swiss_attack_only_option_changes_the_pike_defence():
-    for options, defence in (([], 2 + 1 + 1), (["swiss_attack_only"], 2 + 1)):
+    for options, defence in ((["swiss_attack_and_defence"], 2 + 1 + 1), ([], 2 + 1)):
         t = Table(dict(TABLE, options=options))
         armies(t)
         war = {"condottieri": {"attacker": "baglioni", "defender": None}, "bribed": {"attacker": [], "defender": []},
@@ -611,7 +614,7 @@ def test_every_named_thing_has_its_text():
     keys = [f"city.{c}" for c in pr.CITIES] + [f"family.{f}" for f in pr.FAMILIES]
     keys += [f"troop.{t}" for t in pr.TROOPS] + [f"tile.{k}" for k in pr.TILE_KINDS]
     keys += [f"event.{e}" for e in pr.EVENTS] + [f"card.{c}" for c in pr.CARDS]
-    keys += [f"option.{o}" for o in pr.OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
+    keys += [f"option.{o}" for o in pr.FORM_OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
     keys += [f"skip.{r}" for r in ("city_limit", "no_troops", "attacker")]
     keys += ["pope", "income.family", "income.war_pay", "battle.neutral", "battle.modifier"]
     keys += [f"decade_end.{k}" for k in ("income", "pope", "tiles", "wars", "events", "final")]
@@ -693,12 +696,12 @@ def test_banking_is_not_used_after_the_decades_last_event():
 
 
 @pytest.mark.parametrize("options, allowed", [
-    pytest.param([], True, id="english-rules-at-any-time"),
-    pytest.param(["banking_own_turn"], False, id="czech-summary-on-your-turn-only"),
+    pytest.param(["banking_any_time"], True, id="english-rules-at-any-time"),
+    pytest.param([], False, id="czech-summary-on-your-turn-only"),
 ])
 def test_banking_timing_is_a_rule_option(options, allowed):
     """FACTS §3.8 (CONFLICT): the English rules allow Banking at any time, the Czech summary on your turn
-    or when paying for a tile you won. The English reading is the default."""
+    or when paying for a tile you won. The Czech reading is the default."""
     t = Table(dict(TABLE, options=options))
     t.give("malatesta", banking={"city": "florence", "gold": 0, "influence": 0})
     if allowed:
@@ -847,7 +850,7 @@ def test_the_veto_card_is_played_once_a_turn():
 
 
 def test_the_opener_of_an_auction_may_pass():
-    t = Table()
+    t = Table(dict(TABLE, options=[]))                # the Czech rules (the default)
     t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0)
     a = t.state["auction"]
     assert a["out"] == ["baglioni"] and a["next"] == "d_este" and a["log"] == [{"player": "baglioni", "pass": True}]
@@ -858,7 +861,7 @@ def test_the_opener_of_an_auction_may_pass():
 
 
 def test_an_auction_nobody_bids_in_gives_the_lot_to_nobody():
-    t = Table()
+    t = Table(dict(TABLE, options=[]))
     t.do("open_auction", lot="event", event="merchant", currency="gold", vp=0)
     for family in ("d_este", "malatesta", "gonzaga"):
         t.do("pass_bid", player=family)
@@ -934,6 +937,24 @@ def screen_words(shell):
 
 def test_the_war_result_shows_the_dice_and_the_strengths_compared():
     vm, shell = screen_after(13)              # B's Rome (pike 0/2) attacks neutral Milan: 0 + 4 against 3 + 2
+    assert vm.state["war"] is None and vm.state["last_war"]["winner"] == "defender"   # no counter-attack (Czech)
+    lines = screen_words(shell)
+    assert "Round 1: Rome attack 0 + die 4 = 4 against Milan defence 3 + die 2 = 5" in lines
+
+
+def test_the_counter_attack_shows_its_dice_and_strengths_too():
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_engine import SCRIPTS
+    from tests.test_screens import Page
+    form, script = SCRIPTS[pr.ID]
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game(pr.ID, dict(form, options=["counter_attack"]))
+    for kind, args in script[:13]:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
     assert vm.dispatch("battle", dice={"attacker": 1, "defender": 6})     # the counter-attack: 3 + 6 against 2 + 1
     shell.render()
     assert vm.state["war"] is None and vm.state["last_war"]["winner"] == "defender"
@@ -1046,3 +1067,28 @@ def test_the_czech_texts_say_decade_second_place_and_no_english_abbreviations():
     for pattern in (r"\bVB\b", r"\bVP\b", r"desetiletí", r"druhý nejvyšší"):
         found[pattern] = hits(pattern, game_texts(pr.ID), 0) + hits(pattern, game_messages(pr.ID), 0)
     assert found == {pattern: [] for pattern in found}
+
+
+def test_the_czech_readings_are_the_default_and_a_config_stores_the_readings_in_force():
+    czech = pr.GAME.new_config({"start": 0, "players": TABLE["players"]})
+    assert czech["options"] == list(pr.CZECH_READINGS)
+    english = pr.GAME.new_config(TABLE)
+    assert english["options"] == []
+    mixed = pr.GAME.new_config(dict(TABLE, options=["counter_attack", "tied_gold_no_second"]))
+    assert "no_counter_attack" not in mixed["options"] and "milan_seven" in mixed["options"]
+    assert "tied_gold_no_second" in mixed["options"]
+    t = Table(dict(TABLE, options=[]), begin=False)
+    assert t.state["cities"]["milan"]["status"] == 7 and pr.setup_items(t.config)[0]["params"]["milan"] == 7
+
+
+def test_a_game_saved_before_the_czech_default_keeps_its_english_rules():
+    """A stored config names the Czech readings it chose; the rest stays English, as it was."""
+    from companion.engine import flow
+    old = dict(pr.GAME.new_config(TABLE), options=["milan_seven"])      # saved with one Czech reading
+    state = flow.replay(pr.GAME, old, [{"type": "begin", "args": {}}])
+    assert state["cities"]["milan"]["status"] == 7
+    assert not pr.option(old, "no_counter_attack") and not pr.option(old, "opener_may_pass")
+    with pytest.raises(InvalidAction) as refused:   # the English rules it was saved with: the opener bids
+        flow.apply(pr.GAME, old, state, {"type": "open_auction", "args": {
+            "lot": "city", "city": "rome", "tile": "plain", "gold": 1, "influence": 0}})
+    assert refused.value.field == "amount"

@@ -34,13 +34,24 @@ S-RP-P):
   triangular VP counters, winner and shared places (FACTS §3.7.2–6; TV-P6, TV-P8): `final_scores`,
   `score_cli`.
 
-Where the Czech summary (seed) and the English rules disagree (FACTS §6), the English reading is the
-default and the other is a named option of the new game: Milan starts at 7 (`milan_seven`), the
-next decade's first player is the left neighbour of the last first player (`first_left`), Swiss
-Mercenaries add attack only (`swiss_attack_only`), no counter-attack (`no_counter_attack`), VP
-counters may be traded too (`trade_vp`), Banking only on your turn or when paying for a tile you won
-(`banking_own_turn`; by the English rules at any time, never after the decade's last event tile
-except to pay for it).
+Where the Czech summary (seed) and the English rules disagree, the Czech reading is the default and
+the English one a named option of the new game (`ENGLISH_READINGS`; the config stores the readings in
+force, `CZECH_READINGS`, so a game saved before this default keeps the English rules it had):
+- FACTS §3.2 and §6 "Milan starting status": Milan starts at 7 (`milan_seven`; English `milan_six`);
+- FACTS §3.3 and §6 "decade 2/3 first player": the left neighbour of the last first player
+  (`first_left`; English `first_after_last_auction`);
+- FACTS §3.8 and §6 "Swiss Mercenaries": +1 attack only (`swiss_attack_only`; English
+  `swiss_attack_and_defence`);
+- FACTS §3.5.8 and §6 "counter-attack": none, a higher defender wins and a tie is a draw
+  (`no_counter_attack`; English `counter_attack`);
+- FACTS §3.4 and §6 "tradable items": VP counters may be traded too (`trade_vp`; English
+  `trade_gold_influence_only`);
+- FACTS §3.8 Banking [CONFLICT]: on your turn or when paying for a tile you won
+  (`banking_own_turn`; English `banking_any_time`), never after the decade's last event tile except
+  to pay for it;
+- FACTS §3.4 auction procedure (the seed's "Průběh dražby"): the opener bids or passes
+  (`opener_may_pass`; English `opener_bids`).
+None of them changes the final scoring, so `companion score` reads the same with either.
 
 Tile data no source settles (troops' cost, strength and income; the 30 city tiles' city, income and
 ability; the event tiles' decade, VP and currency) is entered from the physical tile when it is
@@ -404,7 +415,7 @@ def score_cli(data: Any) -> dict:
 #: Players choose a family; the family tile also identifies the player on every screen.
 FAMILIES = ("baglioni", "bentivogli", "malatesta", "montefeltro", "gonzaga", "d_este")
 START_STATUS = {"venice": 7, "milan": 6, "florence": 6, "rome": 5, "naples": 5}
-MILAN_SEED = 7                           # option `milan_seven`: the Czech summary's value
+MILAN_SEED = 7                           # reading `milan_seven`: the Czech summary's value
 START_GOLD, START_INFLUENCE = 40, 12
 FAMILY_INCOME = (12, 8)                  # gold, influence printed on every family tile
 POPE_INCOME = 3                          # gold
@@ -453,8 +464,21 @@ KNOWN_EVENT_CURRENCY = {"gozzoli": "influence"}
 FRENCH_INVASION = 2                      # status lost by the invaded city
 
 CARDS = ("bribe_troops", "bribe_cardinal", "freeze_bid", "steal_influence", "raid_gold", "veto", "start_war")
-OPTIONS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp", "banking_own_turn",
-           "tied_gold_no_second")
+#: The Czech edition's readings where it and the English rules differ (FACTS §3.2 Milan, §3.3 first
+#: player, §3.4 trading and the auction procedure, §3.5.8 counter-attack, §3.8 Banking and Swiss
+#: Mercenaries; §6): each is the default, and a stored config names those in force.
+CZECH_READINGS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp",
+                  "banking_own_turn", "opener_may_pass")
+#: The new-game form's options: the English rules' reading of each point (it replaces the Czech one),
+#: and the one point neither text settles.
+ENGLISH_READINGS = {"milan_six": "milan_seven", "first_after_last_auction": "first_left",
+                    "swiss_attack_and_defence": "swiss_attack_only", "counter_attack": "no_counter_attack",
+                    "trade_gold_influence_only": "trade_vp", "banking_any_time": "banking_own_turn",
+                    "opener_bids": "opener_may_pass"}
+FORM_OPTIONS = (*ENGLISH_READINGS, "tied_gold_no_second")
+#: What a stored config's "options" may name: the readings in force (a game created before the
+#: Czech readings became the default names those it chose, and the English reading holds elsewhere).
+OPTIONS = (*CZECH_READINGS, "tied_gold_no_second")
 #: The one rule option that changes the final scoring (`tied_gold_no_second`), as `companion score` names it.
 CLI_GOLD_OPTION = "tied-gold-no-second"
 
@@ -483,13 +507,16 @@ def vp_counter_limit(players: int) -> int:
 
 def new_config(raw: Mapping) -> dict:
     """Players clockwise, each with his family (the family is his colour), the first player of
-    decade I, and the named options where the Czech summary reads the rules differently."""
+    decade I, and the rules read as the Czech edition reads them unless the form chose the English
+    reading of a point (`ENGLISH_READINGS`; a Czech reading's own name may be given too, it is the
+    default). The config stores the readings in force, so a saved game keeps its rules."""
     players, start = check_seats(raw, FAMILIES, 3, 6)
     chosen = raw.get("options", [])
-    if not isinstance(chosen, list) or any(o not in OPTIONS for o in chosen):
+    if not isinstance(chosen, list) or any(o not in FORM_OPTIONS and o not in OPTIONS for o in chosen):
         raise InvalidAction(Msg(N_("There is no such rule option.")), field="options")
+    english = {ENGLISH_READINGS[o] for o in chosen if o in ENGLISH_READINGS}
     return {"game": ID, "variant": "standard", "players": players, "start": start,
-            "options": [o for o in OPTIONS if o in chosen]}
+            "options": [o for o in OPTIONS if o not in english and (o in CZECH_READINGS or o in chosen)]}
 
 
 def option(config: Mapping, name: str) -> bool:
@@ -594,7 +621,7 @@ def discount(state: Mapping, family: str, lot: Mapping) -> int:
 
 def banking_room(state: Mapping, config: Mapping, family: str, lot: Mapping, currency: str) -> int:
     """What an unused Banking tile can add to `currency` when its owner pays for `lot`: up to 3 of the
-    other currency. By the Czech summary's reading (option `banking_own_turn`) it is used on your turn
+    other currency. By the Czech summary's reading (`banking_own_turn`) it is used on your turn
     or to pay for a tile you won, so a condottiere is paid with it only by the player on turn."""
     if not owns(state, family, "banking") or f"{family}:banking" in state["used"]:
         return 0
@@ -1033,6 +1060,9 @@ def _open_auction(state: dict, args: Mapping, config: Mapping) -> None:
     state["auction"] = auction.start(lot, currency, minimum, bidders, skipped=skipped)
     state["acted"] = True
     if args.get("amount") is None:
+        if not option(config, "opener_may_pass"):
+            raise InvalidAction(Msg(N_("By the English rules chosen for this game, whoever opens the auction makes "
+                                       "the first bid.")), field="amount")
         _pass_bid(state, {"player": opener}, config)
     else:
         _bid(state, dict(args, player=opener), config)

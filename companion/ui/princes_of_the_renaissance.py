@@ -46,9 +46,10 @@ def new_game_form(shell, game_id: str) -> Screen:
         *shell.seat_fields(form, players, rules.FAMILIES, lambda f: shell.game_text(f"family.{f}"),
                            _("Who is first in decade I? (The rules: drawn at random after the families.)")),
         heading(_("Rule options")),
-        text(_("Without a tick the English rules apply; a tick takes the Czech summary's reading."), SMALL),
+        text(_("Without a tick the Czech edition's rules apply; a tick takes the English rules' reading of that "
+               "point."), SMALL),
     ]
-    for name in rules.OPTIONS:
+    for name in rules.FORM_OPTIONS:
         on = name in form["options"]
         controls.append(button(shell.game_text(f"option.{name}"), lambda e, n=name: toggle(n), f"option-{name}",
                                primary=on, icon=ft.Icons.CHECK_BOX if on else ft.Icons.CHECK_BOX_OUTLINE_BLANK))
@@ -283,13 +284,15 @@ def _opening_bid(shell, kind: str, draft: dict, low: int, high: int) -> ft.Contr
     _, vm = shell.vm.t, shell.vm
     draft.setdefault("amount", low)
     args = {k: v for k, v in draft.items() if not k.endswith(":typing") and k != "amount"}
-    return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]),
-                      [Keypad("open-amount", _("Opening bid"), draft, "amount", low, high,
-                              quick=[(str(n), n) for n in (low, low + 1, low + 2, low + 5)]).control,
-                       shell.problem("amount"),
-                       act(vm, "open_auction", _("Open the auction and pass"),
-                           lambda e: shell.send("open_auction", kind, lot=kind, **args), "open-pass",
-                           primary=False)],
+    rows = [Keypad("open-amount", _("Opening bid"), draft, "amount", low, high,
+                   quick=[(str(n), n) for n in (low, low + 1, low + 2, low + 5)]).control,
+            shell.problem("amount")]
+    if not rules.option(vm.session["config"], "opener_may_pass"):  # the English rules: the opener bids
+        return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]), rows,
+                          _("At least {n}: tap to bid more").format(n=low))
+    rows.append(act(vm, "open_auction", _("Open the auction and pass"),
+                    lambda e: shell.send("open_auction", kind, lot=kind, **args), "open-pass", primary=False))
+    return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]), rows,
                       _("At least {n}: tap to bid more, or to pass").format(n=low))
 
 

@@ -10,10 +10,17 @@ from playwright.sync_api import expect
 from tests.browser.conftest import assert_fits_a_phone, layout
 
 
-def start(app, names=("Anna", "Bořek", "Cyril")):
+#: The English rules' readings (the Czech ones are the default): the whole game below plays by them.
+ENGLISH = ("milan_six", "first_after_last_auction", "swiss_attack_and_defence", "counter_attack",
+           "trade_gold_influence_only", "banking_any_time", "opener_bids")
+
+
+def start(app, names=("Anna", "Bořek", "Cyril"), options=()):
     app.tap("new-princes_of_the_renaissance")
     app.names(*names)
     app.tap("colour-1-d_este")                 # Anna Baglioni, Bořek d'Este, Cyril Malatesta
+    for name in options:
+        app.tap(f"option-{name}")
     app.tap("create")
     app.tap("tick-board")
     app.tap("begin")
@@ -89,7 +96,7 @@ def play_war(app) -> None:
 def test_a_three_player_game(app, server, lang):
     app.open(server.url)
     app.language(lang)
-    start(app)
+    start(app, options=ENGLISH)
     app.says("actor", "Anna")
     app.says("actor", "Baglioni")               # each family by its name and its own colour
     troop(app, "pike", 3)                       # Anna: Pike 0/2, 37 gold left
