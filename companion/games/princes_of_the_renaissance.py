@@ -1598,7 +1598,13 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
         table["bid"] = table["pass_bid"] = refused(N_("No auction is under way."))
     table["place"] = (Rule(by=frozenset({pending["player"]})) if pending
                       else refused(N_("No event tile is waiting to be placed.")))
-    if war and not current:
+    war_kinds = ("veto", "no_veto", "pope_joins", "bribe", "modifier", "battle")
+    if not war:
+        table.update(dict.fromkeys(war_kinds, refused(N_("No war is under way."))))
+    elif current:
+        table.update(dict.fromkeys(war_kinds, refused(N_("The condottieri are being auctioned: finish the auction "
+                                                          "first."))))
+    else:
         table.update(_war_moves(state, war))
     return table
 
