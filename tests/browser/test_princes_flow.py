@@ -127,6 +127,7 @@ def test_a_three_player_game(app, server, lang):
     # Anna: Venice attacks Rome; Anna and Bořek are the condottieri
     venice_attacks_rome(app)
     app.says("strength-attacker", "= 0")        # Pike attack 0
+    app.says("actor", "Anna")                   # the attacker's condottiere attacks
     app.says("strength-defender", "= 2")        # Artillery 1 + d'Este 1
     app.frame_holds("roll")
     screens = {"war": layout(app.page)}
@@ -135,6 +136,7 @@ def test_a_three_player_game(app, server, lang):
     app.tap("die-defender-1")
     app.tap("battle")                           # 1 against 3, no attacker win
     app.says("strength-defender", "= 4")        # the counter-attack: Artillery 3 + d'Este 1
+    app.says("actor", "Bořek")                  # the header names the defender's condottiere, who counter-attacks
     app.tap("die-defender-6")
     app.tap("die-attacker-1")
     app.tap("battle")                           # Rome 4 + 6 = 10 against Venice 2 + 1 = 3
