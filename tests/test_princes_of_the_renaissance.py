@@ -264,8 +264,11 @@ def test_vp_counters_are_bounded_by_the_wars_a_game_can_have(players, most):
 from companion.engine.model import InvalidAction  # noqa: E402
 from tests.conftest import Table as SharedTable  # noqa: E402
 
-TABLE = {"start": 0, "players": [{"colour": "baglioni", "name": "Geoff"}, {"colour": "d_este", "name": "Hammy"},
-                                 {"colour": "malatesta", "name": "Stella"}, {"colour": "gonzaga", "name": "Timo"}]}
+#: The English rules' example table (FACTS §3.9 comes from them): every English reading chosen.
+ENGLISH = list(pr.ENGLISH_READINGS)
+TABLE = {"start": 0, "options": ENGLISH,
+         "players": [{"colour": "baglioni", "name": "Geoff"}, {"colour": "d_este", "name": "Hammy"},
+                     {"colour": "malatesta", "name": "Stella"}, {"colour": "gonzaga", "name": "Timo"}]}
 PIKE = {"cost": 4, "attack": 0, "defence": 2}
 CAVALRY = {"cost": 5, "attack": 2, "defence": 1, "influence": 2}
 ARTILLERY = {"cost": 6, "attack": 3, "defence": 1}
@@ -451,7 +454,7 @@ def test_seed_reading_without_counter_attack():
 
 
 def test_swiss_attack_only_option_changes_the_pike_defence():
-    for options, defence in (([], 2 + 1 + 1), (["swiss_attack_only"], 2 + 1)):
+    for options, defence in ((["swiss_attack_and_defence"], 2 + 1 + 1), ([], 2 + 1)):
         t = Table(dict(TABLE, options=options))
         armies(t)
         war = {"condottieri": {"attacker": "baglioni", "defender": None}, "bribed": {"attacker": [], "defender": []},
@@ -611,7 +614,7 @@ def test_every_named_thing_has_its_text():
     keys = [f"city.{c}" for c in pr.CITIES] + [f"family.{f}" for f in pr.FAMILIES]
     keys += [f"troop.{t}" for t in pr.TROOPS] + [f"tile.{k}" for k in pr.TILE_KINDS]
     keys += [f"event.{e}" for e in pr.EVENTS] + [f"card.{c}" for c in pr.CARDS]
-    keys += [f"option.{o}" for o in pr.OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
+    keys += [f"option.{o}" for o in pr.FORM_OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
     keys += [f"skip.{r}" for r in ("city_limit", "no_troops", "attacker")]
     keys += ["pope", "income.family", "income.war_pay", "battle.neutral", "battle.modifier"]
     keys += [f"decade_end.{k}" for k in ("income", "pope", "tiles", "wars", "events", "final")]
@@ -646,11 +649,15 @@ def test_banking_may_not_leave_the_auction_leader_unable_to_pay():
     assert (t.p("baglioni")["gold"], t.p("baglioni")["influence"]) == (43, 9)
 
 
-def test_a_ledger_correction_may_not_leave_the_auction_leader_unable_to_pay():
+def test_no_ledger_correction_in_the_middle_of_an_auction():
     t = Table()
     city_auction(t, 30)
-    t.refused("adjust", "delta", player="baglioni", what="gold", delta=-11, reason="miscount")
-    t.do("adjust", player="baglioni", what="gold", delta=-10, reason="miscount")
+    t.refused("adjust", player="baglioni", what="gold", delta=-10, reason="miscount")
+    t.refused("adjust", player="d_este", what="gold", delta=5, reason="miscount")
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    t.do("adjust", player="baglioni", what="gold", delta=-1, reason="miscount")
+    assert t.p("baglioni")["gold"] == 40 - 30 - 1
 
 
 def test_the_price_is_checked_again_at_payment():
@@ -689,12 +696,12 @@ def test_banking_is_not_used_after_the_decades_last_event():
 
 
 @pytest.mark.parametrize("options, allowed", [
-    pytest.param([], True, id="english-rules-at-any-time"),
-    pytest.param(["banking_own_turn"], False, id="czech-summary-on-your-turn-only"),
+    pytest.param(["banking_any_time"], True, id="english-rules-at-any-time"),
+    pytest.param([], False, id="czech-summary-on-your-turn-only"),
 ])
 def test_banking_timing_is_a_rule_option(options, allowed):
     """FACTS §3.8 (CONFLICT): the English rules allow Banking at any time, the Czech summary on your turn
-    or when paying for a tile you won. The English reading is the default."""
+    or when paying for a tile you won. The Czech reading is the default."""
     t = Table(dict(TABLE, options=options))
     t.give("malatesta", banking={"city": "florence", "gold": 0, "influence": 0})
     if allowed:
@@ -810,3 +817,278 @@ def test_vp_counters_explain_their_sum(counters, line):
     """One counter is worth 1, not "1 + … + 1 = 1"; more show the sum they are."""
     lines = [m.english() for m in scored([entry("a", vp_counters=counters), entry("b")])["explain"]]
     assert line in lines
+
+
+# -- issue 22: one table of what is allowed, and the faults players met -----------------------------
+
+def test_the_start_war_card_is_played_once_a_turn():
+    t = Table()
+    t.p("baglioni")["treachery"] = 2
+    t.do("declare_war", attacker="milan", defender="rome")
+    t.do("no_veto")
+    t.do("declare_war", attacker="milan", defender="rome", card=True)
+    t.do("no_veto")
+    assert t.state["war"] is None and t.p("baglioni")["treachery"] == 1
+    t.refused("declare_war", attacker="milan", defender="rome", card=True)
+    rule = pr.moves(t.state, t.config)["declare_war"]
+    assert rule.refusal is not None and "Start War" in rule.refusal.text
+    t.do("end_turn")
+    t.turn_to("baglioni")
+    t.do("declare_war", attacker="milan", defender="rome", card=True)   # a new turn
+
+
+def test_the_veto_card_is_played_once_a_turn():
+    t = Table()
+    t.p("baglioni")["treachery"] = 1
+    t.p("d_este")["treachery"] = 2
+    t.do("declare_war", attacker="milan", defender="rome")
+    t.do("veto", player="d_este", how="card")
+    t.do("declare_war", attacker="venice", defender="rome", card=True)
+    t.refused("veto", player="d_este", how="card")
+    assert pr.moves(t.state, t.config)["veto"].refusal is not None       # and nobody holds Lorenzo Medici
+    assert t.p("d_este")["treachery"] == 1
+
+
+def test_the_opener_of_an_auction_may_pass():
+    t = Table(dict(TABLE, options=[]))                # the Czech rules (the default)
+    t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0)
+    a = t.state["auction"]
+    assert a["out"] == ["baglioni"] and a["next"] == "d_este" and a["log"] == [{"player": "baglioni", "pass": True}]
+    t.do("bid", player="d_este", amount=10)
+    for family in ("malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert t.p("d_este")["tiles"][0]["city"] == "rome" and t.p("d_este")["gold"] == 30
+
+
+def test_an_auction_nobody_bids_in_gives_the_lot_to_nobody():
+    t = Table(dict(TABLE, options=[]))
+    t.do("open_auction", lot="event", event="merchant", currency="gold", vp=0)
+    for family in ("d_este", "malatesta", "gonzaga"):
+        t.do("pass_bid", player=family)
+    assert t.state["auction"] is None and t.state["merchant_event"] is None
+    assert t.state["events_left"] == pr.EVENTS_PER_DECADE - 1 and t.state["last_auction"]["winner"] is None
+    t.do("end_turn")
+    t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0)
+    for family in ("malatesta", "gonzaga", "baglioni"):
+        t.do("pass_bid", player=family)
+    assert all(not t.p(f)["tiles"] for f in t.state["players"])
+
+
+def test_a_troop_costs_gold():
+    t = Table()
+    t.refused("buy_troop", "cost", troop="crossbow", cost=0, attack=1, defence=1)
+    t.do("buy_troop", troop="crossbow", cost=3, attack=1, defence=1)
+    assert t.p("baglioni")["gold"] == 37
+
+
+def test_the_table_names_who_acts_in_each_step_of_a_war():
+    t = Table()
+    armies(t)
+    t.do("declare_war", attacker="venice", defender="rome")
+    assert pr.guide(t.state, t.config).actor == "baglioni"
+    assert pr.moves(t.state, t.config)["no_veto"].by == {"baglioni"}
+    t.do("no_veto")
+    assert pr.guide(t.state, t.config).actor == "baglioni"          # the first bidder
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    guide, table = pr.guide(t.state, t.config), pr.moves(t.state, t.config)
+    assert guide.actor == "baglioni" and guide.role.text == "Attacks:" and table["battle"].by == {"baglioni"}
+    assert table["bribe"].by == {"baglioni", "d_este"} and table["end_turn"].refusal is not None
+    t.do("battle", dice={"attacker": 1, "defender": 6})               # no attacker win: the counter-attack
+    guide, table = pr.guide(t.state, t.config), pr.moves(t.state, t.config)
+    assert guide.actor == "d_este" and guide.role.text == "Counter-attacks:" and table["battle"].by == {"d_este"}
+    assert table["bribe"].refusal is not None and table["modifier"].refusal is not None
+    t.refused("battle", player="baglioni", dice={"attacker": 1, "defender": 1})
+
+
+def test_end_of_turn_is_the_player_on_turn_s():
+    t = Table()
+    assert pr.moves(t.state, t.config)["end_turn"].by == {"baglioni"}
+    t.refused("end_turn", "player", player="d_este")
+    t.do("end_turn", player="baglioni")
+    assert pr.active_family(t.state, t.config) == "d_este"
+
+
+def screen_after(actions, me=None):
+    """The screen drawn after the script's `actions` (English), on a phone that belongs to `me`."""
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_engine import SCRIPTS
+    from tests.test_screens import Page
+    form, script = SCRIPTS[pr.ID]
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game(pr.ID, form)
+    for kind, args in script[:actions]:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
+
+def screen_words(shell):
+    from tests.test_screens import controls_of
+    import flet as ft
+    return [c.value for c in controls_of(shell.page.controls) if isinstance(c, ft.Text) and c.value]
+
+
+def test_the_war_result_shows_the_dice_and_the_strengths_compared():
+    vm, shell = screen_after(13)              # B's Rome (pike 0/2) attacks neutral Milan: 0 + 4 against 3 + 2
+    assert vm.state["war"] is None and vm.state["last_war"]["winner"] == "defender"   # no counter-attack (Czech)
+    lines = screen_words(shell)
+    assert "Round 1: Rome attack 0 + die 4 = 4 against Milan defence 3 + die 2 = 5" in lines
+
+
+def test_the_counter_attack_shows_its_dice_and_strengths_too():
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_engine import SCRIPTS
+    from tests.test_screens import Page
+    form, script = SCRIPTS[pr.ID]
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language("en")
+    assert vm.new_game(pr.ID, dict(form, options=["counter_attack"]))
+    for kind, args in script[:13]:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    assert vm.dispatch("battle", dice={"attacker": 1, "defender": 6})     # the counter-attack: 3 + 6 against 2 + 1
+    shell.render()
+    assert vm.state["war"] is None and vm.state["last_war"]["winner"] == "defender"
+    lines = screen_words(shell)
+    assert "Round 1: Rome attack 0 + die 4 = 4 against Milan defence 3 + die 2 = 5" in lines
+    assert "Round 2: Rome defence 2 + die 1 = 3 against Milan attack 3 + die 6 = 9" in lines
+
+
+def test_an_owned_phone_shows_the_other_bidders_controls_greyed():
+    from companion.ui.widgets import Act
+    from companion.ui.app import _walk
+    vm, shell = screen_after(5, me="gonzaga")       # baglioni (A) bids next; this phone is C's
+    acts = [c.data for c in _walk(shell.page.controls) if isinstance(c.data, Act)]
+    assert {a.kind for a in acts} >= {"bid", "pass_bid"}
+    assert all(a.refusal and "C" in a.refusal for a in acts if a.kind in ("bid", "pass_bid"))
+    assert not [c for c in _walk(shell.page.controls)
+                if getattr(c, "identifier", None) and c.identifier.startswith("bid-1")]   # no one-tap bids
+    vm.me = "baglioni"
+    shell.render()
+    assert all(a.refusal is None for a in (c.data for c in _walk(shell.page.controls) if isinstance(c.data, Act))
+               if a.kind in ("bid", "pass_bid"))
+
+
+def test_the_header_names_the_condottiere_who_counter_attacks():
+    t = Table()
+    armies(t)
+    t.do("declare_war", attacker="venice", defender="rome")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    t.do("battle", dice={"attacker": 1, "defender": 6})
+    assert pr.guide(t.state, t.config).actor == "d_este"
+
+
+# -- issue 26: rules and Czech, round 3 -------------------------------------------------------------
+
+def test_a_score_error_names_the_city_in_the_contracts_words():
+    done = run_score({"cities": PLAIN, "players": [entry("a", city_tiles={"venice": 4}),
+                                                   entry("b", city_tiles={"venice": 3}), entry("c")]})
+    assert_refused(done, "players[1].city_tiles.venice")
+    assert "more venice tiles in all than the 6 in the game, got 7" in done.stderr
+    assert "princes_of_the_renaissance." not in done.stderr
+
+
+def test_caterina_sforza_keeps_her_defence_when_troops_are_bribed():
+    t = Table()
+    armies(t)
+    t.give("d_este", caterina_sforza={"city": "milan", "gold": 0, "influence": 0})
+    war = {"condottieri": {"attacker": "baglioni", "defender": "d_este"},
+           "bribed": {"attacker": [], "defender": ["artillery", "fortification"]},
+           "pope": None, "extra": {"attacker": 0, "defender": 0}}
+    total, parts = pr.strength(t.state, t.config, war, "defender", "defence")
+    assert total == 2 and parts == [("tile.caterina_sforza", 2)]
+
+
+def test_ludovico_sforza_has_the_dice_thrown_again_once_a_decade():
+    t = Table()
+    armies(t)
+    t.give("gonzaga", ludovico_sforza={"city": "milan", "gold": 0, "influence": 0})
+    t.do("declare_war", attacker="venice", defender="rome")
+    t.do("no_veto")
+    t.do("bid", player="baglioni", amount=1)
+    t.do("pass_bid", player="d_este")
+    t.do("bid", player="d_este", amount=1)
+    t.refused("battle", "reroll", dice={"attacker": 1, "defender": 6}, reroll="malatesta")   # not his tile
+    t.do("battle", dice={"attacker": 1, "defender": 6}, reroll="gonzaga")
+    assert "gonzaga:ludovico_sforza" in t.state["used"] and t.state["war"]["rounds"][0]["reroll"] == "gonzaga"
+    t.refused("battle", "reroll", dice={"attacker": 6, "defender": 1}, reroll="gonzaga")      # once a decade
+
+
+def test_the_income_form_never_keeps_the_numbers_of_an_undone_decade_end():
+    vm, shell = screen_after(2)                     # decade I begins
+    for event in ("bellini", "gozzoli", "da_vinci", "verrocchio"):
+        assert vm.dispatch("open_auction", lot="event", event=event, currency="influence", vp=2, amount=0)
+        while vm.state["auction"]:
+            assert vm.dispatch("pass_bid", player=vm.state["auction"]["next"])
+        if vm.state["phase"] == "play":
+            assert vm.dispatch("end_turn")
+    shell.render()
+    computed = pr.income(vm.state, vm.session["config"], "baglioni")["gold"]
+    shell.draft["income"]["incomes"]["baglioni"]["gold"] = 99   # an entry at the table, then an undo
+    assert vm.undo() and vm.state["phase"] == "play"
+    shell.render()
+    assert vm.dispatch("pass_bid", player=vm.state["auction"]["next"]) and vm.state["phase"] == "decade_end"
+    shell.render()
+    assert shell.draft["income"]["incomes"]["baglioni"]["gold"] == computed
+    assert vm.dispatch("book_income", incomes=shell.draft["income"]["incomes"])
+    assert vm.state["players"]["baglioni"]["gold"] == 40 + computed
+
+
+def czech(msg):
+    from companion.i18n import Translator
+    from companion.texts import load_all
+    texts = load_all()[0]
+    return Translator("cs", lambda key, lang: texts[key][lang]).msg(msg)
+
+
+def test_one_event_tile_is_said_as_one_tile_worth_its_points_in_czech():
+    result = scored([entry("a", events_vp=[4]), entry("b", events_vp=[2, 3]), entry("c")])
+    lines = [czech(line) for line in result["explain"]]
+    assert "a: kartička události v hodnotě 4 bodů" in lines
+    assert "b: kartičky událostí 2 + 3 = 5" in lines
+    assert not [line for line in lines if "4 = 4" in line]
+
+
+def test_the_czech_texts_say_decade_second_place_and_no_english_abbreviations():
+    from tests.test_czech import game_messages, game_texts, hits
+    found = {}
+    for pattern in (r"\bVB\b", r"\bVP\b", r"desetiletí", r"druhý nejvyšší"):
+        found[pattern] = hits(pattern, game_texts(pr.ID), 0) + hits(pattern, game_messages(pr.ID), 0)
+    assert found == {pattern: [] for pattern in found}
+
+
+def test_the_czech_readings_are_the_default_and_a_config_stores_the_readings_in_force():
+    czech = pr.GAME.new_config({"start": 0, "players": TABLE["players"]})
+    assert czech["options"] == list(pr.CZECH_READINGS)
+    english = pr.GAME.new_config(TABLE)
+    assert english["options"] == []
+    mixed = pr.GAME.new_config(dict(TABLE, options=["counter_attack", "tied_gold_no_second"]))
+    assert "no_counter_attack" not in mixed["options"] and "milan_seven" in mixed["options"]
+    assert "tied_gold_no_second" in mixed["options"]
+    t = Table(dict(TABLE, options=[]), begin=False)
+    assert t.state["cities"]["milan"]["status"] == 7 and pr.setup_items(t.config)[0]["params"]["milan"] == 7
+
+
+def test_a_game_saved_before_the_czech_default_keeps_its_english_rules():
+    """A stored config names the Czech readings it chose; the rest stays English, as it was."""
+    from companion.engine import flow
+    old = dict(pr.GAME.new_config(TABLE), options=["milan_seven"])      # saved with one Czech reading
+    state = flow.replay(pr.GAME, old, [{"type": "begin", "args": {}}])
+    assert state["cities"]["milan"]["status"] == 7
+    assert not pr.option(old, "no_counter_attack") and not pr.option(old, "opener_may_pass")
+    with pytest.raises(InvalidAction) as refused:   # the English rules it was saved with: the opener bids
+        flow.apply(pr.GAME, old, state, {"type": "open_auction", "args": {
+            "lot": "city", "city": "rome", "tile": "plain", "gold": 1, "influence": 0}})
+    assert refused.value.field == "amount"

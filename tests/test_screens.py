@@ -204,8 +204,9 @@ def test_every_carcassonne_screen_builds_through_a_whole_game():
     assert {p["id"]: p["total"] for p in result["players"]} == {"red": 5, "blue": 12, "green": 2}
 
 
-PRINCES = {"start": 0, "players": [{"colour": "baglioni", "name": "Anna"}, {"colour": "d_este", "name": "Bořek"},
-                                   {"colour": "gonzaga", "name": "Cyril"}]}
+PRINCES = {"start": 0, "options": ["counter_attack", "first_after_last_auction"],  # the English readings
+           "players": [{"colour": "baglioni", "name": "Anna"}, {"colour": "d_este", "name": "Bořek"},
+                       {"colour": "gonzaga", "name": "Cyril"}]}
 INCOME = {"incomes": {f: {"gold": 12, "influence": 8} for f in ("baglioni", "d_este", "gonzaga")}}
 
 

@@ -11,9 +11,9 @@ S-RP-P):
   tiles with their minimums, eligibility and discounts (FACTS §3.4, §3.8; TV-P1, TV-P2):
   `_buy_troop`, `_buy_card`, `_open_auction`, `bid_limit`, `price`;
 - never bid more than you can pay (FACTS §3.4): the limit counts discounts, Bribe Cardinal and the
-  swap an unused Banking tile allows; while an auction runs, a deal, Banking or a correction that
-  would leave its leader unable to pay is refused, and the payment is checked again:
-  `bid_limit`, `banking_room`, `_leader_can_pay`, `_settle_auction`;
+  swap an unused Banking tile allows; while an auction runs, a deal or Banking that would leave its
+  leader unable to pay is refused (a ledger correction waits until the auction is over), and the
+  payment is checked again: `bid_limit`, `banking_room`, `_leader_can_pay`, `_settle_auction`;
 - the cards and tile abilities the ledgers feel (FACTS §3.8): Freeze Bid (the bidder on turn on
   another bidder still in), Steal Influence and Raid Gold Shipment, Banking, Lucrezia Borgia and
   Alfonso of Aragon (the player on turn; Lucrezia never during an auction): `_play_card`, `_ability`;
@@ -34,13 +34,24 @@ S-RP-P):
   triangular VP counters, winner and shared places (FACTS §3.7.2–6; TV-P6, TV-P8): `final_scores`,
   `score_cli`.
 
-Where the Czech summary (seed) and the English rules disagree (FACTS §6), the English reading is the
-default and the other is a named option of the new game: Milan starts at 7 (`milan_seven`), the
-next decade's first player is the left neighbour of the last first player (`first_left`), Swiss
-Mercenaries add attack only (`swiss_attack_only`), no counter-attack (`no_counter_attack`), VP
-counters may be traded too (`trade_vp`), Banking only on your turn or when paying for a tile you won
-(`banking_own_turn`; by the English rules at any time, never after the decade's last event tile
-except to pay for it).
+Where the Czech summary (seed) and the English rules disagree, the Czech reading is the default and
+the English one a named option of the new game (`ENGLISH_READINGS`; the config stores the readings in
+force, `CZECH_READINGS`, so a game saved before this default keeps the English rules it had):
+- FACTS §3.2 and §6 "Milan starting status": Milan starts at 7 (`milan_seven`; English `milan_six`);
+- FACTS §3.3 and §6 "decade 2/3 first player": the left neighbour of the last first player
+  (`first_left`; English `first_after_last_auction`);
+- FACTS §3.8 and §6 "Swiss Mercenaries": +1 attack only (`swiss_attack_only`; English
+  `swiss_attack_and_defence`);
+- FACTS §3.5.8 and §6 "counter-attack": none, a higher defender wins and a tie is a draw
+  (`no_counter_attack`; English `counter_attack`);
+- FACTS §3.4 and §6 "tradable items": VP counters may be traded too (`trade_vp`; English
+  `trade_gold_influence_only`);
+- FACTS §3.8 Banking [CONFLICT]: on your turn or when paying for a tile you won
+  (`banking_own_turn`; English `banking_any_time`), never after the decade's last event tile except
+  to pay for it;
+- FACTS §3.4 auction procedure (the seed's "Průběh dražby"): the opener bids or passes
+  (`opener_may_pass`; English `opener_bids`).
+None of them changes the final scoring, so `companion score` reads the same with either.
 
 Tile data no source settles (troops' cost, strength and income; the 30 city tiles' city, income and
 ability; the event tiles' decade, VP and currency) is entered from the physical tile when it is
@@ -65,17 +76,24 @@ Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
   hand limit is discarded at once (the count stays at the limit); the Treachery cards the app acts
   on are named when played (Freeze Bid, Steal Influence, Raid Gold Shipment, Bribe Troops, Veto,
   Start War, and Bribe Cardinal declared with a Pope bid);
-- whoever starts a war opens both condottiere auctions and, unlike the opener of the other
-  auctions, may pass without a bid (he may own no troop at all);
-- Ludovico Sforza's re-roll is done with undo: take back the dice and enter the new ones.
+- whoever opens an auction bids or passes (the Czech summary lets him pass; whoever starts a war
+  opens both condottiere auctions and may own no troop at all); an auction nobody bids in gives the
+  lot to nobody (an event tile is gone unsold and counts toward the decade's end);
+- who acts now and what may be done (issue 22) is one table, `moves`: the player on turn for his
+  turn's action and the end of his turn (one war a turn: the war of the action, or of the Start War
+  card, once a turn; the Veto card once a turn), the bidder on turn, the winner of an event tile
+  placing it, the war's starter going on past the veto, the condottiere whose attack (or
+  counter-attack) the dice decide; no ledger correction while an auction runs;
+- Ludovico Sforza's re-roll: the dice first entered are taken back with undo and the new ones are
+  entered naming his holder, which turns the tile for the decade (`_battle`).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from ..engine import auction, inputs
-from ..engine.flow import need
-from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.flow import by_name
+from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
@@ -204,7 +222,10 @@ def final_scores(cities: Mapping[str, Mapping], players: list[dict], tied_gold_n
             explain.append(P_("{name}: {n} Merchant city tile but not the Merchant event: +0",
                               "{name}: {n} Merchant city tiles but not the Merchant event: +0",
                               p["merchant_tiles"], name=who))
-        if p["events_vp"]:
+        if len(p["events_vp"]) == 1:
+            explain.append(P_("{name}: an event tile worth {n} point", "{name}: an event tile worth {n} points",
+                              breakdown["events"], name=who))
+        elif p["events_vp"]:
             explain.append(Msg(N_("{name}: event tiles {list} = {points}"),
                                {"name": who, "list": " + ".join(map(str, p["events_vp"])),
                                 "points": breakdown["events"]}))
@@ -375,7 +396,7 @@ def check_totals(players: list[dict]) -> None:
             if per_city[city] > TILES_PER_CITY:
                 raise inputs.InputError(inputs.join(inputs.join(path, "city_tiles"), city),
                                         Msg(N_("more {city} tiles in all than the {n} in the game, got {got}"),
-                                            {"city": city_name(city), "n": TILES_PER_CITY,
+                                            {"city": city, "n": TILES_PER_CITY,
                                              "got": sum(q["city_tiles"].get(city, 0) for q in players)}))
 
 
@@ -394,7 +415,7 @@ def score_cli(data: Any) -> dict:
 #: Players choose a family; the family tile also identifies the player on every screen.
 FAMILIES = ("baglioni", "bentivogli", "malatesta", "montefeltro", "gonzaga", "d_este")
 START_STATUS = {"venice": 7, "milan": 6, "florence": 6, "rome": 5, "naples": 5}
-MILAN_SEED = 7                           # option `milan_seven`: the Czech summary's value
+MILAN_SEED = 7                           # reading `milan_seven`: the Czech summary's value
 START_GOLD, START_INFLUENCE = 40, 12
 FAMILY_INCOME = (12, 8)                  # gold, influence printed on every family tile
 POPE_INCOME = 3                          # gold
@@ -433,7 +454,7 @@ CONDOTTIERE_DISCOUNT = ("swiss_mercenaries", "armourer")
 HAND_TILES = ("cesare_borgia", "ferrante_of_aragon")
 HAND_FAMILIES = ("bentivogli", "malatesta")
 ARTIST_FAMILIES = ("montefeltro", "gonzaga")
-ONCE_A_DECADE = ("banking", "lucrezia_borgia", "alfonso_of_aragon", "lorenzo_medici")
+ONCE_A_DECADE = ("banking", "lucrezia_borgia", "alfonso_of_aragon", "lorenzo_medici", "ludovico_sforza")
 
 #: Event tiles (FACTS §3.8): 11 are named; the 12th is "other". Currency and VP are read off the tile.
 VP_ARTISTS = ("gozzoli", "bellini", "da_vinci", "verrocchio", "michelangelo")
@@ -443,8 +464,21 @@ KNOWN_EVENT_CURRENCY = {"gozzoli": "influence"}
 FRENCH_INVASION = 2                      # status lost by the invaded city
 
 CARDS = ("bribe_troops", "bribe_cardinal", "freeze_bid", "steal_influence", "raid_gold", "veto", "start_war")
-OPTIONS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp", "banking_own_turn",
-           "tied_gold_no_second")
+#: The Czech edition's readings where it and the English rules differ (FACTS §3.2 Milan, §3.3 first
+#: player, §3.4 trading and the auction procedure, §3.5.8 counter-attack, §3.8 Banking and Swiss
+#: Mercenaries; §6): each is the default, and a stored config names those in force.
+CZECH_READINGS = ("milan_seven", "first_left", "swiss_attack_only", "no_counter_attack", "trade_vp",
+                  "banking_own_turn", "opener_may_pass")
+#: The new-game form's options: the English rules' reading of each point (it replaces the Czech one),
+#: and the one point neither text settles.
+ENGLISH_READINGS = {"milan_six": "milan_seven", "first_after_last_auction": "first_left",
+                    "swiss_attack_and_defence": "swiss_attack_only", "counter_attack": "no_counter_attack",
+                    "trade_gold_influence_only": "trade_vp", "banking_any_time": "banking_own_turn",
+                    "opener_bids": "opener_may_pass"}
+FORM_OPTIONS = (*ENGLISH_READINGS, "tied_gold_no_second")
+#: What a stored config's "options" may name: the readings in force (a game created before the
+#: Czech readings became the default names those it chose, and the English reading holds elsewhere).
+OPTIONS = (*CZECH_READINGS, "tied_gold_no_second")
 #: The one rule option that changes the final scoring (`tied_gold_no_second`), as `companion score` names it.
 CLI_GOLD_OPTION = "tied-gold-no-second"
 
@@ -473,13 +507,16 @@ def vp_counter_limit(players: int) -> int:
 
 def new_config(raw: Mapping) -> dict:
     """Players clockwise, each with his family (the family is his colour), the first player of
-    decade I, and the named options where the Czech summary reads the rules differently."""
+    decade I, and the rules read as the Czech edition reads them unless the form chose the English
+    reading of a point (`ENGLISH_READINGS`; a Czech reading's own name may be given too, it is the
+    default). The config stores the readings in force, so a saved game keeps its rules."""
     players, start = check_seats(raw, FAMILIES, 3, 6)
     chosen = raw.get("options", [])
-    if not isinstance(chosen, list) or any(o not in OPTIONS for o in chosen):
+    if not isinstance(chosen, list) or any(o not in FORM_OPTIONS and o not in OPTIONS for o in chosen):
         raise InvalidAction(Msg(N_("There is no such rule option.")), field="options")
+    english = {ENGLISH_READINGS[o] for o in chosen if o in ENGLISH_READINGS}
     return {"game": ID, "variant": "standard", "players": players, "start": start,
-            "options": [o for o in OPTIONS if o in chosen]}
+            "options": [o for o in OPTIONS if o not in english and (o in CZECH_READINGS or o in chosen)]}
 
 
 def option(config: Mapping, name: str) -> bool:
@@ -517,7 +554,7 @@ def initial_state(config: Mapping) -> dict:
         "players": {p["colour"]: {"gold": START_GOLD, "influence": START_INFLUENCE, "vp": 0, "treachery": 0,
                                   "pay": 0, "tiles": [], "troops": {}, "events": []} for p in config["players"]},
         "pope": None, "merchant_event": None, "wars": 0, "events_left": EVENTS_PER_DECADE, "events_done": [],
-        "used": [], "pope_joined": False, "auction": None, "war": None, "pending": None, "last_war": None,
+        "used": [], "turn_cards": [], "pope_joined": False, "auction": None, "war": None, "pending": None, "last_war": None,
         "last_auction": None, "last_opener": None, "incomes": [],
     }
 
@@ -584,7 +621,7 @@ def discount(state: Mapping, family: str, lot: Mapping) -> int:
 
 def banking_room(state: Mapping, config: Mapping, family: str, lot: Mapping, currency: str) -> int:
     """What an unused Banking tile can add to `currency` when its owner pays for `lot`: up to 3 of the
-    other currency. By the Czech summary's reading (option `banking_own_turn`) it is used on your turn
+    other currency. By the Czech summary's reading (`banking_own_turn`) it is used on your turn
     or to pay for a tile you won, so a condottiere is paid with it only by the player on turn."""
     if not owns(state, family, "banking") or f"{family}:banking" in state["used"]:
         return 0
@@ -652,7 +689,7 @@ def _troop_bonuses(state: Mapping, config: Mapping, family: str) -> dict[str, tu
 
 def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str) -> tuple[int, list]:
     """A side's attack or defence before the die: its condottiere's troops (less any bribed), his
-    tile and family bonuses, Caterina Sforza's +2 defence, the Pope's raw troop values (less any
+    tile and family bonuses, Caterina Sforza's +2 defence (for owning a troop: a bribe does not take it), the Pope's raw troop values (less any
     bribed) if he joined this side, and the modifier entered for anything else. A side without
     condottiere is 3/3.
 
@@ -671,7 +708,7 @@ def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str
                 bonus = bonuses[troop][0 if stat == "attack" else 1]
                 if bonus:
                     parts.append((bonuses[troop][2], bonus))
-        if stat == "defence" and troops and owns(state, family, "caterina_sforza"):
+        if stat == "defence" and state["players"][family]["troops"] and owns(state, family, "caterina_sforza"):
             parts.append(("tile.caterina_sforza", 2))
     if war["pope"] == side and state["pope"]:
         raw = sum(t[stat] for name, t in state["players"][state["pope"]]["troops"].items()
@@ -719,6 +756,8 @@ def _clamped(status: int) -> int:
 # ----------------------------------------------------------------------------------------------
 # Checks shared by the reducers
 
+#: The one action of a turn is used (FACTS §3.4).
+ACTED = N_("One action per turn: this player has had his. End the turn.")
 
 
 def _family(state: Mapping, value: Any, field: str = "player") -> str:
@@ -738,20 +777,6 @@ def _city(value: Any, field: str = "city") -> str:
     if value not in CITIES:
         raise InvalidAction(Msg(N_("Choose a city.")), field=field)
     return value
-
-
-def _quiet(state: Mapping) -> None:
-    """Nothing half-done: no auction, war or event placement waiting."""
-    if state["auction"] or state["war"] or state["pending"]:
-        raise InvalidAction(Msg(N_("Finish the auction, the war or the event first.")))
-
-
-def _turn_action(state: Mapping) -> None:
-    """The one action of a turn (FACTS §3.4)."""
-    need(state, "play")
-    _quiet(state)
-    if state["acted"]:
-        raise InvalidAction(Msg(N_("One action per turn: this player has had his. End the turn.")))
 
 
 def _spend(state: dict, family: str, currency: str, amount: int, field: str = "player") -> None:
@@ -784,19 +809,21 @@ def _once(state: dict, family: str, ability: str) -> None:
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "setup")
     state["phase"] = "play"
 
 
 def _end_turn(state: dict, args: Mapping, config: Mapping) -> None:
     """End the turn (without an action it is a pass: the player may act again next time round)."""
-    need(state, "play")
-    _quiet(state)
-    state.update(turn=(state["turn"] + 1) % len(config["players"]), acted=False, last_auction=None, last_war=None)
+    state.update(turn=(state["turn"] + 1) % len(config["players"]), acted=False, last_auction=None, last_war=None,
+                 turn_cards=[])
 
 
 def _troop_stats(args: Mapping) -> dict:
-    return {"cost": _count(args.get("cost"), "cost", 0, 99),
+    """A troop's values read off its tile: every troop costs gold (no free troop from an untouched form)."""
+    cost = args.get("cost")
+    if isinstance(cost, bool) or not isinstance(cost, int) or not 1 <= cost <= 99:
+        raise InvalidAction(Msg(N_("Enter the troop's price printed on the tile (1 to 99 gold).")), field="cost")
+    return {"cost": cost,
             "attack": _count(args.get("attack"), "attack", 0, 9),
             "defence": _count(args.get("defence"), "defence", 0, 9),
             "gold": _count(args.get("gold", 0), "gold", 0, 9),
@@ -805,7 +832,6 @@ def _troop_stats(args: Mapping) -> dict:
 
 def _buy_troop(state: dict, args: Mapping, config: Mapping) -> None:
     """Buy a troop for the gold printed on it; only one troop of each type (FACTS §3.4.1)."""
-    _turn_action(state)
     family = active_family(state, config)
     troop = args.get("troop")
     if troop not in TROOPS:
@@ -819,7 +845,6 @@ def _buy_troop(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _discard_troop(state: dict, args: Mapping, config: Mapping) -> None:
-    _turn_action(state)
     family = active_family(state, config)
     if args.get("troop") not in state["players"][family]["troops"]:
         raise InvalidAction(Msg(N_("This player has no such troop.")), field="troop")
@@ -838,7 +863,6 @@ def _draw_card(state: dict, family: str) -> None:
 
 def _buy_card(state: dict, args: Mapping, config: Mapping) -> None:
     """A treachery card for 1 gold + 1 influence, drawn at random."""
-    _turn_action(state)
     family = active_family(state, config)
     p = state["players"][family]
     if p["gold"] < CARD_PRICE[0] or p["influence"] < CARD_PRICE[1]:
@@ -852,8 +876,7 @@ def _buy_card(state: dict, args: Mapping, config: Mapping) -> None:
 def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
     """Treachery cards the ledger feels: Freeze Bid (played by the bidder on turn on another bidder
     still in, who passes when his turn next comes), Steal Influence (2) and Raid Gold Shipment (3),
-    these two by the player on turn and not during an auction."""
-    need(state, "play")
+    these two by the player on turn and not during an auction (the table names who plays now)."""
     family = _family(state, args.get("player"))
     card = args.get("card")
     if card == "freeze_bid":
@@ -867,8 +890,6 @@ def _play_card(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("Choose a card.")), field="card")
     if state["auction"]:
         raise InvalidAction(Msg(N_("Not during an auction.")), field="card")
-    if family != active_family(state, config):
-        raise InvalidAction(Msg(N_("Only the player on turn may play this card.")), field="player")
     target = _family(state, args.get("target"), "target")
     if target == family:
         raise InvalidAction(Msg(N_("Choose another player.")), field="target")
@@ -885,7 +906,6 @@ def _ability(state: dict, args: Mapping, config: Mapping) -> None:
     to pay for it, which the payment does by itself), Lucrezia Borgia (take 2 influence: the player
     on turn, never during an auction), Alfonso of Aragon (a treachery card without using the action:
     the player on turn)."""
-    need(state, "play")
     family = _family(state, args.get("player"))
     ability = args.get("ability")
     on_turn = family == active_family(state, config)
@@ -928,7 +948,6 @@ def _ability(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
     """A deal between players: gold or influence (VP counters too with the option `trade_vp`)."""
-    need(state, "play")
     giver = _family(state, args.get("giver"), "giver")
     taker = _family(state, args.get("taker"), "taker")
     if giver == taker:
@@ -947,8 +966,7 @@ def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
-    """A ledger correction with a reason (a miscount at the table)."""
-    need(state, "play", "decade_end", "final")
+    """A ledger correction with a reason (a miscount at the table; never during an auction, see `moves`)."""
     family = _family(state, args.get("player"))
     what = args.get("what")
     if what not in ("gold", "influence", "vp", "treachery"):
@@ -970,7 +988,6 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
                                     {"n": vp_counter_limit(len(config["players"])), "high": high}), field="delta")
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": high}), field="delta")
     state["players"][family][what] = value
-    _leader_can_pay(state, config, "delta")
     state["corrections"].append({"track": family, "what": what, "points": delta, "reason": reason.strip()[:200]})
 
 
@@ -1014,8 +1031,8 @@ def _event_lot(state: Mapping, args: Mapping) -> tuple[dict, str]:
 
 def _open_auction(state: dict, args: Mapping, config: Mapping) -> None:
     """The player on turn auctions a city tile, the Pope or an event of this decade and makes the
-    first bid; the others bid clockwise. Players who may not take the lot are skipped."""
-    _turn_action(state)
+    first bid or passes (no `amount`: the Czech rules let the opener pass); the others bid clockwise.
+    Players who may not take the lot are skipped."""
     opener = active_family(state, config)
     what = args.get("lot")
     skipped = []
@@ -1040,9 +1057,15 @@ def _open_auction(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("Choose what to auction.")), field="lot")
     lot["cardinal"] = {}
     bidders = [f for f in order if f not in {s["player"] for s in skipped}]
-    state["auction"] = auction.start(lot, currency, minimum, bidders, opener_must_bid=True, skipped=skipped)
+    state["auction"] = auction.start(lot, currency, minimum, bidders, skipped=skipped)
     state["acted"] = True
-    _bid(state, dict(args, player=opener), config)
+    if args.get("amount") is None:
+        if not option(config, "opener_may_pass"):
+            raise InvalidAction(Msg(N_("By the English rules chosen for this game, whoever opens the auction makes "
+                                       "the first bid.")), field="amount")
+        _pass_bid(state, {"player": opener}, config)
+    else:
+        _bid(state, dict(args, player=opener), config)
 
 
 def _bid(state: dict, args: Mapping, config: Mapping) -> None:
@@ -1101,7 +1124,7 @@ def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
     if kind == "condottiere":
         _hired(state, config, lot["side"], winner)
         return
-    if kind == "city":
+    if kind == "city" and winner:
         state["players"][winner]["tiles"].append({k: lot[k] for k in ("city", "gold", "influence")} |
                                                  {"kind": lot["tile"]})
     elif kind == "pope":
@@ -1111,9 +1134,9 @@ def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
         state["events_done"].append(event)
         state["events_left"] -= 1
         state["last_opener"] = done["bidders"][0]
-        if event in STATUS_ARTISTS or event == "french_invasion":
+        if winner and (event in STATUS_ARTISTS or event == "french_invasion"):
             state["pending"] = {"event": event, "player": winner, "vp": lot["vp"]}
-        else:
+        elif winner:  # without a winner (nobody bid) the tile is gone unsold
             state["players"][winner]["events"].append({"event": event, "vp": lot["vp"]})
             if event == "merchant":
                 state["merchant_event"] = winner
@@ -1147,10 +1170,7 @@ def _leader_can_pay(state: Mapping, config: Mapping, field: str) -> None:
 def _place(state: dict, args: Mapping, config: Mapping) -> None:
     """A "+1 status" artist goes to a major city at once (status +1); the French Invasion takes 2
     status from a city, or is discarded (city None); it is removed either way."""
-    need(state, "play")
     pending = state["pending"]
-    if not pending:
-        raise InvalidAction(Msg(N_("No event tile is waiting to be placed.")))
     city = args.get("city")
     if pending["event"] == "french_invasion":
         if city is not None:
@@ -1179,16 +1199,18 @@ def _decade_over(state: dict) -> None:
 def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
     """Attacker and defender among the five cities; the war track goes up (not with a Start War card,
     played at the end of the turn)."""
-    need(state, "play")
-    _quiet(state)
     card = args.get("card", False)
     if not isinstance(card, bool):
         raise InvalidAction(Msg(N_("This action is not understood.")))
     starter = active_family(state, config)
     if card:
+        if "start_war" in state["turn_cards"]:
+            raise InvalidAction(Msg(N_("The Start War card has been played this turn already.")), field="card")
         _card(state, starter, "card")
+        state["turn_cards"].append("start_war")
     else:
-        _turn_action(state)
+        if state["acted"]:
+            raise InvalidAction(Msg(ACTED), field="card")
         if state["wars"] >= war_limit(len(config["players"])):
             raise InvalidAction(Msg(N_("No more wars this decade: the war track is full ({n})."),
                                     {"n": war_limit(len(config["players"]))}), field="attacker")
@@ -1205,21 +1227,17 @@ def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
                     "rounds": []}
 
 
-def _war(state: Mapping, stage: str) -> dict:
-    war = state["war"]
-    if not war or war["stage"] != stage or state["auction"]:
-        raise InvalidAction(Msg(N_("That is not possible at this point of the war.")))
-    return war
-
-
 def _veto(state: dict, args: Mapping, config: Mapping) -> None:
     """Veto card or Lorenzo Medici: the war does not happen; it still counts on the track."""
-    war = _war(state, "veto")
+    war = state["war"]
     family = _family(state, args.get("player"))
     if args.get("how") == "lorenzo_medici":
         _once(state, family, "lorenzo_medici")
     elif args.get("how") == "card":
+        if "veto" in state["turn_cards"]:
+            raise InvalidAction(Msg(N_("The Veto card has been played this turn already.")), field="how")
         _card(state, family)
+        state["turn_cards"].append("veto")
     else:
         raise InvalidAction(Msg(N_("Veto card or Lorenzo Medici?")), field="how")
     _end_war(state, dict(war, vetoed=family))
@@ -1246,7 +1264,6 @@ def _condottiere_auction(state: dict, config: Mapping, side: str) -> None:
 
 
 def _no_veto(state: dict, args: Mapping, config: Mapping) -> None:
-    _war(state, "veto")
     _condottiere_auction(state, config, "attacker")
 
 
@@ -1267,16 +1284,10 @@ def _hired(state: dict, config: Mapping, side: str, family: str | None) -> None:
 
 def _pope_joins(state: dict, args: Mapping, config: Mapping) -> None:
     """Holy League: the Pope's holder adds his troops' raw values to one side, once a decade."""
-    war = _war(state, "battle")
+    war = state["war"]
     side = args.get("side")
     if side not in ("attacker", "defender"):
         raise InvalidAction(Msg(N_("Choose a side.")), field="side")
-    if not state["pope"]:
-        raise InvalidAction(Msg(N_("Nobody holds the Pope.")), field="side")
-    if state["pope_joined"] or war["pope"] or war["rounds"]:
-        raise InvalidAction(Msg(N_("The Pope joins one war a decade, before the dice.")), field="side")
-    if state["pope"] in war["condottieri"].values():
-        raise InvalidAction(Msg(N_("The Pope's holder fights in this war already.")), field="side")
     war["pope"] = side
     state["pope_joined"] = True
 
@@ -1293,13 +1304,9 @@ def war_armies(state: Mapping, war: Mapping) -> dict[str, str]:
 def _bribe(state: dict, args: Mapping, config: Mapping) -> None:
     """Bribe Troops: one troop taking part in this war, any side's and even your own or the Pope's,
     does not fight in it (before the dice; FACTS §3.8)."""
-    war = _war(state, "battle")
+    war = state["war"]
     family = _family(state, args.get("player"))
-    if war["rounds"]:
-        raise InvalidAction(Msg(N_("Troops are bribed before the dice.")))
     armies = war_armies(state, war)
-    if family not in armies.values():
-        raise InvalidAction(Msg(N_("Only the condottieri and the Pope bribe troops in a war.")), field="player")
     side, troop = args.get("side"), args.get("troop")
     if side not in armies:
         raise InvalidAction(Msg(N_("Choose a troop that takes part in this war.")), field="side")
@@ -1311,23 +1318,33 @@ def _bribe(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _modifier(state: dict, args: Mapping, config: Mapping) -> None:
     """Any other modifier the players know of, per side, before the dice: `{"attacker": n, "defender": n}`."""
-    war = _war(state, "battle")
-    if war["rounds"]:
-        raise InvalidAction(Msg(N_("Modifiers are set before the dice.")))
+    war = state["war"]
     for side in ("attacker", "defender"):
         war["extra"][side] = _count(args.get(side, 0), side, -9, 9)
 
 
 def _battle(state: dict, args: Mapping, config: Mapping) -> None:
-    """One round of dice (entered, or rolled by the app before it sends them)."""
-    war = _war(state, "battle")
+    """One round of dice (entered, or rolled by the app before it sends them). `reroll` names the
+    holder of Ludovico Sforza when these dice are the re-roll he asked for: his tile is turned for
+    the decade (once a decade; the new roll stands)."""
+    war = state["war"]
     dice = args.get("dice")
     if not isinstance(dice, Mapping):
         raise InvalidAction(Msg(N_("Enter both dice.")), field="dice")
     for side in ("attacker", "defender"):
         _count(dice.get(side), f"dice.{side}", 1, DIE)
     number = len(war["rounds"]) + 1
-    war["rounds"].append(battle_round(state, config, war, number, dice))
+    played = battle_round(state, config, war, number, dice)
+    if args.get("reroll") is not None:
+        family = _family(state, args["reroll"], "reroll")
+        if not owns(state, family, "ludovico_sforza"):
+            raise InvalidAction(Msg(N_("This player does not hold Ludovico Sforza.")), field="reroll")
+        if f"{family}:ludovico_sforza" in state["used"]:
+            raise InvalidAction(Msg(N_("Ludovico Sforza has had the dice re-rolled this decade already.")),
+                                field="reroll")
+        state["used"].append(f"{family}:ludovico_sforza")
+        played["reroll"] = family
+    war["rounds"].append(played)
     stage, side = outcome(war["rounds"], not option(config, "no_counter_attack"))
     if stage == "over":
         _result(state, war, side)
@@ -1364,7 +1381,6 @@ def _book_income(state: dict, args: Mapping, config: Mapping) -> None:
     """Book each player's income (as computed, or as counted at the table), collect the war pay,
     then: the Pope back, the war track to 0, the turned tiles reset, the next decade's events and
     first player. After decade III the final scoring follows."""
-    need(state, "decade_end")
     incomes = args.get("incomes")
     if not isinstance(incomes, Mapping) or set(incomes) != set(state["players"]):
         raise InvalidAction(Msg(N_("Enter every player's income.")), field="incomes")
@@ -1390,12 +1406,11 @@ def _book_income(state: dict, args: Mapping, config: Mapping) -> None:
         families = [p["colour"] for p in config["players"]]
         first = (families.index(state["last_opener"]) + 1) % n
     state.update(phase="play", decade=state["decade"] + 1, first=first, turn=first, acted=False, pope=None,
-                 wars=0, used=[], pope_joined=False, events_left=EVENTS_PER_DECADE, last_war=None,
+                 wars=0, used=[], turn_cards=[], pope_joined=False, events_left=EVENTS_PER_DECADE, last_war=None,
                  last_auction=None)
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "final")
     state["phase"] = "over"
 
 
@@ -1504,13 +1519,159 @@ def guide(state: Mapping, config: Mapping) -> Guide:
     if state["auction"] and not auction.finished(state["auction"]):
         return Guide(where, state["auction"]["next"], Msg(N_("Bids:")), figures,
                      "war-auction" if state["war"] else "auction")
-    return Guide(where, active_family(state, config), Msg(N_("On turn:")), figures,
-                 "war" if state["war"] else f"turn:{state['decade']}")
+    if state["war"]:
+        actor, role = war_actor(state, state["war"])
+        return Guide(where, actor, role, figures, "war")
+    return Guide(where, active_family(state, config), Msg(N_("On turn:")), figures, f"turn:{state['decade']}")
+
+
+# ----------------------------------------------------------------------------------------------
+# The table of allowed actions (issue 22): who acts now and what each action waits for
+
+
+def war_actor(state: Mapping, war: Mapping) -> tuple[str, Msg]:
+    """Whose decision a war waits for, with his role: before the condottiere auctions the player who
+    started it (anyone may still veto); in the battle the attacking city's condottiere (his attack),
+    in the counter-attack the defending city's (his attack against the attacker's defence); a side
+    without condottiere is fought by the other side's."""
+    if war["stage"] == "veto":
+        return war["starter"], Msg(N_("Started the war:"))
+    counter = len(war["rounds"]) == 1
+    first, second = ("defender", "attacker") if counter else ("attacker", "defender")
+    if war["condottieri"][first]:
+        return war["condottieri"][first], Msg(N_("Counter-attacks:") if counter else N_("Attacks:"))
+    return war["condottieri"][second], Msg(N_("Defends:"))
+
+
+def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """What may be done now and by whom: the setup, then a decade's turns (one action each, cards and
+    tile abilities besides), an auction (the bidder on turn), an event tile waiting for its city (its
+    winner), a war (the veto, the condottiere auctions, the battle), the income, the final scoring."""
+    phase = state["phase"]
+    names = [kind for kind in REDUCERS if kind != "adjust"]
+    if phase != "play":
+        reason = {"setup": refused(N_("The decades have not begun: finish the setup first.")),
+                  "decade_end": refused(N_("The decade is over: book the income first.")),
+                  "final": refused(N_("The decades are over: only the final scoring is left.")),
+                  "over": refused(N_("The game is over."))}[phase]
+        table = dict.fromkeys(names, reason)
+        if phase == "setup":
+            table["begin"] = ALLOWED
+        elif phase == "decade_end":
+            table["book_income"] = ALLOWED
+        elif phase == "final":
+            table["finish"] = ALLOWED
+        table["adjust"] = reason if phase in ("setup", "over") else ALLOWED
+        return table
+    on_turn = frozenset({active_family(state, config)})
+    war, current, pending = state["war"], state["auction"], state["pending"]
+    table = dict.fromkeys(names, refused(N_("That is not possible at this point of the game.")))
+    table["begin"] = refused(N_("The setup is done already."))
+    table["book_income"] = refused(N_("The decade is not over: its last event tile is still to be auctioned."))
+    table["finish"] = refused(N_("The final scoring comes after the income of decade III."))
+    table["transfer"] = table["ability"] = ALLOWED
+    table["adjust"] = (refused(N_("An auction is under way: correct the ledgers after it.")) if current
+                       else ALLOWED)
+    if pending:
+        busy = refused(N_("{name} places the event tile first."), name=by_name(config, {pending["player"]}))
+    elif current:
+        busy = refused(N_("An auction is under way: finish it first."))
+    elif war:
+        busy = refused(N_("A war is under way: finish it first."))
+    else:
+        busy = None
+    table["end_turn"] = busy or Rule(by=on_turn)
+    turn_action = busy or (refused(ACTED) if state["acted"] else Rule(by=on_turn))
+    for kind in ("buy_troop", "buy_card", "open_auction"):
+        table[kind] = turn_action
+    table["discard_troop"] = turn_action if turn_action.refusal or state["players"][min(on_turn)]["troops"] \
+        else refused(N_("This player has no troop to discard."))
+    table["declare_war"] = busy or _war_rule(state, config, on_turn)
+    table["play_card"] = (Rule(by=frozenset({current["next"]})) if current
+                          else Rule(by=on_turn))
+    if current:
+        bidder = Rule(by=frozenset({current["next"]}))
+        table["bid"] = bidder
+        table["pass_bid"] = (refused(N_("Whoever opens the auction makes the first bid."))
+                             if current["opener_must_bid"] and not current["log"] else bidder)
+    else:
+        table["bid"] = table["pass_bid"] = refused(N_("No auction is under way."))
+    table["place"] = (Rule(by=frozenset({pending["player"]})) if pending
+                      else refused(N_("No event tile is waiting to be placed.")))
+    war_kinds = ("veto", "no_veto", "pope_joins", "bribe", "modifier", "battle")
+    if not war:
+        table.update(dict.fromkeys(war_kinds, refused(N_("No war is under way."))))
+    elif current:
+        table.update(dict.fromkeys(war_kinds, refused(N_("The condottieri are being auctioned: finish the auction "
+                                                          "first."))))
+    else:
+        table.update(_war_moves(state, war))
+    return table
+
+
+def _war_rule(state: Mapping, config: Mapping, on_turn: frozenset) -> Rule:
+    """A war as the turn's action (while the war track has room), or by the Start War card at the end
+    of the turn (once a turn, by the player on turn holding a treachery card)."""
+    family = min(on_turn)
+    card = state["players"][family]["treachery"] > 0 and "start_war" not in state["turn_cards"]
+    limit = war_limit(len(config["players"]))
+    if not state["acted"] and (state["wars"] < limit or card):
+        return Rule(by=on_turn)
+    if state["acted"] and card:
+        return Rule(by=on_turn)
+    if "start_war" in state["turn_cards"]:
+        return refused(N_("One war a turn: the Start War card has been played this turn. End the turn."))
+    if state["acted"]:
+        return refused(ACTED)
+    return Rule(Msg(N_("No more wars this decade: the war track is full ({n})."), {"n": limit}), field="attacker")
+
+
+def _war_moves(state: Mapping, war: Mapping) -> dict[str, Rule]:
+    """A war's steps: the veto, then (after the condottiere auctions) the Pope, bribes and modifiers
+    before the dice, the dice."""
+    table: dict[str, Rule] = {}
+    actor, _ = war_actor(state, war)
+    if war["stage"] == "veto":
+        table["veto"] = (refused(N_("Nobody can veto: the Veto card has been played this turn and no Lorenzo "
+                                    "Medici is left unused."))
+                         if "veto" in state["turn_cards"] and not _lorenzo(state) else ALLOWED)
+        table["no_veto"] = Rule(by=frozenset({actor}))
+        later = refused(N_("First the veto, then the condottiere auctions."))
+        table.update(pope_joins=later, bribe=later, modifier=later, battle=later)
+        return table
+    veto_over = refused(N_("The veto comes before the condottiere auctions."))
+    table.update(veto=veto_over, no_veto=veto_over)
+    table["battle"] = Rule(by=frozenset({actor}))
+    if war["rounds"]:
+        dice = refused(N_("The dice are rolled: bribes, the Pope and modifiers come before them."))
+        table.update(pope_joins=dice, bribe=dice, modifier=dice)
+        return table
+    table["modifier"] = ALLOWED
+    armies = war_armies(state, war)
+    table["bribe"] = Rule(by=frozenset(armies.values()))
+    pope = state["pope"]
+    if not pope:
+        table["pope_joins"] = refused(N_("Nobody holds the Pope."))
+    elif state["pope_joined"] or war["pope"]:
+        table["pope_joins"] = refused(N_("The Pope joins one war a decade, and he has joined one."))
+    elif pope in war["condottieri"].values():
+        table["pope_joins"] = refused(N_("The Pope's holder fights in this war already."))
+    else:
+        table["pope_joins"] = Rule(by=frozenset({pope}))
+    return table
+
+
+def _lorenzo(state: Mapping) -> bool:
+    """Whether someone holds an unused Lorenzo Medici (a veto once a decade)."""
+    return any(owns(state, f, "lorenzo_medici") and f"{f}:lorenzo_medici" not in state["used"]
+               for f in state["players"])
+
 
 
 GAME = GameDef(
     id=ID, cli_name=CLI_NAME, min_players=3, max_players=6,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"adjust"}), guide=guide, personal=frozenset({"bid", "pass_bid"})
+    independent=frozenset({"adjust"}), guide=guide, moves=moves,
+    personal=frozenset({"bid", "pass_bid", "veto", "bribe", "play_card", "ability"})
 )

@@ -9,8 +9,8 @@ import flet as ft
 
 from ..engine import auction as bidding
 from ..games import princes_of_the_renaissance as rules
-from .widgets import (SMALL, TARGET, TEXT, Keypad, Screen, Stepper, bar_button, button, card, choice_chips, count,
-                      create_button, dot, heading, pick, text, tid, title, who)
+from .widgets import (SMALL, TARGET, TEXT, Keypad, Screen, Stepper, act, button, card, choice_chips,
+                      count, create_button, dot, heading, pick, text, tid, title, who)
 
 GAME = rules.ID
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -46,9 +46,10 @@ def new_game_form(shell, game_id: str) -> Screen:
         *shell.seat_fields(form, players, rules.FAMILIES, lambda f: shell.game_text(f"family.{f}"),
                            _("Who is first in decade I? (The rules: drawn at random after the families.)")),
         heading(_("Rule options")),
-        text(_("Without a tick the English rules apply; a tick takes the Czech summary's reading."), SMALL),
+        text(_("Without a tick the Czech edition's rules apply; a tick takes the English rules' reading of that "
+               "point."), SMALL),
     ]
-    for name in rules.OPTIONS:
+    for name in rules.FORM_OPTIONS:
         on = name in form["options"]
         controls.append(button(shell.game_text(f"option.{name}"), lambda e, n=name: toggle(n), f"option-{name}",
                                primary=on, icon=ft.Icons.CHECK_BOX if on else ft.Icons.CHECK_BOX_OUTLINE_BLANK))
@@ -138,6 +139,7 @@ def round_screen(shell) -> Screen:
     state = vm.state
     if state["phase"] == "decade_end":
         return decade_end_screen(shell)
+    shell.draft.pop("income", None)  # the decade goes on (an undo): its income is entered anew at its end
     controls: list[ft.Control] = [_cities(shell), shell.problem()]
     primary = None
     if state["pending"]:
@@ -162,10 +164,8 @@ def _summaries(shell) -> list[ft.Control]:
     last = shell.vm.state["last_auction"]
     if last and last["lot"]["kind"] != "condottiere":
         out.append(card([text(_auction_result(shell, last), SMALL)], "last-auction"))
-    if shell.vm.state["last_war"]:
-        out.append(tid("last-war", ft.ExpansionTile(
-            title=ft.Text(_war_story(shell, shell.vm.state["last_war"])[-1], size=SMALL), min_tile_height=52,
-            controls=[text(line, SMALL) for line in _war_story(shell, shell.vm.state["last_war"])])))
+    if shell.vm.state["last_war"]:  # the dice and the strengths that decided it, in full
+        out.append(card([text(line, SMALL) for line in _war_story(shell, shell.vm.state["last_war"])], "last-war"))
     return out
 
 
@@ -177,7 +177,9 @@ def _lot_name(shell, lot: dict) -> str:
     if lot["kind"] == "pope":
         return shell.game_text("pope")
     if lot["kind"] == "event":
-        return _("{event} ({vp} VP)").format(event=shell.game_text(f"event.{lot['event']}"), vp=lot["vp"])
+        ngettext = shell.vm.t.n
+        return ngettext("{event} ({n} VP)", "{event} ({n} VP)", lot["vp"]).format(
+            event=shell.game_text(f"event.{lot['event']}"), n=lot["vp"])
     return _("Condottiere of {city}").format(city=shell.game_text(f"city.{lot['city']}"))
 
 
@@ -204,9 +206,9 @@ def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
     _, vm = shell.vm.t, shell.vm
     state = vm.state
     controls: list[ft.Control] = []
-    end = bar_button(_("End the turn") if state["acted"] else _("Pass (end the turn)"),
-                     lambda e: (shell.draft.pop("action", None), vm.dispatch("end_turn")), "end-turn",
-                     icon=ft.Icons.ARROW_FORWARD)
+    end = act(vm, "end_turn", _("End the turn") if state["acted"] else _("Pass (end the turn)"),
+              lambda e: (shell.draft.pop("action", None), vm.dispatch("end_turn")), "end-turn",
+              icon=ft.Icons.ARROW_FORWARD, bar=True)
     if state["acted"]:
         controls.append(text(_("The action of this turn is done. Cards and tile abilities may still be used."),
                              SMALL))
@@ -237,7 +239,9 @@ def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
 
 
 def _stats_draft(troop: str) -> dict:
-    base = {"cost": 0, "attack": 0, "defence": 0, "gold": 0, "influence": 0}
+    """A new troop form: the income starts at 0 (most troops have none), the price and the fighting
+    values are read off the tile (the few known values are proposed)."""
+    base = {"cost": None, "attack": None, "defence": None, "gold": 0, "influence": 0}
     return dict(base, **rules.KNOWN_TROOPS.get(troop, {}))
 
 
@@ -253,43 +257,51 @@ def _troop_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     primary = None
     if draft["troop"]:
         rows.append(text(_("Read the values off the tile:"), SMALL))
-        rows += [count("troop-cost", _("Price (gold)"), draft["cost"], 0, 99, lambda v: draft.update(cost=v)),
+        rows += [count("troop-cost", _("Price (gold)"), draft["cost"], 1, 99, lambda v: draft.update(cost=v)),
                  shell.problem("cost")]
         for key, label in (("attack", _("Attack")), ("defence", _("Defence")), ("gold", _("Income: gold")),
                            ("influence", _("Income: influence"))):
             rows += [pick(f"troop-{key}", label, draft[key], 0, 6, lambda v, k=key: draft.update({k: v})),
                      shell.problem(key)]
-        primary = bar_button(_("Buy the troop"), lambda e: shell.send("buy_troop", "troop", **draft), "buy-troop",
-                             icon=ft.Icons.CHECK)
+        primary = act(vm, "buy_troop", _("Buy the troop"), lambda e: shell.send("buy_troop", "troop", **draft),
+                      "buy-troop", icon=ft.Icons.CHECK, bar=True)
     for troop in [t for t in rules.TROOPS if t in owned]:
-        rows.append(button(_("Discard: {troop}").format(troop=shell.game_text(f"troop.{troop}")),
-                           lambda e, t=troop: vm.dispatch("discard_troop", troop=t), f"discard-{troop}",
-                           primary=False))
+        rows.append(act(vm, "discard_troop", _("Discard: {troop}").format(troop=shell.game_text(f"troop.{troop}")),
+                        lambda e, t=troop: vm.dispatch("discard_troop", troop=t), f"discard-{troop}",
+                        primary=False))
     return rows, primary
 
 
 def _card_helper(shell) -> tuple[list[ft.Control], ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    return [], bar_button(_("Buy a treachery card (1 gold + 1 influence)"), lambda e: vm.dispatch("buy_card"),
-                          "buy-card", icon=ft.Icons.CHECK)
+    return [], act(vm, "buy_card", _("Buy a treachery card (1 gold + 1 influence)"), lambda e: vm.dispatch("buy_card"),
+                   "buy-card", icon=ft.Icons.CHECK, bar=True)
 
 
-def _opening_bid(shell, draft: dict, low: int, high: int) -> ft.Control:
-    """The opener's first bid: the minimum is proposed; the keypad for any other amount."""
-    _ = shell.vm.t
+def _opening_bid(shell, kind: str, draft: dict, low: int, high: int) -> ft.Control:
+    """The opener's first bid: the minimum is proposed; the keypad for any other amount. The opener
+    may also open the auction and pass (the Czech rules)."""
+    _, vm = shell.vm.t, shell.vm
     draft.setdefault("amount", low)
-    return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]),
-                      [Keypad("open-amount", _("Opening bid"), draft, "amount", low, high,
-                              quick=[(str(n), n) for n in (low, low + 1, low + 2, low + 5)]).control,
-                       shell.problem("amount")], _("At least {n}: tap to bid more").format(n=low))
+    args = {k: v for k, v in draft.items() if not k.endswith(":typing") and k != "amount"}
+    rows = [Keypad("open-amount", _("Opening bid"), draft, "amount", low, high,
+                   quick=[(str(n), n) for n in (low, low + 1, low + 2, low + 5)]).control,
+            shell.problem("amount")]
+    if not rules.option(vm.session["config"], "opener_may_pass"):  # the English rules: the opener bids
+        return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]), rows,
+                          _("At least {n}: tap to bid more").format(n=low))
+    rows.append(act(vm, "open_auction", _("Open the auction and pass"),
+                    lambda e: shell.send("open_auction", kind, lot=kind, **args), "open-pass", primary=False))
+    return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]), rows,
+                      _("At least {n}: tap to bid more, or to pass").format(n=low))
 
 
 def _open_button(shell, kind: str, draft: dict) -> ft.Control:
     _ = shell.vm.t
     args = {k: v for k, v in draft.items() if not k.endswith(":typing")}
-    return bar_button(_("Open the auction: bid {n}").format(n=draft.get("amount", 0)),
-                      lambda e: shell.send("open_auction", kind, lot=kind, **args), "open-auction",
-                      icon=ft.Icons.GAVEL)
+    return act(shell.vm, "open_auction", _("Open the auction: bid {n}").format(n=draft.get("amount", 0)),
+               lambda e: shell.send("open_auction", kind, lot=kind, **args), "open-auction",
+               icon=ft.Icons.GAVEL, bar=True)
 
 
 def _city_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
@@ -313,7 +325,7 @@ def _city_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
              pick("tile-gold", _("Income printed on it: gold"), draft["gold"], 0, 5, lambda v: draft.update(gold=v)),
              pick("tile-influence", _("Income printed on it: influence"), draft["influence"], 0, 5,
                   lambda v: draft.update(influence=v)),
-             _opening_bid(shell, draft, low, rules.LEDGER_MAX)]
+             _opening_bid(shell, "city", draft, low, rules.LEDGER_MAX)]
     return rows, _open_button(shell, "city", draft)
 
 
@@ -322,7 +334,7 @@ def _pope_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     if vm.state["pope"]:
         return [text(_("{name} holds the Pope this decade.").format(name=shell.player_name(vm.state["pope"])))], None
     draft = shell.draft.setdefault("pope", {})
-    return [_opening_bid(shell, draft, 0, rules.LEDGER_MAX)], _open_button(shell, "pope", draft)
+    return [_opening_bid(shell, "pope", draft, 0, rules.LEDGER_MAX)], _open_button(shell, "pope", draft)
 
 
 def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
@@ -346,7 +358,7 @@ def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
              shell.problem("currency"),
              pick("event-vp", _("VP printed on the tile"), draft["vp"], 0, rules.EVENT_VP_MAX,
                   lambda v: draft.update(vp=v)),
-             _opening_bid(shell, draft, 0, rules.LEDGER_MAX)]
+             _opening_bid(shell, "event", draft, 0, rules.LEDGER_MAX)]
     return rows, _open_button(shell, "event", draft)
 
 
@@ -367,8 +379,8 @@ def _war_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     primary = None
     if draft["attacker"] and draft["defender"]:
-        primary = bar_button(_("Declare the war"), lambda e: shell.send("declare_war", "war", **draft),
-                             "declare-war", icon=ft.Icons.FLAG)
+        primary = act(shell.vm, "declare_war", _("Declare the war"), lambda e: shell.send("declare_war", "war", **draft),
+                      "declare-war", icon=ft.Icons.FLAG, bar=True)
     return _war_cities(shell, draft), primary
 
 
@@ -378,7 +390,7 @@ def _start_war_card(shell) -> ft.Control:
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     return shell.fold("start-war", shell.game_text("card.start_war"),
                       [*_war_cities(shell, draft),
-                       button(_("Play the card and start the war"), lambda e: shell.send(
+                       act(shell.vm, "declare_war", _("Play the card and start the war"), lambda e: shell.send(
                            "declare_war", "war", card=True, **draft), "declare-war-card")])
 
 
@@ -407,12 +419,13 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
             text(_("Holds {held}; can bid up to {limit} (discounts counted). A bid is one tap:").format(
                 held=_money(shell, vm.state["players"][bidder][a["currency"]], a["currency"]), limit=limit), SMALL)]
     quick = sorted({n for n in (low, low + 1, low + 2, low + 5) if n <= limit})
-    if quick:
+    allowed = vm.rule("bid", bidder).refusal is None
+    if quick and allowed:
         rows.append(ft.Row([*[tid(f"bid-{n}", ft.FilledButton(
             content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), height=TARGET, width=60,
             style=ft.ButtonStyle(padding=0), on_click=lambda e, n=n: _bid(shell, bidder, dict(draft, amount=n), lot)))
             for n in quick]], wrap=True, spacing=6, run_spacing=6))
-    else:
+    elif allowed:
         rows.append(text(_("{name} cannot pay the lowest bid ({n}).").format(name=shell.player_name(bidder), n=low),
                          SMALL, color=ft.Colors.AMBER_200))
     if lot["kind"] == "pope" and vm.state["players"][bidder]["treachery"]:
@@ -421,9 +434,13 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
     rows += [shell.problem("cardinal"), shell.problem("amount"),
              shell.fold("bid-other", _("Another amount"),
                         [Keypad("bid-amount", _("Amount of the bid"), draft, "amount", low, rules.LEDGER_MAX).control,
-                         button(_("Bid"), lambda e: _bid(shell, bidder, draft, lot), "bid")])]
+                         act(vm, "bid", _("Bid"), lambda e: _bid(shell, bidder, draft, lot), "bid",
+                             player=bidder)])]
+    if not allowed:
+        rows.append(act(vm, "bid", _("Bid"), lambda e: None, "bid-greyed", player=bidder))
     targets = [f for f in bidding.active(a) if f != bidder and f not in a["frozen"]]
-    if vm.state["players"][bidder]["treachery"] and targets:
+    if (vm.state["players"][bidder]["treachery"] and targets
+            and vm.rule("play_card", bidder).refusal is None):
         rows += [text(_("{name} plays Freeze Bid on:").format(name=shell.player_name(bidder)), SMALL),
                  _player_chips(shell, "freeze", targets,
                                lambda f: vm.dispatch("play_card", player=bidder, card="freeze_bid", target=f))]
@@ -434,8 +451,9 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
     if log:
         rows.append(tid("auction-log", text(" · ".join(log), SMALL, color=ft.Colors.GREY_400)))
     return (card(rows, "auction", highlight=True),
-            bar_button(_("{name} passes").format(name=shell.player_name(bidder)),
-                       lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid", icon=ft.Icons.BLOCK))
+            act(vm, "pass_bid", _("{name} passes").format(name=shell.player_name(bidder)),
+                lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid", player=bidder, icon=ft.Icons.BLOCK,
+                bar=True))
 
 
 def _bid(shell, bidder: str, draft: dict, lot: dict) -> None:
@@ -450,11 +468,15 @@ def _pending(shell) -> ft.Control:
     pending = vm.state["pending"]
     event = shell.game_text(f"event.{pending['event']}")
     cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
+    if vm.rule("place").refusal is not None:  # a phone of another player: the winner places it
+        return card([heading(_("{name}: {event}").format(name=shell.player_name(pending["player"]), event=event)),
+                     act(vm, "place", _("Place the tile"), lambda e: None, "place-greyed")], "pending", highlight=True)
     if pending["event"] == "french_invasion":
         rows = [heading(_("{name}: {event}").format(name=shell.player_name(pending["player"]), event=event)),
                 text(_("Choose a city that loses 2 status, or discard the tile."), SMALL),
                 choice_chips("place", cities, None, lambda c: vm.dispatch("place", city=c)),
-                button(_("Discard it"), lambda e: vm.dispatch("place", city=None), "place-none", primary=False)]
+                act(vm, "place", _("Discard it"), lambda e: vm.dispatch("place", city=None), "place-none",
+                    primary=False)]
     else:
         rows = [heading(_("{name}: {event}").format(name=shell.player_name(pending["player"]), event=event)),
                 text(_("Place the artist at a major city now: its status goes up by 1."), SMALL),
@@ -488,19 +510,20 @@ def _war(shell) -> tuple[ft.Control, ft.Control | None]:
     rows: list[ft.Control] = [_war_head(shell, war)]
     if war["stage"] == "veto":
         rows.append(text(_("Veto now, or go on to the condottiere auctions."), SMALL))
-        cards = [f for f in _families(shell) if state["players"][f]["treachery"]]
-        if cards:
-            rows += [text(_("Veto card played by:"), SMALL),
-                     _player_chips(shell, "veto-card", cards, lambda f: vm.dispatch("veto", player=f, how="card"))]
-        lorenzo = [f for f in _families(shell) if rules.owns(state, f, "lorenzo_medici")
-                   and f"{f}:lorenzo_medici" not in state["used"]]
-        if lorenzo:
-            rows += [text(shell.game_text("tile.lorenzo_medici"), SMALL),
-                     _player_chips(shell, "veto-lorenzo", lorenzo,
-                                   lambda f: vm.dispatch("veto", player=f, how="lorenzo_medici"))]
+        if "veto" not in state["turn_cards"]:
+            for f in [f for f in _families(shell) if state["players"][f]["treachery"]]:
+                rows.append(act(vm, "veto", _("{name} plays the Veto card").format(name=shell.player_name(f)),
+                                lambda e, f=f: vm.dispatch("veto", player=f, how="card"), f"veto-card-{f}",
+                                player=f, primary=False))
+        for f in [f for f in _families(shell) if rules.owns(state, f, "lorenzo_medici")
+                  and f"{f}:lorenzo_medici" not in state["used"]]:
+            rows.append(act(vm, "veto", _("{name} vetoes with {tile}").format(
+                name=shell.player_name(f), tile=shell.game_text("tile.lorenzo_medici")),
+                lambda e, f=f: vm.dispatch("veto", player=f, how="lorenzo_medici"), f"veto-lorenzo-{f}",
+                player=f, primary=False))
         return (card(rows, "war", highlight=True),
-                bar_button(_("No veto: auction the condottieri"), lambda e: vm.dispatch("no_veto"), "no-veto",
-                           icon=ft.Icons.ARROW_FORWARD))
+                act(vm, "no_veto", _("No veto: auction the condottieri"), lambda e: vm.dispatch("no_veto"), "no-veto",
+                    icon=ft.Icons.ARROW_FORWARD, bar=True))
     rows += _battle_before_dice(shell, war) if not war["rounds"] else []
     number = len(war["rounds"]) + 1
     for past in war["rounds"]:
@@ -515,20 +538,31 @@ def _war(shell) -> tuple[ft.Control, ft.Control | None]:
         rows.append(tid(f"strength-{side}", text("{city} ({name}) {stat}: {parts} = {n}".format(
             city=shell.game_text(f"city.{war[side]}"), name=_name(shell, war["condottieri"][side]), stat=label,
             parts=_parts(shell, s["parts"]), n=s["base"]), SMALL)))
-    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": None, "defender": None})
+    dice = shell.draft.setdefault(f"dice-{number}", {"attacker": None, "defender": None, "reroll": None})
+    ludovico = [f for f in _families(shell) if rules.owns(state, f, "ludovico_sforza")
+                and f"{f}:ludovico_sforza" not in state["used"]]
+    if ludovico:  # the tile's holder had the dice thrown again: the new roll stands
+        rows += [text(_("Dice thrown again for {tile}:").format(tile=shell.game_text("tile.ludovico_sforza")), SMALL),
+                 _player_chips(shell, "reroll", ludovico, lambda f: (
+                     dice.update(reroll=None if dice["reroll"] == f else f), shell.render()), dice["reroll"]),
+                 shell.problem("reroll")]
+    reroll = {"reroll": dice["reroll"]} if dice["reroll"] else {}
     rows += [pick("die-attacker", _("Black die ({city})").format(city=shell.game_text(f"city.{war['attacker']}")),
                   dice["attacker"], 1, rules.DIE, lambda v: dice.update(attacker=v)),
              pick("die-defender", _("White die ({city})").format(city=shell.game_text(f"city.{war['defender']}")),
                   dice["defender"], 1, rules.DIE, lambda v: dice.update(defender=v)),
              shell.problem("dice")]
     if dice["attacker"] and dice["defender"]:
-        primary = bar_button(_("Enter the dice"), lambda e: shell.send("battle", f"dice-{number}", dice=dict(dice)),
-                             "battle", icon=ft.Icons.CHECK)
+        primary = act(vm, "battle", _("Enter the dice"),
+                      lambda e: shell.send("battle", f"dice-{number}", dice={
+                          "attacker": dice["attacker"], "defender": dice["defender"]}, **reroll), "battle",
+                      icon=ft.Icons.CHECK,
+                      bar=True)
     else:
         rows.append(text(_("Tap the dice thrown at the table, or let the app roll them."), SMALL))
-        primary = bar_button(_("Roll the dice for us"), lambda e: vm.dispatch("battle", dice={
-            "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}), "roll",
-            icon=ft.Icons.CASINO)
+        primary = act(vm, "battle", _("Roll the dice for us"), lambda e: shell.send("battle", f"dice-{number}", dice={
+            "attacker": random.randint(1, rules.DIE), "defender": random.randint(1, rules.DIE)}, **reroll), "roll",
+            icon=ft.Icons.CASINO, bar=True)
     return card(rows, "war", highlight=True), primary
 
 
@@ -538,7 +572,7 @@ def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
     state = vm.state
     rows: list[ft.Control] = []
     pope = state["pope"]
-    if pope and not state["pope_joined"] and pope not in war["condottieri"].values():
+    if vm.rule("pope_joins").refusal is None:
         rows += [text(_("{name} (Pope) may join one side:").format(name=shell.player_name(pope)), SMALL),
                  choice_chips("pope", [(s, shell.game_text(f"city.{war[s]}")) for s in ("attacker", "defender")],
                               war["pope"], lambda s: vm.dispatch("pope_joins", side=s))]
@@ -552,30 +586,37 @@ def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
                         if troop not in war["bribed"][side]]
     if options:
         rows += [text(shell.game_text("card.bribe_troops"), SMALL),
-                 ft.Row([tid(f"bribe-{f}-{s}-{t}", ft.OutlinedButton(
-                     content=ft.Text(_("{name} bribes {owner}: {troop}").format(
-                         name=shell.player_name(f), owner=shell.player_name(o), troop=shell.game_text(f"troop.{t}")),
-                         size=SMALL),
-                     height=TARGET, on_click=lambda e, f=f, s=s, t=t: vm.dispatch("bribe", player=f, side=s, troop=t)))
-                     for f, s, o, t in options], wrap=True, spacing=6, run_spacing=6)]
+                 *[act(vm, "bribe", _("{name} bribes {owner}: {troop}").format(
+                     name=shell.player_name(f), owner=shell.player_name(o), troop=shell.game_text(f"troop.{t}")),
+                     lambda e, f=f, s=s, t=t: vm.dispatch("bribe", player=f, side=s, troop=t), f"bribe-{f}-{s}-{t}",
+                     player=f, primary=False) for f, s, o, t in options]]
     extra = shell.draft.setdefault("extra", dict(war["extra"]))
     rows.append(shell.fold("modifiers", _("Other modifiers"), [
         Stepper("mod-attacker", shell.game_text(f"city.{war['attacker']}"), extra["attacker"], -9, 9,
                 lambda v: extra.update(attacker=v), big=0).control,
         Stepper("mod-defender", shell.game_text(f"city.{war['defender']}"), extra["defender"], -9, 9,
                 lambda v: extra.update(defender=v), big=0).control,
-        button(_("Set the modifiers"), lambda e: shell.send("modifier", "extra", **extra), "set-modifiers",
-               primary=False)]))
+        act(vm, "modifier", _("Set the modifiers"), lambda e: shell.send("modifier", "extra", **extra),
+            "set-modifiers", primary=False)]))
     return rows
 
 
 def _round_line(shell, war: dict, past: dict) -> str:
+    """A round's dice and the strengths compared: "Round 1: Rome attack 2 + die 4 = 6 against Milan
+    defence 3 + die 2 = 5"."""
     _ = shell.vm.t
     sides = past["sides"]
-    return _("Round {n}: {attacker} {a} (die {da}) against {defender} {d} (die {dd})").format(
-        n=past["number"], attacker=shell.game_text(f"city.{war['attacker']}"), a=sides["attacker"]["total"],
-        da=past["dice"]["attacker"], defender=shell.game_text(f"city.{war['defender']}"),
-        d=sides["defender"]["total"], dd=past["dice"]["defender"])
+    stat = {"attack": _("attack"), "defence": _("defence")}
+    line = _("Round {n}: {attacker} {astat} {abase} + die {da} = {a} against {defender} {dstat} {dbase} + die {dd} "
+             "= {d}").format(
+        n=past["number"], attacker=shell.game_text(f"city.{war['attacker']}"), astat=stat[sides["attacker"]["stat"]],
+        abase=sides["attacker"]["base"], da=past["dice"]["attacker"], a=sides["attacker"]["total"],
+        defender=shell.game_text(f"city.{war['defender']}"), dstat=stat[sides["defender"]["stat"]],
+        dbase=sides["defender"]["base"], dd=past["dice"]["defender"], d=sides["defender"]["total"])
+    if past.get("reroll"):
+        line += " " + _("(thrown again for {name}'s {tile})").format(
+            name=shell.player_name(past["reroll"]), tile=shell.game_text("tile.ludovico_sforza"))
+    return line
 
 
 def _war_story(shell, war: dict) -> list[str]:
@@ -611,7 +652,7 @@ def _extras(shell) -> list[ft.Control]:
     rows: list[ft.Control] = []
     family = rules.active_family(state, config)
     others = [f for f in _families(shell) if f != family]
-    if state["players"][family]["treachery"] and not state["auction"]:
+    if state["players"][family]["treachery"] and not state["auction"] and vm.rule("play_card", family).refusal is None:
         for card_id, ident in (("steal_influence", "steal"), ("raid_gold", "raid")):
             rows += [text(_("{name} plays {card} on:").format(name=shell.player_name(family),
                                                                card=shell.game_text(f"card.{card_id}")), SMALL),
@@ -627,19 +668,21 @@ def _extras(shell) -> list[ft.Control]:
                 name=shell.player_name(owner)), SMALL),
                 Stepper(f"bank-{owner}", _("Swap"), swap["amount"], -rules.BANKING, rules.BANKING,
                         lambda v, s=swap: s.update(amount=v), big=0).control,
-                button(_("Swap"), lambda e, o=owner, s=swap: shell.send(
+                act(vm, "ability", _("Swap"), lambda e, o=owner, s=swap: shell.send(
                     "ability", f"bank-{o}", player=o, ability="banking", amount=s["amount"]), f"bank-{owner}-go",
-                    primary=False)]
-        if owner == family and unused("lucrezia_borgia") and not state["auction"]:
+                    player=owner, primary=False)]
+        if (owner == family and unused("lucrezia_borgia") and not state["auction"]
+                and vm.rule("ability", owner).refusal is None):
             rows += [text(_("{name}: Lucrezia Borgia takes 2 influence from:").format(name=shell.player_name(owner)),
                           SMALL),
                      _player_chips(shell, f"lucrezia-{owner}", [f for f in _families(shell) if f != owner],
                                    lambda f, o=owner: vm.dispatch("ability", player=o, ability="lucrezia_borgia",
                                                                   target=f))]
         if owner == family and unused("alfonso_of_aragon"):
-            rows.append(button(_("{name}: Alfonso of Aragon draws a treachery card").format(
+            rows.append(act(vm, "ability", _("{name}: Alfonso of Aragon draws a treachery card").format(
                 name=shell.player_name(owner)), lambda e, o=owner: vm.dispatch(
-                    "ability", player=o, ability="alfonso_of_aragon"), f"alfonso-{owner}", primary=False))
+                    "ability", player=o, ability="alfonso_of_aragon"), f"alfonso-{owner}", player=owner,
+                primary=False))
     rows += _deal(shell)
     rows.append(shell.problem("target"))
     return [shell.fold("extras", _("Cards, tile abilities and deals"), rows)]
@@ -662,7 +705,7 @@ def _deal(shell) -> list[ft.Control]:
             Keypad("deal-amount", _("Amount"), draft, "amount", 1, rules.LEDGER_MAX,
                    quick=[(str(n), n) for n in (1, 2, 3, 5, 10)]).control,
             shell.problem("taker"), shell.problem("currency"), shell.problem("deal_amount"),
-            button(_("Hand it over"), lambda e: shell.send("transfer", "deal", **{
+            act(vm, "transfer", _("Hand it over"), lambda e: shell.send("transfer", "deal", **{
                 k: v for k, v in draft.items() if not k.endswith(":typing")}), "deal", primary=False)]
 
 
@@ -692,8 +735,8 @@ def scores_screen(shell) -> list[ft.Control]:
             rows.append(text(_("{troop}: attack {attack}, defence {defence}").format(
                 troop=shell.game_text(f"troop.{troop}"), attack=s["attack"], defence=s["defence"]), SMALL))
         for event in p["events"]:
-            rows.append(text(_("{event}: {vp} VP").format(event=shell.game_text(f"event.{event['event']}"),
-                                                          vp=event["vp"]), SMALL))
+            rows.append(text(ngettext("{event}: {n} VP", "{event}: {n} VP", event["vp"]).format(
+                event=shell.game_text(f"event.{event['event']}"), n=event["vp"]), SMALL))
         controls.append(card(rows, f"ledger-card-{family}"))
     for c in state["corrections"]:
         controls.append(text(_("Correction for {name}: {what} {delta:+d} ({reason})").format(
@@ -723,7 +766,7 @@ def _correction(shell) -> ft.Control:
                      draft["what"], lambda w: (draft.update(what=w), shell.render())),
         *shell.correction_fields(draft, _("Change (+ or −)"), rules.LEDGER_MAX),
         shell.problem("delta"),
-        button(_("Save the correction"), save, "adjust-save"),
+        act(vm, "adjust", _("Save the correction"), save, "adjust-save"),
     ], "adjust")
 
 
@@ -749,7 +792,12 @@ def decade_end_screen(shell) -> Screen:
         title=ft.Text(_("The decade's end, step by step"), size=TEXT), min_tile_height=52,
         controls=[ft.Row([ft.Icon(ft.Icons.CHECK, size=20), ft.Container(text(line, SMALL), expand=True)])
                   for line in checklist])))
-    draft = shell.draft.setdefault("income", {})
+    # The numbers proposed for this decade's end as the log stands: an undone income, or one of a
+    # decade's end entered before an undo, never comes back.
+    at = len(vm.session["log"])
+    if shell.draft.get("income", {}).get("at") != at:
+        shell.draft["income"] = {"at": at, "incomes": {}}
+    draft = shell.draft["income"]["incomes"]
     for family in _families(shell):
         got = rules.income(state, config, family)
         entry = draft.setdefault(family, {"gold": got["gold"], "influence": got["influence"]})
@@ -765,8 +813,8 @@ def decade_end_screen(shell) -> Screen:
     label = _("Book the income: final scoring") if last else _("Book the income and start decade {decade}").format(
         decade=ROMAN[decade + 1])
     controls += [shell.problem(), *shell.footer()]
-    return Screen(controls, bar_button(label, lambda e: shell.send("book_income", "income", incomes=draft),
-                                       "book-income", icon=ft.Icons.CHECK))
+    return Screen(controls, act(vm, "book_income", label, lambda e: shell.send("book_income", "income", incomes=draft),
+                                "book-income", icon=ft.Icons.CHECK, bar=True))
 
 
 def final_screen(shell) -> Screen:
@@ -776,5 +824,5 @@ def final_screen(shell) -> Screen:
     rows = [heading(_("Review")), text(shell.game_text("final.review"), SMALL)]
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
     return Screen([_cities(shell), card(rows, "review"), shell.problem(), *shell.footer()],
-                  bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
-                             icon=ft.Icons.EMOJI_EVENTS))
+                  act(vm, "finish", _("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
+                      icon=ft.Icons.EMOJI_EVENTS, bar=True))

@@ -10,10 +10,17 @@ from playwright.sync_api import expect
 from tests.browser.conftest import assert_fits_a_phone, layout
 
 
-def start(app, names=("Anna", "Bořek", "Cyril")):
+#: The English rules' readings (the Czech ones are the default): the whole game below plays by them.
+ENGLISH = ("milan_six", "first_after_last_auction", "swiss_attack_and_defence", "counter_attack",
+           "trade_gold_influence_only", "banking_any_time", "opener_bids")
+
+
+def start(app, names=("Anna", "Bořek", "Cyril"), options=()):
     app.tap("new-princes_of_the_renaissance")
     app.names(*names)
     app.tap("colour-1-d_este")                 # Anna Baglioni, Bořek d'Este, Cyril Malatesta
+    for name in options:
+        app.tap(f"option-{name}")
     app.tap("create")
     app.tap("tick-board")
     app.tap("begin")
@@ -89,7 +96,7 @@ def play_war(app) -> None:
 def test_a_three_player_game(app, server, lang):
     app.open(server.url)
     app.language(lang)
-    start(app)
+    start(app, options=ENGLISH)
     app.says("actor", "Anna")
     app.says("actor", "Baglioni")               # each family by its name and its own colour
     troop(app, "pike", 3)                       # Anna: Pike 0/2, 37 gold left
@@ -120,6 +127,7 @@ def test_a_three_player_game(app, server, lang):
     # Anna: Venice attacks Rome; Anna and Bořek are the condottieri
     venice_attacks_rome(app)
     app.says("strength-attacker", "= 0")        # Pike attack 0
+    app.says("actor", "Anna")                   # the attacker's condottiere attacks
     app.says("strength-defender", "= 2")        # Artillery 1 + d'Este 1
     app.frame_holds("roll")
     screens = {"war": layout(app.page)}
@@ -128,6 +136,7 @@ def test_a_three_player_game(app, server, lang):
     app.tap("die-defender-1")
     app.tap("battle")                           # 1 against 3, no attacker win
     app.says("strength-defender", "= 4")        # the counter-attack: Artillery 3 + d'Este 1
+    app.says("actor", "Bořek")                  # the header names the defender's condottiere, who counter-attacks
     app.tap("die-defender-6")
     app.tap("die-attacker-1")
     app.tap("battle")                           # Rome 4 + 6 = 10 against Venice 2 + 1 = 3
@@ -203,3 +212,26 @@ def test_princes_screens_fit_a_phone(app, server):
     app.tap("nav-scores")
     screens["ledgers"] = layout(app.page)
     assert_fits_a_phone(screens)
+
+
+def test_a_refused_control_says_why_in_sight(app, server):
+    """Issue 22: a greyed control is never silent: during an auction the ledger correction is refused,
+    and a tap on it shows the reason next to it and in the pinned bottom bar, wholly inside the
+    360×740 viewport and clear of the pinned header."""
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.open(server.url)
+    app.language("en")
+    start(app)
+    app.tap("action-city")
+    app.tap("city-venice")
+    app.tap("open-auction")                     # Anna opens at 14: the auction is under way
+    app.tap("nav-scores")
+    app.tap("adjust-save")
+    reason = app.t("An auction is under way: correct the ledgers after it.")
+    app.says("error-adjust-save", reason)       # next to the control
+    app.says("banner", reason)                  # and in the pinned bottom bar, where the eye is
+    app.in_sight("banner")
+    box = app.id("banner").first.bounding_box()
+    assert app._edge("header", "bottom", 0) - 1 <= box["y"], box
+    assert box["y"] + box["height"] <= 740 + 1 and box["x"] >= -1 and box["x"] + box["width"] <= 360 + 1, box
+    app.says("fig-baglioni", "40")              # nothing changed
