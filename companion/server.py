@@ -288,29 +288,39 @@ def web_app(store: Store, data_dir: str, join: str | None = None, session_timeou
     return app
 
 
-def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
+def run(host: str | None, port: int, data_dir: str, lan: bool = False) -> int:
     """Serve the web app offline (no CDN) and print its address; with `lan`, as a table on the local
-    network that phones join with the printed link (or its QR code)."""
+    network that phones join with the printed link (or its QR code): on `host` when one was given,
+    else on this machine's LAN address (`table.lan_addresses`: a default route is not needed)."""
     import uvicorn
 
     logging.basicConfig(level=os.environ.get("COMPANION_LOG_LEVEL", "WARNING").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     store = Store(data_dir)
-    join = None
+    join = link = None
     if lan:
         token = store.setting("table_token") or table.new_token()
         store.set_setting("table_token", token)  # the same join link after a restart: phones stay joined
-        address = table.lan_address()
-        join = table.join_url(address, port, token)
+        addresses = table.lan_addresses()
+        link = host if host not in (None, "", "0.0.0.0", "::") else table.lan_address()
+        join = table.join_url(link, port, token)
         host = "0.0.0.0"
-        print(f"companion: table mode on http://{address}:{port} (data: {data_dir})", flush=True)
+        print(f"companion: table mode on {table.address_url(link, port)} (data: {data_dir})", flush=True)
         print(f"Join: {join}", flush=True)
         print(table.qr_terminal(join), flush=True)
+        others = [address for address in addresses if address != link]
+        if not addresses and link == "127.0.0.1":
+            print("This machine has no network address but loopback: connect it to the phones' Wi-Fi or hotspot "
+                  "and start again (or give the address with --host).", flush=True)
+        elif others:
+            print(f"The QR code holds {link}. This machine is also on {', '.join(others)}: for phones on one "
+                  "of those networks, start with --host ADDRESS.", flush=True)
     else:
+        host = host or "127.0.0.1"
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
     app = web_app(store, data_dir, join)
-    gate = table.TableGate(app, token if lan else None, table.own_hosts(host, lan), port)
+    gate = table.TableGate(app, token if lan else None, table.own_hosts(host, lan, link), port)
     uvicorn.run(gate, host=host, port=port,
                 log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")
     return 0
