@@ -289,7 +289,9 @@ def progress_chart(shell) -> ft.Control:
 
 
 def stats_screen(shell) -> list[ft.Control]:
-    """Players (win rate, games, average and best, last played, per game), head to head, and per game
+    """Players (win rate, games, last played, per game with its average and best; the average and best
+    over all his games only where they are of one game: different units are never averaged), head to
+    head, and per game
     (plays, top 10, average winning score and play time, per player count), for a period and a game."""
     _, vm = shell.vm.t, shell.vm
     ngettext, number = vm.t.n, vm.t.number
@@ -315,7 +317,8 @@ def stats_screen(shell) -> list[ft.Control]:
         lines = [ft.Row([dot(p["colour"]), ft.Container(text(p["name"], weight=ft.FontWeight.BOLD), expand=True),
                          text(ngettext("{n} win", "{n} wins", p["wins"]).format(n=p["wins"]), SMALL)]),
                  text(_("{games}, win rate {rate} %; {figures}").format(games=games_(p["plays"]), rate=p["rate"],
-                                                                        figures=figures(p)), SMALL),
+                                                                        figures=figures(p)) if p["average"] is not None
+                      else _("{games}, win rate {rate} %").format(games=games_(p["plays"]), rate=p["rate"]), SMALL),
                  text(_("Last played {date}").format(date=day(shell, p["last"])), SMALL, color=ft.Colors.GREY_400)]
         if game is None:
             lines += [text(_("{game}: {games}, {wins}; {figures}").format(
