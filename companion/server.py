@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import table
+from .engine.model import N_
+from .i18n import LANGUAGES, translations
 from .store import Store
 from .ui.app import make_main
 
@@ -39,11 +41,76 @@ REVALIDATE = b"no-cache"
 COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".frag", ".bin", ".txt", ".css", ""}
 #: Never loaded by the served app (debug symbols, source maps, the in-browser Python runtime).
 SKIPPED = (".symbols", ".map")
-BUILD = "2"  # the cache folder's layout and the page's rewriting; a new value builds a new folder
+BUILD = "3"  # the cache folder's layout and the page's rewriting; a new value builds a new folder
 #: The fonts the app draws with (Material icons, Roboto). Flutter fetches every font its manifest lists
 #: before the first frame; the client's manifest also lists its packages' fonts (KaTeX for formulas,
 #: Cupertino icons), which no screen of this app uses: the manifest served lists only these.
 FONTS = ("fonts/MaterialIcons-Regular.otf", "fonts/roboto.woff2")
+
+
+#: What a phone shows when its connection to the server is gone (for more than LOST_AFTER ms; the
+#: Flet client itself shows a white page saying "Working..."), in the phone's language.
+LOST = (N_("The connection to the table is lost"),
+        N_("Keep this page open: it connects again by itself as soon as it can. If it does not, check that "
+           "this phone is on the same Wi-Fi or hotspot as the computer the game runs on, and that the game "
+           "still runs there; then reload the page."),
+        N_("Reload the page"))
+LOST_AFTER = 1500
+
+
+def lost_connection_script() -> str:
+    """The page's script that covers it with a dark notice (LOST) while its websocket is closed: in the
+    language chosen on the phone (kept by Flet's SharedPreferences in localStorage), else the first of
+    the browser's languages the app speaks, else Czech. It watches every websocket the page opens,
+    and takes the notice away when one opens again."""
+    words = {lang: [translations(lang).gettext(message) for message in LOST] for lang in LANGUAGES}
+    return ("""<script>
+(function () {
+  var WORDS = %s, AFTER = %d, Native = window.WebSocket, notice = null, timer = null;
+  function language() {
+    try {
+      var chosen = JSON.parse(localStorage.getItem("flutter.companion.language") || "null");
+      if (WORDS[chosen]) return chosen;
+    } catch (e) {}
+    var tags = navigator.languages || [navigator.language || ""];
+    for (var i = 0; i < tags.length; i++) {
+      var code = String(tags[i]).split("-")[0].toLowerCase();
+      if (WORDS[code]) return code;
+    }
+    return "cs";
+  }
+  function show() {
+    timer = null;
+    var words = WORDS[language()];
+    notice = document.createElement("div");
+    notice.id = "companion-lost";
+    notice.setAttribute("role", "alert");
+    notice.style.cssText = "position:fixed;inset:0;z-index:2147483647;background:#000;color:#eee;"
+      + "font:18px/1.5 sans-serif;padding:2em;overflow:auto";
+    var title = document.createElement("h1"), text = document.createElement("p"), again = document.createElement("button");
+    title.style.cssText = "color:#ffd54f;font-size:24px";
+    again.style.cssText = "min-height:52px;padding:0 24px;font-size:18px;border-radius:26px;border:0;background:#ffd54f;color:#000";
+    title.textContent = words[0]; text.textContent = words[1]; again.textContent = words[2];
+    again.onclick = function () { location.reload(); };
+    notice.append(title, text, again);
+    document.body.appendChild(notice);
+  }
+  function connected() {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (notice) { notice.remove(); notice = null; }
+  }
+  function lost() { if (!timer && !notice) timer = setTimeout(show, AFTER); }
+  function Watched(url, protocols) {
+    var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("open", connected);
+    socket.addEventListener("close", lost);
+    return socket;
+  }
+  Watched.prototype = Native.prototype;
+  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (k) { Watched[k] = Native[k]; });
+  window.WebSocket = Watched;
+})();
+</script>""" % (json.dumps(words, ensure_ascii=False).replace("</", "<\\/"), LOST_AFTER))
 
 
 def add_downloads(app, store: Store, data_dir: str) -> None:
@@ -212,7 +279,8 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
 
     sources = [p for p in sorted(web.rglob("*")) if p.is_file() and not p.relative_to(web).as_posix().startswith(
         "pyodide/")]
-    fingerprint = hashlib.sha1(f"{BUILD} {flet_web_version} {websocket_path}".encode())
+    script = lost_connection_script()
+    fingerprint = hashlib.sha1(f"{BUILD} {flet_web_version} {websocket_path}\n{script}".encode())
     for path in sources:
         st = path.stat()
         fingerprint.update(f"{path.relative_to(web).as_posix()} {st.st_size} {st.st_mtime_ns}\n".encode())
@@ -238,7 +306,7 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
             page = page.replace(f'src="{name}"', f'src="{prefix}{name}"')
         preload = "".join(f'<link rel="preload" href="{prefix}assets/{font}" as="fetch" crossorigin>\n'
                           for font in FONTS)  # fetched with the renderer, not after it
-        page = page.replace("<!-- fletAppConfig -->", preload + "<!-- fletAppConfig -->\n<script>\n" + "\n".join([
+        page = page.replace("<!-- fletAppConfig -->", preload + script + "\n<!-- fletAppConfig -->\n<script>\n" + "\n".join([
             f'flet.entrypointBaseUrl="{prefix}";', f'flet.assetBase="{prefix}";',
             f'flet.canvasKitBaseUrl="{prefix}canvaskit/";', f'flet.fontFallbackBaseUrl="{prefix}assets/fonts/";',
         ]) + "\n</script>")

@@ -185,13 +185,29 @@ def join_url(host: str, port: int, token: str) -> str:
     return f"{address_url(host, port)}/join/{token}"
 
 
-def qr_png(url: str) -> bytes:
-    """The join link as a QR code image (PNG) for the host's screen."""
+def qr_svg(url: str, border: int = 2) -> bytes:
+    """The join link as a QR code (SVG: every dark module a filled square of one path, on white) for
+    the phones' home screen. Not a PNG: a browser decodes a picture only on a secure origin (https,
+    127.0.0.1), and a phone on http://<laptop-ip> drew an empty square; a vector is drawn by Flutter
+    itself. (segno's own SVG draws the modules as stroked lines, which Flutter draws as hairlines.)"""
     import segno
 
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="png", scale=8, border=2, dark="#000", light="#fff")
-    return buffer.getvalue()
+    matrix = segno.make(url, error="m").matrix
+    size = len(matrix) + 2 * border
+    runs = []
+    for y, row in enumerate(matrix):
+        x = 0
+        while x < len(row):
+            if row[x]:
+                start = x
+                while x < len(row) and row[x]:
+                    x += 1
+                runs.append(f"M{start + border} {y + border}h{x - start}v1h-{x - start}z")
+            else:
+                x += 1
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size * 8}" '
+            f'height="{size * 8}"><rect width="{size}" height="{size}" fill="#fff"/>'
+            f'<path fill="#000" d="{"".join(runs)}"/></svg>').encode()
 
 
 def qr_terminal(url: str) -> str:

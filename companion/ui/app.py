@@ -544,8 +544,11 @@ class Shell:
                 heading(_("Table mode")),
                 text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
                      SMALL),
-                ft.Row([ft.Image(src=self.qr, width=220, height=220)], alignment=ft.MainAxisAlignment.CENTER),
-                tid("join-link", ft.Text(self.join, size=SMALL, selectable=True)),
+                ft.Row([tid("join-qr", ft.Image(src=self.qr, width=220, height=220))],
+                       alignment=ft.MainAxisAlignment.CENTER),
+                # selectable (to copy it), which Flutter's accessibility tree reads as an empty text box
+                ft.Semantics(identifier="join-link", key="join-link", label=self.join,
+                             content=ft.Text(self.join, size=SMALL, selectable=True)),
             ], "table"))
         controls.append(self.problem())
         active = vm.in_progress()
@@ -553,7 +556,7 @@ class Shell:
             controls.append(heading(_("Games in progress")))
             for entry in active:
                 players = ft.Row([who(p["name"], p["colour"], SMALL) for p in entry["players"]], wrap=True)
-                when = time.strftime("%d.%m. %H:%M", time.localtime(entry["created"]))
+                when = vm.t.when(entry["created"], year=False, clock=True)
                 controls.append(card([
                     text(vm.title(entry["game"], entry.get("title")), weight=ft.FontWeight.BOLD),
                     players, text(_("Started {when}").format(when=when), SMALL),
@@ -794,19 +797,66 @@ async def keep_awake(wakelock: ft.Wakelock) -> None:
         logging.getLogger(__name__).info("no wake lock: %s", error)
 
 
+#: Where a phone keeps the language chosen on it (each phone its own).
+LANGUAGE_KEY = "companion.language"
+
+
+def locales(lang: str) -> ft.LocaleConfiguration:
+    """The language Flutter's own texts take (what a screen reader says of a fold: "Sbaleno")."""
+    return ft.LocaleConfiguration(supported_locales=[ft.Locale("cs", "CZ"), ft.Locale("en", "US")],
+                                  current_locale=ft.Locale(lang, "CZ" if lang == "cs" else "US"))
+
+
+def browser_language(tags) -> str | None:
+    """The first of the app's languages among the browser's (`navigator.languages`: "en-GB", "cs")."""
+    for tag in tags:
+        code = str(tag).replace("_", "-").split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return None
+
+
+async def phone_language(page: ft.Page, prefs: ft.SharedPreferences) -> str | None:
+    """The language this phone chose last, else the first of its browser's languages the app speaks;
+    None when neither is known (the phone did not answer in time)."""
+    try:
+        chosen = await asyncio.wait_for(prefs.get(LANGUAGE_KEY), PHONE_ANSWER)
+        if chosen in LANGUAGES:
+            return chosen
+        info = await asyncio.wait_for(page.get_device_info(), PHONE_ANSWER)
+        return browser_language([*(getattr(info, "languages", None) or []), getattr(info, "language", None) or "",
+                                 *(f"{locale.language_code}" for locale in getattr(info, "locales", None) or [])])
+    except Exception as error:  # noqa: BLE001 - a phone that left or a browser that does not say: the
+        logging.getLogger(__name__).info("the phone's language is not known: %s", error)  # store's setting
+        return None
+
+
 def make_main(store: Store, join: str | None = None):
     """The entry point of each browser tab; `join` is the table's join link in table mode."""
-    qr = table.qr_png(join) if join else None
+    qr = table.qr_svg(join) if join else None
 
-    def main(page: ft.Page) -> None:
+    async def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
         page.bgcolor = ft.Colors.BLACK
         page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
         page.padding = 0  # the frame pins its header and bottom bar; only its body scrolls
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
-        vm = ViewModel(store)
+        prefs = ft.SharedPreferences()
+        page.update()  # the dark page while the phone says which language it speaks
+        # The phone alone keeps its choice in its own store (from before it was kept on the phone).
+        kept = ViewModel.browser and store.setting("language") in LANGUAGES
+        vm = ViewModel(store, None if kept else await phone_language(page, prefs))
+        page.locale_configuration = locales(vm.lang)
         shell = Shell(page, vm, join, qr)
-        shell.prefs = ft.SharedPreferences()
+        shell.prefs = prefs
+
+        def chose(lang: str) -> None:  # remembered on this phone: every phone its own language
+            page.locale_configuration = locales(lang)
+            page.run_task(prefs.set, LANGUAGE_KEY, lang)
+            if vm.browser:  # the phone alone: its own store too (its backups carry the choice)
+                store.set_setting("language", lang)
+
+        vm.on_language = chose
         page.run_task(shell.recall_rules)
         wakelock = ft.Wakelock()
         shell.wakelock = wakelock  # keep the service alive

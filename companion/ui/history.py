@@ -4,7 +4,6 @@ Charts are drawn with Flet's own controls (bars and a canvas): flet-charts needs
 built into the web client, which the prebuilt offline client does not have."""
 from __future__ import annotations
 
-import time
 
 import flet as ft
 
@@ -30,7 +29,7 @@ def game_title(shell, game_id: str, title_: str | None = None) -> str:
 
 
 def day(shell, when: float) -> str:
-    return time.strftime("%d.%m.%Y", time.localtime(when))
+    return shell.vm.t.when(when)
 
 
 def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
@@ -80,7 +79,7 @@ def history_screen(shell) -> list[ft.Control]:
     for entry in entries[:limit]:
         result = entry["result"]
         names = {p["colour"]: p["name"] for p in result["players"]}
-        when = time.strftime("%d.%m.%Y %H:%M", time.localtime(entry["created"]))
+        when = vm.t.when(entry["created"], clock=True)
         ranking = ", ".join(f"{p['name']} {p['total']}" for p in sorted(result["players"], key=lambda p: p["place"]))
         line = more(shell, entry)
         controls.append(card([
@@ -155,7 +154,7 @@ def archive_screen(shell) -> list[ft.Control]:
     config = vm.session["config"]
     result = vm.game.result(vm.state, config)
     ended = vm.session["log"][-1].get("at") if vm.session["log"] else None  # an imported log has no times
-    when = time.strftime("%d.%m.%Y %H:%M", time.localtime(ended)) if ended else ""
+    when = vm.t.when(ended, clock=True) if ended else ""
     controls: list[ft.Control] = [
         title(game_title(shell, vm.session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
         button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,

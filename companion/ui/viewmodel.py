@@ -111,10 +111,15 @@ class ViewModel:
     #: browser saves exports and backups (`export_file`), and table mode is not offered.
     browser = False
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, lang: str | None = None):
+        """`lang`: the phone's language (its own choice, else its browser's); None: the store's setting."""
         self.store = store
-        lang = store.setting("language", DEFAULT_LANGUAGE)
+        if lang not in LANGUAGES:
+            lang = store.setting("language", DEFAULT_LANGUAGE)
         self.t = Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, store.text)
+        #: Told the language chosen on this screen (the server's tabs: remembered on the phone, so each
+        #: phone has its own); None: remembered as the store's setting.
+        self.on_language: Callable[[str], None] | None = None
         self.route = "home"
         self.session: dict | None = None
         self.state: dict | None = None
@@ -148,7 +153,10 @@ class ViewModel:
         """Switch every text at once (UI strings and rule text) and remember the choice."""
         if lang in LANGUAGES:
             self.t = Translator(lang, self.store.text)
-            self.store.set_setting("language", lang)
+            if self.on_language:
+                self.on_language(lang)
+            else:
+                self.store.set_setting("language", lang)
             self._changed()
 
     @_locked
