@@ -670,10 +670,10 @@ class Shell:
         sections = [(s, vm.t.text(f"{game}.rule.{s}.title"), vm.t.text(f"{game}.rule.{s}.body"))
                     for s in vm.store.sections.get(game, [])]
         found = rulesearch.search(self.query, sections, texts.aliases(game))
-        for hit in found:
+        for i, hit in enumerate(found):  # the best first, opened; the others folded below it
             controls.append(tid(f"rule-{hit.key}", ft.ExpansionTile(
                 title=_marked(hit.title, hit.title_spans, size=TEXT, weight=ft.FontWeight.W_500),
-                expanded=bool(self.query.strip()), min_tile_height=56,
+                expanded=bool(self.query.strip()) and i == 0, min_tile_height=56,
                 controls=[ft.Container(_marked(hit.body, hit.body_spans, size=TEXT, selectable=True), padding=12)])))
         if not found:
             controls.append(text(_("No rule mentions “{query}”.").format(query=self.query)))
