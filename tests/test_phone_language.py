@@ -3,16 +3,18 @@ server's one setting; the first visit follows the browser's languages; dates as 
 them; and the join link's QR code drawn as a vector every phone can draw."""
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 import time
+from types import SimpleNamespace
 
 import segno
 
 from companion import table
 from companion.i18n import format_when
 from companion.store import Store
-from companion.ui.app import browser_language
+from companion.ui.app import LANGUAGE_KEY, browser_language, phone_language
 from companion.ui.viewmodel import ViewModel
 
 #: 2 December 2026, 17:05 local time.
@@ -67,3 +69,30 @@ def test_the_qr_code_is_a_vector_of_exactly_the_links_modules():
     expected = [[bool(bit) for bit in row] for row in segno.make(link, error="m").matrix]
     assert [row[2:-2] for row in drawn[2:-2]] == expected    # and a light border of 2 modules around it
     assert not any(drawn[0] + drawn[1] + drawn[-1] + drawn[-2])
+
+
+class Phone:
+    """What a new tab asks its phone: the language kept on it, and the browser's (or no answer)."""
+
+    def __init__(self, kept=None, languages=(), fails=False):
+        self.kept, self.languages, self.fails = kept, list(languages), fails
+
+    async def get(self, key):
+        assert key == LANGUAGE_KEY
+        return self.kept
+
+    async def get_device_info(self):
+        if self.fails:
+            raise TimeoutError("no answer")
+        return SimpleNamespace(languages=self.languages, language=self.languages[0] if self.languages else None,
+                               locales=[])
+
+
+def test_a_new_tab_takes_the_phones_choice_else_its_browsers():
+    def ask(phone):
+        return asyncio.run(phone_language(phone, phone))
+    assert ask(Phone("en", ["cs-CZ"])) == "en"            # chosen on this phone before
+    assert ask(Phone(None, ["en-GB", "cs"])) == "en"      # a first visit: the browser's language
+    assert ask(Phone("de", ["de-AT", "cs-CZ"])) == "cs"
+    assert ask(Phone(None, ["de-AT"])) is None            # neither: the store's setting
+    assert ask(Phone(None, fails=True)) is None           # a phone that does not answer draws anyway

@@ -799,6 +799,8 @@ async def keep_awake(wakelock: ft.Wakelock) -> None:
 
 #: Where a phone keeps the language chosen on it (each phone its own).
 LANGUAGE_KEY = "companion.language"
+#: Seconds a new tab waits for its phone to say its language before it draws in the store's.
+LANGUAGE_ANSWER = 3
 
 
 def locales(lang: str) -> ft.LocaleConfiguration:
@@ -820,10 +822,10 @@ async def phone_language(page: ft.Page, prefs: ft.SharedPreferences) -> str | No
     """The language this phone chose last, else the first of its browser's languages the app speaks;
     None when neither is known (the phone did not answer in time)."""
     try:
-        chosen = await asyncio.wait_for(prefs.get(LANGUAGE_KEY), PHONE_ANSWER)
+        chosen = await asyncio.wait_for(prefs.get(LANGUAGE_KEY), LANGUAGE_ANSWER)
         if chosen in LANGUAGES:
             return chosen
-        info = await asyncio.wait_for(page.get_device_info(), PHONE_ANSWER)
+        info = await asyncio.wait_for(page.get_device_info(), LANGUAGE_ANSWER)
         return browser_language([*(getattr(info, "languages", None) or []), getattr(info, "language", None) or "",
                                  *(f"{locale.language_code}" for locale in getattr(info, "locales", None) or [])])
     except Exception as error:  # noqa: BLE001 - a phone that left or a browser that does not say: the
