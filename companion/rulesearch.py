@@ -136,7 +136,7 @@ happens happen work works and or by from someone anyone any this that than have 
 #: What players ask with, next to the words the rulebooks use (every game's search knows them).
 QUESTION_ALIASES = (
     ("stojí", "cena", "ceny", "platí", "zaplatí", "costs", "cost", "price", "pay", "pays"),
-    ("končí", "konec", "skončí", "end", "ends", "over"),
+    ("končí", "konec", "skončí", "end", "ends"),
     ("vyhrává", "vyhraje", "vítěz", "vítězí", "win", "wins", "winner"),
     ("boduje", "body", "bodů", "bod", "score", "scores", "points", "point", "worth"),
     ("položit", "položím", "umístit", "umístím", "put", "place", "placing"),
