@@ -31,8 +31,12 @@ def test_a_language_chosen_on_a_phone_is_told_to_it_and_not_made_everybodys():
     assert told == ["en"] and anna.lang == "en"
     assert store.setting("language") == "cs"         # the next phone is not switched with her
     assert ViewModel(store).lang == "cs"
-    assert ViewModel(store, "en").lang == "en"       # its own choice (or its browser's) first
-    assert ViewModel(store, "de").lang == "cs"       # one the app does not speak: the store's setting
+    phone = ViewModel(store)
+    phone.speak("en")                                 # its own choice (or its browser's) first
+    assert phone.lang == "en" and store.setting("language") == "cs"
+    phone.speak("de")                                 # one the app does not speak: nothing changes
+    phone.speak(None)
+    assert phone.lang == "en"
     alone = ViewModel(store)                          # no phone to tell (the CLI, older callers): the setting
     alone.set_language("en")
     assert store.setting("language") == "en"

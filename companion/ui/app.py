@@ -833,6 +833,14 @@ async def phone_language(page: ft.Page, prefs: ft.SharedPreferences) -> str | No
         return None
 
 
+def gone(page: ft.Page) -> bool:
+    """Whether the tab's connection is gone (and not back yet)."""
+    try:
+        return page.session.connection is None
+    except RuntimeError:  # the session itself was let go
+        return True
+
+
 def make_main(store: Store, join: str | None = None):
     """The entry point of each browser tab; `join` is the table's join link in table mode."""
     qr = table.qr_svg(join) if join else None
@@ -844,13 +852,16 @@ def make_main(store: Store, join: str | None = None):
         page.padding = 0  # the frame pins its header and bottom bar; only its body scrolls
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         prefs = ft.SharedPreferences()
-        page.update()  # the dark page while the phone says which language it speaks
-        # The phone alone keeps its choice in its own store (from before it was kept on the phone).
-        kept = ViewModel.browser and store.setting("language") in LANGUAGES
-        vm = ViewModel(store, None if kept else await phone_language(page, prefs))
-        page.locale_configuration = locales(vm.lang)
+        vm = ViewModel(store)
         shell = Shell(page, vm, join, qr)
         shell.prefs = prefs
+        page.update()  # the dark page while the phone says which language it speaks
+        # (The phone alone keeps its choice in its own store, as before it was kept on the phone.)
+        if not (vm.browser and store.setting("language") in LANGUAGES):
+            vm.speak(await phone_language(page, prefs))
+            if gone(page):
+                return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
+        page.locale_configuration = locales(vm.lang)
 
         def chose(lang: str) -> None:  # remembered on this phone: every phone its own language
             page.locale_configuration = locales(lang)

@@ -111,11 +111,9 @@ class ViewModel:
     #: browser saves exports and backups (`export_file`), and table mode is not offered.
     browser = False
 
-    def __init__(self, store: Store, lang: str | None = None):
-        """`lang`: the phone's language (its own choice, else its browser's); None: the store's setting."""
+    def __init__(self, store: Store):
         self.store = store
-        if lang not in LANGUAGES:
-            lang = store.setting("language", DEFAULT_LANGUAGE)
+        lang = store.setting("language", DEFAULT_LANGUAGE)
         self.t = Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, store.text)
         #: Told the language chosen on this screen (the server's tabs: remembered on the phone, so each
         #: phone has its own); None: remembered as the store's setting.
@@ -146,6 +144,12 @@ class ViewModel:
     @property
     def lang(self) -> str:
         return self.t.lang
+
+    def speak(self, lang: str | None) -> None:
+        """Start in the phone's language (its own choice, else its browser's), remembering nothing;
+        None or a language the app does not speak: the store's setting stays."""
+        if lang in LANGUAGES:
+            self.t = Translator(lang, self.store.text)
 
     @_locked
     @_writes
