@@ -845,23 +845,15 @@ def make_main(store: Store, join: str | None = None):
     """The entry point of each browser tab; `join` is the table's join link in table mode."""
     qr = table.qr_svg(join) if join else None
 
-    async def main(page: ft.Page) -> None:
+    def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
         page.bgcolor = ft.Colors.BLACK
         page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
         page.padding = 0  # the frame pins its header and bottom bar; only its body scrolls
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
-        prefs = ft.SharedPreferences()
         vm = ViewModel(store)
         shell = Shell(page, vm, join, qr)
-        shell.prefs = prefs
-        page.update()  # the dark page while the phone says which language it speaks
-        # (The phone alone keeps its choice in its own store, as before it was kept on the phone.)
-        if not (vm.browser and store.setting("language") in LANGUAGES):
-            vm.speak(await phone_language(page, prefs))
-            if gone(page):
-                return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
-        page.locale_configuration = locales(vm.lang)
+        prefs = shell.prefs = ft.SharedPreferences()
 
         def chose(lang: str) -> None:  # remembered on this phone: every phone its own language
             page.locale_configuration = locales(lang)
@@ -870,11 +862,9 @@ def make_main(store: Store, join: str | None = None):
                 store.set_setting("language", lang)
 
         vm.on_language = chose
-        page.run_task(shell.recall_rules)
         wakelock = ft.Wakelock()
         shell.wakelock = wakelock  # keep the service alive
         page.data = shell          # ... and the listener; widgets redraw the tab through it
-        page.run_task(keep_awake, wakelock)
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
 
@@ -894,10 +884,23 @@ def make_main(store: Store, join: str | None = None):
             if not page.controls:
                 shell.render()
 
+        async def start() -> None:
+            """The first screen, in the phone's language: its own choice, else its browser's (the phone
+            alone keeps its choice in its own store, as before it was kept on the phone)."""
+            if not (vm.browser and store.setting("language") in LANGUAGES):
+                vm.speak(await phone_language(page, prefs))
+            if gone(page):
+                return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
+            page.locale_configuration = locales(vm.lang)
+            shell.follow_url(page.route or "/")
+
         page.on_disconnect = left
         page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
         page.on_route_change = lambda e: shell.follow_url(e.route) if e.route != shell.url() else None
-        shell.follow_url(page.route or "/")
+        page.update()  # the dark page (and the phone's services) while the phone says its language
+        page.run_task(start)
+        page.run_task(shell.recall_rules)
+        page.run_task(keep_awake, wakelock)
 
     return main

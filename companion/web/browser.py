@@ -158,7 +158,7 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
         except OSError as error:
             say(page, "no-storage", _both(NO_STORAGE, reason=str(error)), colour=ERROR)
             return
-        await make_main(store)(page)
+        make_main(store)(page)
 
     return main
 
