@@ -45,7 +45,9 @@ def _parser():
 
 
 def _serve_options(parser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default=None,
+                        help="the address to serve on (default 127.0.0.1); with --lan, the address the join link "
+                             "holds (default: this machine's LAN address)")
     parser.add_argument("--port", type=int, default=8550)
     parser.add_argument("--data-dir", default=None,
                         help="where the database lives (default: $COMPANION_DATA_DIR or the user data directory)")
@@ -329,12 +331,12 @@ def build_web(out_dir: str) -> int:
     return 0
 
 
-def serve(host: str, port: int, data_dir: str | None, lan: bool = False) -> int:
+def serve(host: str | None, port: int, data_dir: str | None, lan: bool = False) -> int:
     """The web app; refused (exit 2) when another server already serves the data folder."""
     from .store import FolderInUse, claim_server
 
     folder = data_dir or default_data_dir()
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") or lan else host
+    shown = "127.0.0.1" if host in (None, "0.0.0.0", "") or lan else host
     try:
         os.makedirs(folder, exist_ok=True)
         claim_server(folder, {"pid": os.getpid(), "url": f"http://{shown}:{port}"})

@@ -108,7 +108,9 @@ def kinds(entries: Iterable[Mapping]) -> list[dict]:
 def statistics(entries: Iterable[Mapping]) -> dict:
     """Per game (each sheet its own): plays, average and best score, the top 10 scores with player and
     date, the average winning score and play time, and the same per player count. Per player: games,
-    wins, win rate, average and best score, when last played, and per game. Head to head: for every two
+    wins, win rate, when last played, and per game its plays, wins, average and best score; an
+    average and best over all his games only when they are all of one game (None otherwise: points
+    and Elfenland's town counts are never averaged together). Head to head: for every two
     players who met, how often each finished ahead of the other.
 
     `entries` are catalogue entries; those without a summary (not finished) are left out. Players
@@ -181,7 +183,8 @@ def statistics(entries: Iterable[Mapping]) -> dict:
                   for g in sorted(games.values(), key=lambda g: (-g["plays"], g["game"]))],
         "players": [{"name": p["name"], "colour": p["colours"].most_common(1)[0][0], "plays": len(p["scores"]),
                      "wins": p["wins"], "rate": round(100 * p["wins"] / len(p["scores"])), "last": p["last"],
-                     **_figures(p["scores"]),
+                     **(_figures(p["scores"], lowest_of[next(iter(p["games"]))]) if len(p["games"]) == 1
+                        else {"average": None, "best": None}),
                      "games": {g: {"plays": len(v["scores"]), "wins": v["wins"],
                                    **_figures(v["scores"], lowest_of[g])} for g, v in sorted(p["games"].items())}}
                     for p in sorted(players.values(), key=lambda p: (-p["wins"], -len(p["scores"]), p["name"]))],

@@ -117,6 +117,31 @@ def format_number(value: float, lang: str) -> str:
     return format_decimal(value, locale=lang)
 
 
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def format_when(when: float, lang: str, year: bool = True, clock: bool = False) -> str:
+    """A moment (seconds since the epoch, local time) as `lang` writes it: Czech "2. 12. 2026 17:05",
+    English "Dec 2, 2026 5:05 PM" (Babel's medium date and short time; without `year`, "2. 12." and
+    "Dec 2"); where Babel is not shipped (the browser build) the same by hand."""
+    import datetime
+
+    moment = datetime.datetime.fromtimestamp(when)
+    try:
+        from babel.dates import format_date, format_skeleton, format_time
+    except ImportError:
+        if lang == "cs":
+            day = f"{moment.day}. {moment.month}." + (f" {moment.year}" if year else "")
+            hour = f"{moment.hour}:{moment.minute:02d}"
+        else:
+            day = f"{_MONTHS[moment.month - 1]} {moment.day}" + (f", {moment.year}" if year else "")
+            hour = f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d}\u202f{'AM' if moment.hour < 12 else 'PM'}"
+    else:
+        day = format_date(moment, "medium", locale=lang) if year else format_skeleton("MMMd", moment, locale=lang)
+        hour = format_time(moment, "short", locale=lang)
+    return f"{day} {hour}" if clock else day
+
+
 class Translator:
     """Everything one screen needs to speak one language: UI strings, plurals, rule text."""
 
@@ -139,6 +164,10 @@ class Translator:
     def number(self, value: float) -> str:
         """A number as this language writes it: Czech 1,7 and 1 234; English 1.7 and 1,234."""
         return format_number(value, self.lang)
+
+    def when(self, when: float, year: bool = True, clock: bool = False) -> str:
+        """A date (and with `clock` its time) as this language writes it (`format_when`)."""
+        return format_when(when, self.lang, year, clock)
 
     def msg(self, msg: Msg) -> str:
         return render(msg, self._t.gettext, self._t.ngettext, self.text)

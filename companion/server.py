@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import table
+from .engine.model import N_
+from .i18n import LANGUAGES, translations
 from .store import Store
 from .ui.app import make_main
 
@@ -40,11 +42,76 @@ REVALIDATE = b"no-cache"
 COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".frag", ".bin", ".txt", ".css", ""}
 #: Never loaded by the served app (debug symbols, source maps, the in-browser Python runtime).
 SKIPPED = (".symbols", ".map")
-BUILD = "2"  # the cache folder's layout and the page's rewriting; a new value builds a new folder
+BUILD = "3"  # the cache folder's layout and the page's rewriting; a new value builds a new folder
 #: The fonts the app draws with (Material icons, Roboto). Flutter fetches every font its manifest lists
 #: before the first frame; the client's manifest also lists its packages' fonts (KaTeX for formulas,
 #: Cupertino icons), which no screen of this app uses: the manifest served lists only these.
 FONTS = ("fonts/MaterialIcons-Regular.otf", "fonts/roboto.woff2")
+
+
+#: What a phone shows when its connection to the server is gone (for more than LOST_AFTER ms; the
+#: Flet client itself shows a white page saying "Working..."), in the phone's language.
+LOST = (N_("The connection to the table is lost"),
+        N_("Keep this page open: it connects again by itself as soon as it can. If it does not, check that "
+           "this phone is on the same Wi-Fi or hotspot as the computer the game runs on, and that the game "
+           "still runs there; then reload the page."),
+        N_("Reload the page"))
+LOST_AFTER = 1500
+
+
+def lost_connection_script() -> str:
+    """The page's script that covers it with a dark notice (LOST) while its websocket is closed: in the
+    language chosen on the phone (kept by Flet's SharedPreferences in localStorage), else the first of
+    the browser's languages the app speaks, else Czech. It watches every websocket the page opens,
+    and takes the notice away when one opens again."""
+    words = {lang: [translations(lang).gettext(message) for message in LOST] for lang in LANGUAGES}
+    return ("""<script>
+(function () {
+  var WORDS = %s, AFTER = %d, Native = window.WebSocket, notice = null, timer = null;
+  function language() {
+    try {
+      var chosen = JSON.parse(localStorage.getItem("flutter.companion.language") || "null");
+      if (WORDS[chosen]) return chosen;
+    } catch (e) {}
+    var tags = navigator.languages || [navigator.language || ""];
+    for (var i = 0; i < tags.length; i++) {
+      var code = String(tags[i]).split("-")[0].toLowerCase();
+      if (WORDS[code]) return code;
+    }
+    return "cs";
+  }
+  function show() {
+    timer = null;
+    var words = WORDS[language()];
+    notice = document.createElement("div");
+    notice.id = "companion-lost";
+    notice.setAttribute("role", "alert");
+    notice.style.cssText = "position:fixed;inset:0;z-index:2147483647;background:#000;color:#eee;"
+      + "font:18px/1.5 sans-serif;padding:2em;overflow:auto";
+    var title = document.createElement("h1"), text = document.createElement("p"), again = document.createElement("button");
+    title.style.cssText = "color:#ffd54f;font-size:24px";
+    again.style.cssText = "min-height:52px;padding:0 24px;font-size:18px;border-radius:26px;border:0;background:#ffd54f;color:#000";
+    title.textContent = words[0]; text.textContent = words[1]; again.textContent = words[2];
+    again.onclick = function () { location.reload(); };
+    notice.append(title, text, again);
+    document.body.appendChild(notice);
+  }
+  function connected() {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (notice) { notice.remove(); notice = null; }
+  }
+  function lost() { if (!timer && !notice) timer = setTimeout(show, AFTER); }
+  function Watched(url, protocols) {
+    var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("open", connected);
+    socket.addEventListener("close", lost);
+    return socket;
+  }
+  Watched.prototype = Native.prototype;
+  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (k) { Watched[k] = Native[k]; });
+  window.WebSocket = Watched;
+})();
+</script>""" % (json.dumps(words, ensure_ascii=False).replace("</", "<\\/"), LOST_AFTER))
 
 
 def add_downloads(app, store: Store, data_dir: str) -> None:
@@ -333,7 +400,8 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
 
     sources = [p for p in sorted(web.rglob("*")) if p.is_file() and not p.relative_to(web).as_posix().startswith(
         "pyodide/")]
-    fingerprint = hashlib.sha1(f"{BUILD} {flet_web_version} {websocket_path}".encode())
+    script = lost_connection_script()
+    fingerprint = hashlib.sha1(f"{BUILD} {flet_web_version} {websocket_path}\n{script}".encode())
     for path in sources:
         st = path.stat()
         fingerprint.update(f"{path.relative_to(web).as_posix()} {st.st_size} {st.st_mtime_ns}\n".encode())
@@ -359,7 +427,7 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
             page = page.replace(f'src="{name}"', f'src="{prefix}{name}"')
         preload = "".join(f'<link rel="preload" href="{prefix}assets/{font}" as="fetch" crossorigin>\n'
                           for font in FONTS)  # fetched with the renderer, not after it
-        page = page.replace("<!-- fletAppConfig -->", preload + "<!-- fletAppConfig -->\n<script>\n" + "\n".join([
+        page = page.replace("<!-- fletAppConfig -->", preload + script + "\n<!-- fletAppConfig -->\n<script>\n" + "\n".join([
             f'flet.entrypointBaseUrl="{prefix}";', f'flet.assetBase="{prefix}";',
             f'flet.canvasKitBaseUrl="{prefix}canvaskit/";', f'flet.fontFallbackBaseUrl="{prefix}assets/fonts/";',
         ]) + "\n</script>")
@@ -409,29 +477,39 @@ def web_app(store: Store, data_dir: str, join: str | None = None, session_timeou
     return app
 
 
-def run(host: str, port: int, data_dir: str, lan: bool = False) -> int:
+def run(host: str | None, port: int, data_dir: str, lan: bool = False) -> int:
     """Serve the web app offline (no CDN) and print its address; with `lan`, as a table on the local
-    network that phones join with the printed link (or its QR code)."""
+    network that phones join with the printed link (or its QR code): on `host` when one was given,
+    else on this machine's LAN address (`table.lan_addresses`: a default route is not needed)."""
     import uvicorn
 
     logging.basicConfig(level=os.environ.get("COMPANION_LOG_LEVEL", "WARNING").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     store = Store(data_dir)
-    join = None
+    join = link = None
     if lan:
         token = store.setting("table_token") or table.new_token()
         store.set_setting("table_token", token)  # the same join link after a restart: phones stay joined
-        address = table.lan_address()
-        join = table.join_url(address, port, token)
+        addresses = table.lan_addresses()
+        link = host if host not in (None, "", "0.0.0.0", "::") else table.lan_address()
+        join = table.join_url(link, port, token)
         host = "0.0.0.0"
-        print(f"companion: table mode on http://{address}:{port} (data: {data_dir})", flush=True)
+        print(f"companion: table mode on {table.address_url(link, port)} (data: {data_dir})", flush=True)
         print(f"Join: {join}", flush=True)
         print(table.qr_terminal(join), flush=True)
+        others = [address for address in addresses if address != link]
+        if not addresses and link == "127.0.0.1":
+            print("This machine has no network address but loopback: connect it to the phones' Wi-Fi or hotspot "
+                  "and start again (or give the address with --host).", flush=True)
+        elif others:
+            print(f"The QR code holds {link}. This machine is also on {', '.join(others)}: for phones on one "
+                  "of those networks, start with --host ADDRESS.", flush=True)
     else:
+        host = host or "127.0.0.1"
         shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
         print(f"companion: serving on http://{shown_host}:{port} (data: {data_dir})", flush=True)
     app = web_app(store, data_dir, join)
-    gate = table.TableGate(app, token if lan else None, table.own_hosts(host, lan), port)
+    gate = table.TableGate(app, token if lan else None, table.own_hosts(host, lan, link), port)
     uvicorn.run(gate, host=host, port=port, timeout_graceful_shutdown=1,  # SIGTERM: gone within 2 s, come what may
                 log_level=os.environ.get("COMPANION_LOG_LEVEL", "warning").lower(), ws="websockets-sansio")
     return 0

@@ -60,26 +60,84 @@ def is_token(value: Any) -> bool:
     return isinstance(value, str) and TOKEN_SHAPE.fullmatch(value) is not None
 
 
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), or 127.0.0.1 without one."""
+def _route_address() -> str | None:
+    """The address the default route leaves from (no packet is sent), or None without a default route."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.255.255.255", 1))
-        return probe.getsockname()[0]
+        address = probe.getsockname()[0]
     except OSError:
-        return "127.0.0.1"
+        return None
     finally:
         probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def own_hosts(bind: str, lan: bool) -> set[str]:
-    """The host names the server answers to: the loopback names, and the LAN address when it serves
-    the network (`--lan`, or `--host 0.0.0.0`), or the address it was told to bind to."""
+#: Linux ioctls and interface flags read by `_interface_addresses`.
+_SIOCGIFFLAGS, _SIOCGIFADDR = 0x8913, 0x8915
+_IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
+
+
+def _interface_addresses() -> list[str]:
+    """The IPv4 address of each interface that is up and running (a cable in, a Wi-Fi joined or a
+    hotspot shared) and not loopback, in the system's order. Linux asks each interface (the way
+    `ip addr` does); elsewhere the addresses the machine's name resolves to."""
+    try:
+        import fcntl
+        import struct
+    except ImportError:  # Windows
+        fcntl = None
+    found: list[str] = []
+    if fcntl is not None and hasattr(socket, "if_nameindex"):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            try:
+                names = [name for _, name in socket.if_nameindex()]
+            except OSError:
+                names = []
+            for name in names:
+                request = struct.pack("256s", name.encode()[:15])
+                try:
+                    flags = struct.unpack("H", fcntl.ioctl(sock.fileno(), _SIOCGIFFLAGS, request)[16:18])[0]
+                    if flags & (_IFF_UP | _IFF_RUNNING) != _IFF_UP | _IFF_RUNNING or flags & _IFF_LOOPBACK:
+                        continue
+                    found.append(socket.inet_ntoa(fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, request)[20:24]))
+                except OSError:  # no IPv4 address on it, or not a Linux kernel (macOS): asked below
+                    continue
+    if not found:
+        try:
+            found = [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        except OSError:
+            found = []
+    return [address for address in dict.fromkeys(found) if not address.startswith("127.")]
+
+
+def lan_addresses() -> list[str]:
+    """This machine's addresses on the local networks, the best for the join link first: the one the
+    default route leaves from, when there is a default route; else (a hotspot or a Wi-Fi with no way
+    out) each up interface's, link-local ones (169.254.x.x, no DHCP answered) last."""
+    found = _interface_addresses()
+    route = _route_address()
+    if route:
+        found = [route, *(address for address in found if address != route)]
+    return sorted(found, key=lambda address: address.startswith("169.254."))
+
+
+def lan_address() -> str:
+    """The address the join link holds (the first of `lan_addresses`), or 127.0.0.1 without a network."""
+    return next(iter(lan_addresses()), "127.0.0.1")
+
+
+def own_hosts(bind: str, lan: bool, link: str | None = None) -> set[str]:
+    """The host names the server answers to: the loopback names, every LAN address when it serves
+    the network (`--lan`, or `--host 0.0.0.0`), else the address it was told to bind to; and the
+    join link's host (`link`: what `--host` named in table mode)."""
     hosts = set(LOOPBACK_NAMES)
     if lan or bind in ("", "0.0.0.0", "::"):
-        hosts.add(lan_address())
+        hosts.update(lan_addresses() or ["127.0.0.1"])
     else:
         hosts.add(bind.strip("[]").lower())
+    if link:
+        hosts.add(link.strip("[]").lower())
     return hosts
 
 
@@ -117,17 +175,39 @@ def _cookies(headers: list[tuple[bytes, bytes]], name: bytes) -> list[bytes]:
     return values
 
 
+def address_url(host: str, port: int) -> str:
+    """http://host:port (an IPv6 address in brackets)."""
+    host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"http://{host}:{port}"
+
+
 def join_url(host: str, port: int, token: str) -> str:
-    return f"http://{host}:{port}/join/{token}"
+    return f"{address_url(host, port)}/join/{token}"
 
 
-def qr_png(url: str) -> bytes:
-    """The join link as a QR code image (PNG) for the host's screen."""
+def qr_svg(url: str, border: int = 2) -> bytes:
+    """The join link as a QR code (SVG: every dark module a filled square of one path, on white) for
+    the phones' home screen. Not a PNG: a browser decodes a picture only on a secure origin (https,
+    127.0.0.1), and a phone on http://<laptop-ip> drew an empty square; a vector is drawn by Flutter
+    itself. (segno's own SVG draws the modules as stroked lines, which Flutter draws as hairlines.)"""
     import segno
 
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="png", scale=8, border=2, dark="#000", light="#fff")
-    return buffer.getvalue()
+    matrix = segno.make(url, error="m").matrix
+    size = len(matrix) + 2 * border
+    runs = []
+    for y, row in enumerate(matrix):
+        x = 0
+        while x < len(row):
+            if row[x]:
+                start = x
+                while x < len(row) and row[x]:
+                    x += 1
+                runs.append(f"M{start + border} {y + border}h{x - start}v1h-{x - start}z")
+            else:
+                x += 1
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size * 8}" '
+            f'height="{size * 8}"><rect width="{size}" height="{size}" fill="#fff"/>'
+            f'<path fill="#000" d="{"".join(runs)}"/></svg>').encode()
 
 
 def qr_terminal(url: str) -> str:

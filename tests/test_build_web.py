@@ -459,6 +459,7 @@ class StartPage:
         self.controls, self.title, self.route, self.tasks = [], "", "/", []
         self.pubsub = SimpleNamespace(subscribe=lambda handler: None, send_others=lambda message: None,
                                       unsubscribe_all=lambda: None)
+        self.session = SimpleNamespace(connection=object())  # connected
 
     def navigate(self, route):
         self.route = route
@@ -491,6 +492,8 @@ def test_the_entry_says_when_another_tab_has_the_app_and_opens_it_on_try_again(t
         locks.close()                                         # the first tab is closed
         _find(page.controls, "try-again").on_click(None)
         await started
+        (start,) = [function for function, _ in page.tasks if function.__name__ == "start"]
+        await start()                                         # the first screen, once the phone said its language
         assert _find(page.controls, "new-flanders_1302") is not None
 
     asyncio.run(scenario())

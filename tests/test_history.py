@@ -5,12 +5,14 @@ import csv
 import io
 import json
 
+import flet as ft
+
 from companion import backup, exchange, history
 from companion.games import GAMES
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
-from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, identifiers, walk
+from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, controls_of, identifiers, walk
 
 
 def entry(game, *rows, winners=None, created=0.0, **more):
@@ -35,7 +37,8 @@ def test_statistics_per_game_per_player_count_and_per_player():
     assert village["counts"] == [{"players": 2, "plays": 1, "average": 35.0, "best": 40},
                                  {"players": 3, "plays": 1, "average": 35.0, "best": 50}]
     anna = stats["players"][0]
-    assert (anna["name"], anna["plays"], anna["wins"], anna["average"], anna["best"]) == ("Anna", 3, 3, 56.7, 80)
+    # two games, two scales: no average or best over both, each game's own
+    assert (anna["name"], anna["plays"], anna["wins"], anna["average"], anna["best"]) == ("Anna", 3, 3, None, None)
     assert anna["colour"] == "red"  # two of her three games
     assert anna["games"]["village"] == {"plays": 2, "wins": 2, "average": 45.0, "best": 50}
     cyril = next(p for p in stats["players"] if p["name"] == "Cyril")
@@ -152,6 +155,48 @@ def test_statistics_by_hand_win_rate_head_to_head_high_scores_and_play_time():
     golf = next(g for g in stats["games"] if g["game"] == "score_sheet:0123456789ab")
     assert golf["title"] == "Golf" and golf["best"] == 7 and [t["total"] for t in golf["top"]] == [7, 12]
     assert golf["minutes"] == 15  # the players' own play time, not the measured one
+
+
+def test_statistics_never_average_points_with_town_counts():
+    """Elfenland counts towns (up to 20), Carcassonne points (about 100): a player who played both has
+    games, wins and a win rate over all, and an average and best only per game; one who played only
+    one game has that game's, its best the lowest where the lowest total wins."""
+    stats = history.statistics([
+        entry("elfenland", ("red", "Anna", 18), ("blue", "Bořek", 15)),
+        entry("carcassonne", ("red", "Anna", 90), ("green", "Cyril", 70)),
+        dict(entry("score_sheet", ("green", "Cyril", 9), ("blue", "Dana", 12), winners=["green"],
+                   kind="score_sheet:0123456789ab", title="Golf", lowest=True)),
+        dict(entry("score_sheet", ("green", "Cyril", 11), ("blue", "Dana", 6), winners=["blue"],
+                   kind="score_sheet:0123456789ab", title="Golf", lowest=True)),
+    ])
+    players = {p["name"]: p for p in stats["players"]}
+    anna = players["Anna"]
+    assert (anna["plays"], anna["wins"], anna["rate"], anna["average"], anna["best"]) == (2, 2, 100, None, None)
+    assert anna["games"] == {"carcassonne": {"plays": 1, "wins": 1, "average": 90.0, "best": 90},
+                             "elfenland": {"plays": 1, "wins": 1, "average": 18.0, "best": 18}}
+    assert (players["Bořek"]["average"], players["Bořek"]["best"]) == (15.0, 15)
+    assert (players["Dana"]["average"], players["Dana"]["best"]) == (9.0, 6)  # golf: the lowest is the best
+
+
+def test_the_statistics_screen_shows_a_players_average_only_within_one_game():
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.statistics = lambda period, game: {**history.statistics([
+        entry("elfenland", ("red", "Anna", 18), ("blue", "Bořek", 15)),
+        entry("carcassonne", ("red", "Anna", 90), ("green", "Cyril", 70))]),
+        "kinds": [{"key": "elfenland", "game": "elfenland", "title": None, "plays": 1},
+                  {"key": "carcassonne", "game": "carcassonne", "title": None, "plays": 1}]}
+    for lang in ("cs", "en"):
+        vm.set_language(lang)
+        vm.go("stats")
+        card = next(c for c in controls_of(shell.page.controls)
+                    if isinstance(c, ft.Semantics) and c.identifier == "player-0")
+        lines = [c.value for c in controls_of([card]) if isinstance(c, ft.Text) and c.value]
+        average = vm.t("average {average}, best {best}").split("{")[0]
+        assert lines[0] == "Anna"
+        overall = next(line for line in lines if "%" in line)
+        assert average not in overall                                  # 2 games, 2 scales: no average
+        assert sum(average in line for line in lines) == 2             # each game's own, on its own line
 
 
 def test_the_period_and_game_filters():

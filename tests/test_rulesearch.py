@@ -49,10 +49,20 @@ def test_a_search_finds_the_section_and_marks_the_words(game, lang, query, key, 
     assert words & set(marked(hits[key])), marked(hits[key])
 
 
-def test_every_word_of_the_query_must_occur():
-    both = found("flanders_1302", "cs", "katedrála Liége")
-    assert set(both) < set(found("flanders_1302", "cs", "katedrála"))
-    assert "ties" in both and not found("flanders_1302", "cs", "katedrála xylofon")
+def test_sections_with_more_of_the_query_come_first_and_unknown_words_are_left_out():
+    alone = found("flanders_1302", "cs", "katedrála")
+    both = [hit.key for hit in rulesearch.search("katedrála Liége", sections("flanders_1302", "cs"),
+                                                 texts.aliases("flanders_1302"))]
+    assert both[0] == "ties"                                  # the one section that names both
+    assert set(alone) <= set(both)                            # then those that name one of them
+    assert set(found("flanders_1302", "cs", "katedrála xylofon")) == set(alone)  # a typo does not empty the list
+    assert not found("flanders_1302", "cs", "xylofon")
+
+
+def test_question_words_are_left_out_unless_there_is_nothing_else():
+    rows = [("a", "Kdy", "Kdy se hraje."), ("b", "Konec", "Hra končí, když dojdou karty.")]
+    assert [h.key for h in rulesearch.search("kdy končí hra", rows)] == ["b"]   # kdy is not what is asked
+    assert [h.key for h in rulesearch.search("kdy", rows)] == ["a"]
 
 
 def test_an_empty_query_lists_every_section_unmarked():
@@ -71,7 +81,7 @@ def test_stems_cut_endings_but_keep_short_words_whole():
 def test_short_query_words_and_numbers_match_whole_words_only():
     rows = [("a", "Tah", "Za 6 bodů a 16 kartiček."), ("b", "Tah", "Za 60 bodů.")]
     assert [h.key for h in rulesearch.search("6", rows)] == ["a"]
-    assert [h.key for h in rulesearch.search("za", rows)] == ["a", "b"]
+    assert sorted(h.key for h in rulesearch.search("za", rows)) == ["a", "b"]
 
 
 def test_pieces_cut_the_text_at_the_marks():
@@ -92,3 +102,73 @@ def test_every_alias_group_names_something_the_game_says(game):
         assert len(group) >= 2 and all(isinstance(word, str) and word.strip() for word in group), group
         said = [rulesearch.search(word, sections(game, lang)) for word in group for lang in ("cs", "en")]
         assert any(said), group
+
+
+#: Questions players ask at the table, as they ask them, and the section that answers each.
+QUESTIONS = [
+    ("carcassonne", "cs", "kolik bodů je za klášter", "monasteries"),
+    ("carcassonne", "cs", "kdy končí hra", "end"),
+    ("carcassonne", "en", "who scores a farm", "fields"),
+    ("carcassonne", "cs", "kolik bodů dostane sedlák", "fields"),
+    ("carcassonne", "en", "how many points is a finished city worth", "cities"),
+    ("carcassonne", "en", "what if two players have meeples in the same city", "majority"),
+    ("carcassonne", "cs", "jak se otevírá dárek", "gifts"),
+    ("carcassonne", "en", "what does a monk score", "monasteries"),
+    ("carcassonne", "cs", "kam můžu položit kartičku", "tiles"),
+    ("elfenland", "cs", "kolik stojí cesta lesem", "travel_cards"),
+    ("elfenland", "en", "when does the game end", "end"),
+    ("elfenland", "cs", "co dělá překážka", "obstacles"),
+    ("elfenland", "en", "how does the auction work", "auction"),
+    ("elfenland", "cs", "kolik zlata dostanu", "gold"),
+    ("elfenland", "en", "how do I move my boot", "moving"),
+    ("flanders_1302", "cs", "kdo vyhraje při shodě ve městě", "ties"),
+    ("flanders_1302", "en", "how is a city scored", "city_scoring"),
+    ("flanders_1302", "cs", "co dělá karta návratu", "return_card"),
+    ("flanders_1302", "en", "setup for three players", "setup_three"),
+    ("flanders_1302", "cs", "jak se hraje ve dvou", "two_player"),
+    ("flanders_1302", "cs", "kdy končí hra", "end"),
+    ("flanders_1302", "en", "who goes first", "turn_order"),
+    ("princes_of_the_renaissance", "cs", "kolik stojí vojsko", "troops"),
+    ("princes_of_the_renaissance", "en", "how does a war start", "war"),
+    ("princes_of_the_renaissance", "cs", "co dělá papež", "pope"),
+    ("princes_of_the_renaissance", "en", "how do auctions work", "auctions"),
+    ("princes_of_the_renaissance", "cs", "kdy se dostává příjem", "income"),
+    ("princes_of_the_renaissance", "en", "who wins a battle", "battle"),
+    ("princes_of_the_renaissance", "cs", "co se stane na konci dekády", "decade_end"),
+    ("village", "cs", "co se stane když umře člen rodiny", "death"),
+    ("village", "en", "how does the market work", "market"),
+    ("village", "en", "when does the game end", "end"),
+    ("village", "cs", "jak se cestuje", "travel"),
+    ("village", "cs", "co dělá mor", "plague_time"),
+    ("village", "en", "how do I get into the council", "council"),
+    ("carcassonne", "cs", "kdo dostane body za cestu", "roads"),
+    ("carcassonne", "en", "can I put a meeple on a road that already has one", "meeples"),
+    ("elfenland", "en", "what are magic tiles", "magic_tiles"),
+    ("flanders_1302", "cs", "co je krycí dílek", "covering"),
+    ("princes_of_the_renaissance", "cs", "jak funguje dražba", "auctions"),
+    ("village", "cs", "jak funguje studna", "well"),
+    ("village", "en", "what happens in church", "church"),
+    ("village", "cs", "jak získám mince", "coins"),
+    ("score_sheet", "cs", "kdo vyhrává", "winner"),
+    ("score_sheet", "en", "who wins", "winner"),
+]
+
+
+#: Known misses: the answer comes second. "Treachery cards" (which names them four times) comes before
+#: "What the treachery cards do" (which names them only in its title).
+MISSED = [
+    ("princes_of_the_renaissance", "en", "what does the treachery card do", "cards"),
+]
+
+
+@pytest.mark.parametrize("game, lang, question, key", [
+    *QUESTIONS, *(pytest.param(*q, marks=pytest.mark.xfail(strict=True, reason="a known miss")) for q in MISSED)])
+def test_the_section_that_answers_a_players_question_comes_first(game, lang, question, key):
+    hits = [hit.key for hit in rulesearch.search(question, sections(game, lang), texts.aliases(game))]
+    assert hits[:1] == [key], hits
+
+
+def test_the_question_table_asks_enough_in_both_languages():
+    assert len(QUESTIONS) >= 30
+    assert {lang for _, lang, _, _ in QUESTIONS} == {"cs", "en"}
+    assert {game for game, *_ in QUESTIONS} == set(GAMES)

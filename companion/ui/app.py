@@ -684,8 +684,11 @@ class Shell:
                 heading(_("Table mode")),
                 text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
                      SMALL),
-                ft.Row([ft.Image(src=self.qr, width=220, height=220)], alignment=ft.MainAxisAlignment.CENTER),
-                tid("join-link", ft.Text(self.join, size=SMALL, selectable=True)),
+                ft.Row([tid("join-qr", ft.Image(src=self.qr, width=220, height=220))],
+                       alignment=ft.MainAxisAlignment.CENTER),
+                # selectable (to copy it), which Flutter's accessibility tree reads as an empty text box
+                ft.Semantics(identifier="join-link", key="join-link", label=self.join,
+                             content=ft.Text(self.join, size=SMALL, selectable=True)),
             ], "table"))
         controls.append(self.problem())
         if vm.damaged:
@@ -695,7 +698,7 @@ class Shell:
             controls.append(heading(_("Games in progress")))
             for entry in active:
                 players = ft.Row([who(p["name"], p["colour"], SMALL) for p in entry["players"]], wrap=True)
-                when = time.strftime("%d.%m. %H:%M", time.localtime(entry["created"]))
+                when = vm.t.when(entry["created"], year=False, clock=True)
                 controls.append(card([
                     text(vm.title(entry["game"], entry.get("title")), weight=ft.FontWeight.BOLD),
                     players, text(_("Started {when}").format(when=when), SMALL),
@@ -809,10 +812,10 @@ class Shell:
         sections = [(s, vm.t.text(f"{game}.rule.{s}.title"), vm.t.text(f"{game}.rule.{s}.body"))
                     for s in vm.store.sections.get(game, [])]
         found = rulesearch.search(self.query, sections, texts.aliases(game))
-        for hit in found:
+        for i, hit in enumerate(found):  # the best first, opened; the others folded below it
             controls.append(tid(f"rule-{hit.key}", ft.ExpansionTile(
                 title=_marked(hit.title, hit.title_spans, size=TEXT, weight=ft.FontWeight.W_500),
-                expanded=bool(self.query.strip()), min_tile_height=56,
+                expanded=bool(self.query.strip()) and i == 0, min_tile_height=56,
                 controls=[ft.Container(_marked(hit.body, hit.body_spans, size=TEXT, selectable=True), padding=12)])))
         if not found:
             controls.append(text(_("No rule mentions “{query}”.").format(query=self.query)))
@@ -954,9 +957,53 @@ def _walk(controls, skip: frozenset | set = frozenset()):
                 stack.extend(reversed([v for v in value if isinstance(v, ft.BaseControl)]))
 
 
+#: Where a phone keeps the language chosen on it (each phone its own).
+LANGUAGE_KEY = "companion.language"
+#: Seconds a new tab waits for its phone to say its language before it draws in the store's.
+LANGUAGE_ANSWER = 3
+
+
+def locales(lang: str) -> ft.LocaleConfiguration:
+    """The language Flutter's own texts take (what a screen reader says of a fold: "Sbaleno")."""
+    return ft.LocaleConfiguration(supported_locales=[ft.Locale("cs", "CZ"), ft.Locale("en", "US")],
+                                  current_locale=ft.Locale(lang, "CZ" if lang == "cs" else "US"))
+
+
+def browser_language(tags) -> str | None:
+    """The first of the app's languages among the browser's (`navigator.languages`: "en-GB", "cs")."""
+    for tag in tags:
+        code = str(tag).replace("_", "-").split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return None
+
+
+async def phone_language(page: ft.Page, prefs: ft.SharedPreferences) -> str | None:
+    """The language this phone chose last, else the first of its browser's languages the app speaks;
+    None when neither is known (the phone did not answer in time)."""
+    try:
+        chosen = await asyncio.wait_for(prefs.get(LANGUAGE_KEY), LANGUAGE_ANSWER)
+        if chosen in LANGUAGES:
+            return chosen
+        info = await asyncio.wait_for(page.get_device_info(), LANGUAGE_ANSWER)
+        return browser_language([*(getattr(info, "languages", None) or []), getattr(info, "language", None) or "",
+                                 *(f"{locale.language_code}" for locale in getattr(info, "locales", None) or [])])
+    except Exception as error:  # noqa: BLE001 - a phone that left or a browser that does not say: the
+        logging.getLogger(__name__).info("the phone's language is not known: %s", error)  # store's setting
+        return None
+
+
+def gone(page: ft.Page) -> bool:
+    """Whether the tab's connection is gone (and not back yet)."""
+    try:
+        return page.session.connection is None
+    except RuntimeError:  # the session itself was let go
+        return True
+
+
 def make_main(store: Store, join: str | None = None):
     """The entry point of each browser tab; `join` is the table's join link in table mode."""
-    qr = table.qr_png(join) if join else None
+    qr = table.qr_svg(join) if join else None
 
     def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
@@ -966,12 +1013,18 @@ def make_main(store: Store, join: str | None = None):
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
         vm = ViewModel(store)
         shell = Shell(page, vm, join, qr)
-        shell.prefs = ft.SharedPreferences()
-        page.run_task(shell.recall_rules)
+        prefs = shell.prefs = ft.SharedPreferences()
+
+        def chose(lang: str) -> None:  # remembered on this phone: every phone its own language
+            page.locale_configuration = locales(lang)
+            page.run_task(prefs.set, LANGUAGE_KEY, lang)
+            if vm.browser:  # the phone alone: its own store too (its backups carry the choice)
+                store.set_setting("language", lang)
+
+        vm.on_language = chose
         wakelock = ft.Wakelock()
         shell.wakelock = wakelock  # keep the service alive
         page.data = shell          # ... and the listener; widgets redraw the tab through it
-        page.run_task(keep_awake, wakelock)
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
 
@@ -992,11 +1045,24 @@ def make_main(store: Store, join: str | None = None):
             if not page.controls:
                 shell.render()
 
+        async def start() -> None:
+            """The first screen, in the phone's language: its own choice, else its browser's (the phone
+            alone keeps its choice in its own store, as before it was kept on the phone)."""
+            if not (vm.browser and store.setting("language") in LANGUAGES):
+                vm.speak(await phone_language(page, prefs))
+            if gone(page):
+                return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
+            page.locale_configuration = locales(vm.lang)
+            shell.follow_url(page.route or "/")
+
         page.on_disconnect = left
         page.on_connect = back
         page.on_close = lambda e: page.pubsub.unsubscribe_all()
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
             and e.route != shell.url() else None  # (a forged event may carry no route)
-        shell.follow_url(page.route or "/")
+        page.update()  # the dark page (and the phone's services) while the phone says its language
+        page.run_task(start)
+        page.run_task(shell.recall_rules)
+        page.run_task(keep_awake, wakelock)
 
     return main

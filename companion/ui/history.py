@@ -4,7 +4,6 @@ Charts are drawn with Flet's own controls (bars and a canvas): flet-charts needs
 built into the web client, which the prebuilt offline client does not have."""
 from __future__ import annotations
 
-import time
 
 import flet as ft
 
@@ -30,7 +29,7 @@ def game_title(shell, game_id: str, title_: str | None = None) -> str:
 
 
 def day(shell, when: float) -> str:
-    return time.strftime("%d.%m.%Y", time.localtime(when))
+    return shell.vm.t.when(when)
 
 
 def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
@@ -80,7 +79,7 @@ def history_screen(shell) -> list[ft.Control]:
     for entry in entries[:limit]:
         result = entry["result"]
         names = {p["colour"]: p["name"] for p in result["players"]}
-        when = time.strftime("%d.%m.%Y %H:%M", time.localtime(entry["created"]))
+        when = vm.t.when(entry["created"], clock=True)
         ranking = ", ".join(f"{p['name']} {p['total']}" for p in sorted(result["players"], key=lambda p: p["place"]))
         line = more(shell, entry)
         controls.append(card([
@@ -177,7 +176,7 @@ def archive_screen(shell) -> list[ft.Control]:
     config = vm.session["config"]
     result = vm.game.result(vm.state, config)
     ended = vm.session["log"][-1].get("at") if vm.session["log"] else None  # an imported log has no times
-    when = time.strftime("%d.%m.%Y %H:%M", time.localtime(ended)) if ended else ""
+    when = vm.t.when(ended, clock=True) if ended else ""
     controls: list[ft.Control] = [
         title(game_title(shell, vm.session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
         button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
@@ -311,7 +310,9 @@ def progress_chart(shell) -> ft.Control:
 
 
 def stats_screen(shell) -> list[ft.Control]:
-    """Players (win rate, games, average and best, last played, per game), head to head, and per game
+    """Players (win rate, games, last played, per game with its average and best; the average and best
+    over all his games only where they are of one game: different units are never averaged), head to
+    head, and per game
     (plays, top 10, average winning score and play time, per player count), for a period and a game."""
     _, vm = shell.vm.t, shell.vm
     ngettext, number = vm.t.n, vm.t.number
@@ -337,7 +338,8 @@ def stats_screen(shell) -> list[ft.Control]:
         lines = [ft.Row([dot(p["colour"]), ft.Container(text(p["name"], weight=ft.FontWeight.BOLD), expand=True),
                          text(ngettext("{n} win", "{n} wins", p["wins"]).format(n=p["wins"]), SMALL)]),
                  text(_("{games}, win rate {rate} %; {figures}").format(games=games_(p["plays"]), rate=p["rate"],
-                                                                        figures=figures(p)), SMALL),
+                                                                        figures=figures(p)) if p["average"] is not None
+                      else _("{games}, win rate {rate} %").format(games=games_(p["plays"]), rate=p["rate"]), SMALL),
                  text(_("Last played {date}").format(date=day(shell, p["last"])), SMALL, color=ft.Colors.GREY_400)]
         if game is None:
             lines += [text(_("{game}: {games}, {wins}; {figures}").format(

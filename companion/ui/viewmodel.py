@@ -68,6 +68,9 @@ class ViewModel:
         self.store = store
         lang = store.setting("language", DEFAULT_LANGUAGE)
         self.t = Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, store.text)
+        #: Told the language chosen on this screen (the server's tabs: remembered on the phone, so each
+        #: phone has its own); None: remembered as the store's setting.
+        self.on_language: Callable[[str], None] | None = None
         self.route = "home"
         self.session: dict | None = None
         self.state: dict | None = None
@@ -102,13 +105,22 @@ class ViewModel:
     def lang(self) -> str:
         return self.t.lang
 
+    def speak(self, lang: str | None) -> None:
+        """Start in the phone's language (its own choice, else its browser's), remembering nothing;
+        None or a language the app does not speak: the store's setting stays."""
+        if lang in LANGUAGES:
+            self.t = Translator(lang, self.store.text)
+
     @_locked
     @_writes
     def set_language(self, lang: str) -> None:
         """Switch every text at once (UI strings and rule text) and remember the choice."""
         if lang in LANGUAGES:
             self.t = Translator(lang, self.store.text)
-            self.store.set_setting("language", lang)
+            if self.on_language:
+                self.on_language(lang)
+            else:
+                self.store.set_setting("language", lang)
             self._changed()
 
     @_locked

@@ -27,6 +27,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 PHONES = (PHONE, {"width": 360, "height": 740})
+#: The browser's language of the phones (the app's first visit follows it): a Czech phone.
+CZECH = "cs-CZ"
 
 
 def pytest_collection_modifyitems(items):
@@ -108,7 +110,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": PHONE}
+    return {**browser_context_args, "viewport": PHONE, "locale": CZECH}
 
 
 class App:

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.store import stored_game
-from tests.browser.conftest import PHONE, App, Server
+from tests.browser.conftest import CZECH, PHONE, App, Server
 
 
 @pytest.fixture
@@ -29,11 +29,11 @@ def phones(browser, table):
     contexts = []
 
     def join(lang="en"):
-        context = browser.new_context(viewport=PHONE)
+        context = browser.new_context(viewport=PHONE, locale=CZECH)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)
-        phone = App(page, "cs")                 # a new screen starts in the server's language
+        phone = App(page, "cs")                 # a Czech phone's first visit is in Czech
         phone.open(table.join)
         phone.language(lang)
         return phone
