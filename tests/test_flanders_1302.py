@@ -220,6 +220,9 @@ FOUR = {"variant": "standard", "start": 0, "players": [
     {"colour": "blue", "name": "Bára"}, {"colour": "red", "name": "Radek"}]}
 
 
+REVEAL, SCORING = ("goto_step", {"step": "reveal"}), ("goto_step", {"step": "scoring"})
+
+
 def play(config_form, actions):
     config = G.new_config(config_form)
     state = flow.initial(G, config)
@@ -258,9 +261,9 @@ def test_the_standard_game_is_for_three_or_four_players():
 
 
 def test_three_players_never_score_the_empty_city():
-    config, state = play(dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht"), [("begin", {})])
+    config, state = play(dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht"), [("begin", {}), SCORING])
     with pytest.raises(InvalidAction) as error:
-        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "utrecht", "quarters": {}}})
+        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "utrecht", "quarters": {"grey": 1}}})
     assert error.value.field == "city"
 
 
@@ -287,21 +290,24 @@ def test_two_player_variant_setup_and_steps():
 
 
 def test_played_influence_cards_leave_the_game_and_are_limited():
-    config, state = play(FOUR, [("begin", {}), ("turn_order", {"cards": {"yellow": 1, "green": 4, "blue": 2, "red": 3}})])
+    config, state = play(FOUR, [("begin", {}), REVEAL,
+                                ("turn_order", {"cards": {"yellow": 1, "green": 4, "blue": 2, "red": 3}})])
     assert state["influence"] == {"yellow": 3, "green": 0, "blue": 2, "red": 1}
-    state = flow.apply(G, config, state, {"type": "end_round", "args": {"board": False, "deck": False}})
+    for action in (SCORING, ("end_round", {"board": False, "deck": False}), REVEAL):
+        state = flow.apply(G, config, state, {"type": action[0], "args": action[1]})
     before = json.dumps(state, sort_keys=True)
     with pytest.raises(InvalidAction) as error:
         flow.apply(G, config, state, {"type": "turn_order", "args": {"cards": {"yellow": 1, "green": 2, "blue": 1, "red": 1}}})
     assert error.value.field == "cards.green"
     assert json.dumps(state, sort_keys=True) == before
+    state = flow.apply(G, config, state, {"type": "goto_step", "args": {"step": "start_gold"}})
     state = flow.apply(G, config, state, {"type": "gold_influence", "args": {}})
     assert state["influence"]["green"] == 1  # green is the start player of round 2
 
 
 def test_full_game_to_the_winner():
     config, state = play(FOUR, [
-        ("begin", {}),
+        ("begin", {}), SCORING,
         ("score_city", dict(city="liege", **LIEGE)),
         ("end_round", {"board": False, "deck": True}),
         *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
@@ -315,7 +321,7 @@ def test_full_game_to_the_winner():
 
 def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
     """3 silver per player and at most the 28 gold cards among all hands."""
-    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": False, "deck": True}),
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": False, "deck": True}),
                                 *[("score_city", {"city": c, "quarters": {}}) for c in fl.CITIES]])
     with pytest.raises(InvalidAction) as error:
         flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 20, "green": 20, "blue": 0,
@@ -324,14 +330,14 @@ def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
 
 
 def test_cannot_finish_before_every_city_is_scored():
-    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": True, "deck": False})])
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": True, "deck": False})])
     with pytest.raises(InvalidAction):
         flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 0, "green": 0, "blue": 0,
                                                                             "red": 0}}})
 
 
 def test_a_city_is_scored_once_and_counts_stay_within_the_box():
-    config, state = play(FOUR, [("begin", {}), ("score_city", {"city": "ghent", "quarters": {"blue": 10}})])
+    config, state = play(FOUR, [("begin", {}), SCORING, ("score_city", {"city": "ghent", "quarters": {"blue": 10}})])
     for args in ({"city": "ghent", "quarters": {"blue": 1}}, {"city": "ypres", "quarters": {"blue": 7}},
                  {"city": "ypres", "quarters": {"blue": -1}}):
         with pytest.raises(InvalidAction):
@@ -357,3 +363,116 @@ def test_city_lines_name_the_players_and_leave_out_what_is_not_there():
     assert any(line.startswith("Anna: quarters 3") for line in lines)
     assert any(line.startswith("Bořek: quarters 2") for line in lines)
     assert "cathedral" not in fl.score_city(city({"blue": 1}))["explain"][0].english()
+
+
+# -- the table of allowed actions and who acts now (issue 22) ------------------------------------------
+
+def test_the_header_names_the_player_on_turn_in_step_4_not_the_start_player():
+    """Step 4 named the start player (Yvona) while the turn order put Gustav first."""
+    config, state = play(FOUR, [("begin", {}), REVEAL,
+                                ("turn_order", {"cards": {"yellow": 1, "green": 3, "blue": 2, "red": 1}})])
+    assert state["step"] == "actions"
+    order = []
+    while state["step"] == "actions":
+        header = G.guide(state, config)
+        order.append(header.actor)
+        assert G.moves(state, config)["action_done"].by == {header.actor}
+        state = flow.apply(G, config, state, {"type": "action_done", "args": {"player": header.actor}})
+    assert order == ["green", "blue", "yellow", "red"] and state["step"] == "start_gold"
+
+
+@pytest.mark.parametrize("step, actor", [
+    ("gold_card", "green"), ("choose", None), ("reveal", None), ("actions", None), ("start_gold", "green"),
+    ("scoring", None)])
+def test_the_header_names_the_start_player_only_where_the_start_player_acts(step, actor):
+    """Round 2 (start player green): the start player takes and reveals the gold card; everyone
+    chooses and reveals at once; the table scores (step 4 without a turn order: nobody in particular)."""
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": False, "deck": False}),
+                                ("goto_step", {"step": step})])
+    assert G.guide(state, config).actor == actor
+    gold = G.moves(state, config)["gold_influence"]
+    assert (gold.refusal is None) == (step == "start_gold") and (gold.by == {"green"} if step == "start_gold" else True)
+
+
+def test_the_two_player_header_and_the_end_of_the_turn_name_the_player_on_turn():
+    form = {"variant": "two-player", "start": 1, "players": FOUR["players"][:2],
+            "influenced": {"yellow": "red", "green": "blue"}}
+    config, state = play(form, [("begin", {}), SCORING])
+    assert G.guide(state, config).actor == "green"
+    assert G.moves(state, config)["end_round"].by == {"green"}
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "end_round", "args": {"board": False, "player": "yellow"}})
+    assert error.value.field == "player"
+    state = flow.apply(G, config, state, {"type": "end_round", "args": {"board": False}})
+    assert G.guide(state, config).actor == "yellow"
+
+
+@pytest.mark.parametrize("actions, kind, reason", [
+    pytest.param([], "score_city", "Completed cities are scored in step 6.", id="city-outside-step-6"),
+    pytest.param([], "turn_order", "The cards are revealed in step 3", id="order-outside-step-3"),
+    pytest.param([REVEAL, ("turn_order", {"cards": {"yellow": 1, "green": 1, "blue": 1, "red": 1}}), REVEAL],
+                 "turn_order", "already set", id="order-twice"),
+    pytest.param([("goto_step", {"step": "actions"})], "action_done", "Work out the turn order",
+                 id="turn-without-an-order"),
+    pytest.param([], "gold_influence", "in step 5", id="gold-outside-step-5"),
+    pytest.param([("goto_step", {"step": "start_gold"}), ("gold_influence", {})], "gold_influence",
+                 "one gold card per round", id="gold-twice"),
+    pytest.param([], "end_round", "after step 6", id="round-end-outside-step-6"),
+    pytest.param([], "finish", "final scoring begins", id="finish-during-a-round"),
+    pytest.param([], "begin", "already begun", id="begin-twice"),
+])
+def test_the_table_refuses_out_of_step_actions_with_its_reason(actions, kind, reason):
+    config, state = play(FOUR, [("begin", {}), *actions])
+    rule = G.moves(state, config)[kind]
+    assert rule.refusal is not None and reason in rule.refusal.english()
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": kind, "args": {}})
+    assert error.value.msg == rule.refusal
+
+
+def test_finish_names_the_cities_still_to_score_before_the_reducer_runs():
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": True, "deck": False})])
+    rule = G.moves(state, config)["finish"]
+    all_texts, _sections = texts.load_all()
+    assert "Bruges" in rule.refusal.english(lambda key: all_texts[key]["en"])
+
+
+def owned_phone(owner, actions):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm, join="http://table")
+    assert vm.new_game(G.id, FOUR)
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = owner
+    return vm, shell
+
+
+def drawn(shell, ident):
+    from companion.ui.app import _walk
+    from companion.ui.widgets import Act
+    shell.render()
+    return next(c for c in _walk(shell.page.controls) if isinstance(c.data, Act)
+                and getattr(c, "identifier", None) == ident)
+
+
+def test_an_owned_phone_greys_the_action_of_the_player_on_turn_and_a_tap_says_why():
+    """Gustav's phone: Gustav acts first in step 4, so his button works there; on Yvona's phone the
+    same button is greyed, and a tap says whose it is."""
+    actions = [("begin", {}), REVEAL, ("turn_order", {"cards": {"yellow": 1, "green": 3, "blue": 2, "red": 1}})]
+    vm, shell = owned_phone("green", actions)
+    assert drawn(shell, "action-done").data.refusal is None
+    vm, shell = owned_phone("yellow", actions)
+    button = drawn(shell, "action-done")
+    assert button.data.refusal and "Gustav" in button.data.refusal
+    button.content.on_click(None)
+    assert vm.problem.text == button.data.refusal and len(vm.session["log"]) == 3
+
+
+def test_the_seal_button_of_table_mode_is_drawn_from_the_table():
+    vm, shell = owned_phone("blue", [("begin", {}), REVEAL])
+    seal = drawn(shell, "seal")
+    assert seal.data.kind == "turn_order" and seal.data.player == "blue" and seal.data.refusal is None

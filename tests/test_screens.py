@@ -90,7 +90,7 @@ def walk(form, actions, game="flanders_1302"):
     pytest.param(TWO, [
         ("begin", {}), ("goto_step", {"step": "scoring"}),
         ("score_city", {"city": "ghent", "quarters": {"blue": 2, "green": 2, "red": 1}}),
-        ("end_round", {"board": False}), ("end_round", {"board": True}),
+        ("end_round", {"board": False}), ("goto_step", {"step": "scoring"}), ("end_round", {"board": True}),
         *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ypres", "leuven", "utrecht", "liege")],
         ("finish", {}),
     ], id="two-player"),
@@ -123,7 +123,7 @@ def test_new_game_form_refusal_names_the_field():
 
 
 def test_undo_after_finish_reopens_the_final_scoring():
-    vm, _ = walk(TWO, [("begin", {}), ("end_round", {"board": True}),
+    vm, _ = walk(TWO, [("begin", {}), ("goto_step", {"step": "scoring"}), ("end_round", {"board": True}),
                        *[("score_city", {"city": c, "quarters": {}}) for c in
                          ("bruges", "ghent", "ypres", "leuven", "utrecht", "liege")], ("finish", {})])
     assert vm.store.sessions("finished")
