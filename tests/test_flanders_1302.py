@@ -197,8 +197,9 @@ def test_two_players_are_sent_to_the_variant():
 
 def test_three_players_score_at_most_the_five_cities_in_play():
     """The city that stays empty is never scored: five cities, and six with 4 players."""
-    assert json.loads(run_score(dict(BASE, cities=[{"quarters": {}}] * 5)).stdout)["winners"]
-    four = dict(BASE, players=[*BASE["players"], {"id": "yellow", "influence_cards": 0}], cities=[{"quarters": {}}] * 6)
+    assert json.loads(run_score(dict(BASE, cities=[{"quarters": {"grey": 1}}] * 5)).stdout)["winners"]
+    four = dict(BASE, players=[*BASE["players"], {"id": "yellow", "influence_cards": 0}],
+                cities=[{"quarters": {"grey": 1}}] * 6)
     assert run_score(four).returncode == 0
 
 
@@ -310,7 +311,7 @@ def test_full_game_to_the_winner():
         ("begin", {}), SCORING,
         ("score_city", dict(city="liege", **LIEGE)),
         ("end_round", {"board": False, "deck": True}),
-        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
+        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
         ("finish", {"cards": {"yellow": 1, "green": 0, "blue": 1, "red": 0}}),
     ])
     assert state["phase"] == "over"
@@ -322,7 +323,7 @@ def test_full_game_to_the_winner():
 def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
     """3 silver per player and at most the 28 gold cards among all hands."""
     config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": False, "deck": True}),
-                                *[("score_city", {"city": c, "quarters": {}}) for c in fl.CITIES]])
+                                *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in fl.CITIES]])
     with pytest.raises(InvalidAction) as error:
         flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 20, "green": 20, "blue": 0,
                                                                             "red": 0}}})
@@ -476,3 +477,64 @@ def test_the_seal_button_of_table_mode_is_drawn_from_the_table():
     vm, shell = owned_phone("blue", [("begin", {}), REVEAL])
     seal = drawn(shell, "seal")
     assert seal.data.kind == "turn_order" and seal.data.player == "blue" and seal.data.refusal is None
+
+
+# -- rules and Czech, round 3 (issue 26) ------------------------------------------------------------
+
+def test_only_the_guild_that_wins_a_tie_on_quarters_is_said_to_win_it():
+    """Blue and red tie on 2 quarters; red has the guild master. Both lines said "wins the tie"."""
+    lines = [m.english() for m in fl.score_city(city({"blue": 2, "red": 2, "green": 1}, masters={"red": 1}),
+                                                  {"blue": "Anna", "red": "Bořek", "green": "Cyril"})["explain"]]
+    wins = [line for line in lines if "wins the tie" in line]
+    loses = [line for line in lines if "loses the tie" in line]
+    assert wins == ["Bořek ties on quarters with Anna and wins the tie with more guild masters."]
+    assert loses == ["Anna ties on quarters with Bořek but loses the tie: fewer guild masters (0 against 1)."]
+
+
+def test_a_guild_beaten_on_masters_by_a_tied_pair_says_it_lost():
+    lines = [m.english() for m in fl.score_city(city({"blue": 2, "red": 2, "green": 2},
+                                                     masters={"blue": 2, "red": 2, "green": 1}))["explain"]]
+    assert not any("wins the tie" in line for line in lines)
+    assert any("loses the tie" in line and "(1 against 2)" in line for line in lines)
+    assert any("still tied after counting guild masters" in line for line in lines)
+
+
+def test_a_city_with_nothing_entered_is_refused_in_the_app_and_by_score():
+    config, state = play(FOUR, [("begin", {}), SCORING])
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "ghent", "quarters": {}}})
+    assert error.value.field == "quarters" and "Nothing is entered" in error.value.msg.english()
+    done = run_score(changed(["cities", 0, "quarters"], {"blue": 0}))
+    assert_refused(done, "cities[0].quarters")
+    assert "city centre" in done.stderr
+    assert run_score(changed(["cities", 0], {"quarters": {}, "church": 1})).returncode == 0
+
+
+def test_two_player_guild_masters_are_only_the_printed_ones():
+    """The variant has no guild-master tiles: 2 printed per completed quarter, and the refusal says so."""
+    assert fl.most_masters(2, fl.TWO_PLAYER) == 4 and fl.most_masters(2, fl.STANDARD) == 8
+    assert fl.most_masters(0, fl.STANDARD) == 0
+    two = {"options": ["two-player"], "players": [{"id": "blue", "influenced_guild": "red"},
+                                                   {"id": "yellow", "influenced_guild": "green"}],
+           "cities": [{"quarters": {"blue": 2, "red": 2}, "masters": {"blue": 5}}]}
+    done = run_score(two)
+    assert_refused(done, "cities[0].masters.blue")
+    assert "no guild-master tiles" in done.stderr and "plus the tiles" not in done.stderr
+
+
+def test_the_two_player_master_picker_offers_only_the_printed_masters():
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import TWO, Page, identifiers
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game(G.id, TWO)
+    for kind, args in [("begin", {}), SCORING]:
+        assert vm.dispatch(kind, **args)
+    shell.draft["city"] = {"city": "ghent", "quarters": {"blue": 2, "red": 2}, "masters": {}, "church_all": 0,
+                           "church_with_cathedral": 0, "at": ["m", "blue"],
+                           "answered": [["q", g] for g in fl.GUILDS] + [["church", None]]}
+    shell.render()
+    ids = set(identifiers(shell.page.controls))
+    assert "m-blue-4" in ids and "m-blue-5" not in ids

@@ -260,9 +260,16 @@ def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
                               award, guild=label(guild), quarters=quarters[guild],
                               masters=masters.get(guild, 0),
                               place=str(first) if first == last else f"{first}–{last}"))
-        if len(by_quarters[quarters[group[0]]]) > 1 and len(group) == 1:
-            explain.append(Msg(N_("{guild} ties on quarters and wins the tie with more guild masters."),
-                               {"guild": label(group[0])}))
+        rivals = [g for g in by_quarters[quarters[group[0]]] if g not in group] if len(group) == 1 else []
+        above = [g for g in rivals if masters.get(g, 0) > masters.get(group[0], 0)]
+        if rivals and not above:
+            explain.append(Msg(N_("{guild} ties on quarters with {others} and wins the tie with more guild masters."),
+                               {"guild": label(group[0]), "others": _names(rivals, names)}))
+        elif above:
+            explain.append(Msg(N_("{guild} ties on quarters with {others} but loses the tie: fewer guild masters "
+                                  "({masters} against {best})."),
+                               {"guild": label(group[0]), "others": _names(above, names),
+                                "masters": masters.get(group[0], 0), "best": max(masters.get(g, 0) for g in above)}))
         if len(group) > 1:
             explain.append(Msg(N_("{guilds} are still tied after counting guild masters: they share places "
                                   "{first}–{last} and each takes the points of place {last}."),
@@ -280,6 +287,10 @@ def _names(guilds: list[str], names: Mapping[str, str] | None = None) -> Msg:
     return Msg(template, {f"g{i}": (names or {}).get(g) or guild_name(g) for i, g in enumerate(guilds)})
 
 
+#: A city entered with no completed quarter at all: no city in play is scored so (its centre is a quarter).
+NOTHING_BUILT = N_("no completed quarter entered: a scored city has at least its city centre")
+
+
 def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
     """One city scoring as entered (the `score` command's city object, or the UI's form)."""
     inputs.obj(raw, path, required=["quarters"],
@@ -291,10 +302,11 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
         box = GREY_QUARTERS if guild == GREY else GUILD_QUARTERS
         q = inputs.whole(quarters_in.get(guild, 0), inputs.join(inputs.join(path, "quarters"), guild), 0, box,
                          N_("quarters of that guild in the box"))
-        tiles = 0 if variant == TWO_PLAYER else MASTER_TILES
         m = inputs.whole(masters_in.get(guild, 0), inputs.join(inputs.join(path, "masters"), guild), 0,
-                         PRINTED_MASTERS_PER_QUARTER * q + tiles if q else 0,
-                         N_("printed on its completed quarters plus the tiles") if q else N_("it has no completed quarter"))
+                         most_masters(q, variant),
+                         (N_("printed on its completed quarters plus the tiles") if variant == STANDARD else
+                          N_("printed on its completed quarters: the two-player variant has no guild-master tiles"))
+                         if q else N_("it has no completed quarter"))
         if q and guild not in guilds:
             raise inputs.InputError(inputs.join(inputs.join(path, "quarters"), guild),
                                     Msg(N_("that guild is not in this game")))
@@ -311,7 +323,17 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
         raise inputs.InputError(inputs.join(path, "church"),
                                 Msg(N_("church quarters with and without a cathedral add up to more than the "
                                        "box's {box}"), {"box": CHURCH_QUARTERS}))
+    if not sum(quarters.values()) + church + cathedral:
+        raise inputs.InputError(inputs.join(path, "quarters"), Msg(NOTHING_BUILT))
     return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters}
+
+
+def most_masters(quarters: int, variant: str) -> int:
+    """The most guild masters a guild can have on `quarters` completed quarters of one city: those
+    printed on them, plus the 4 tiles in the standard game (the two-player variant has none)."""
+    if not quarters:
+        return 0
+    return PRINTED_MASTERS_PER_QUARTER * quarters + (MASTER_TILES if variant == STANDARD else 0)
 
 
 def gold_influence_beyond_box(cards: list[int]) -> int | None:
@@ -543,7 +565,10 @@ def _score_city(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _form_message(error: inputs.InputError) -> Msg:
-    """A form-friendly message for a count the box cannot hold."""
+    """A form-friendly message for a count the box cannot hold (or a city with nothing entered)."""
+    if error.msg.text == NOTHING_BUILT:
+        return Msg(N_("Nothing is entered for this city: every scored city has completed quarters (its city centre "
+                      "is one). Enter the completed quarters of each guild."))
     return Msg(N_("That is more than the box holds or the rules allow ({detail})."), {"detail": error.msg})
 
 

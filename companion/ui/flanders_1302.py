@@ -350,8 +350,8 @@ def _question(shell, draft: dict, question, answer) -> ft.Control:
                               draft["quarters"].get(guild), CITY_QUARTERS)
     elif kind == "m":
         label, value, high = (_("Guild masters on the quarters of {guild} (it ties)").format(guild=_owner(shell, guild)),
-                              draft["masters"].get(guild), min(10, rules.PRINTED_MASTERS_PER_QUARTER *
-                                                               draft["quarters"][guild] + rules.MASTER_TILES))
+                              draft["masters"].get(guild),
+                              rules.most_masters(draft["quarters"][guild], shell.vm.session["config"]["variant"]))
     elif kind == "church":
         label, value, high = _("Church quarters (all, with or without a cathedral)"), draft["church_all"], 10
     else:
