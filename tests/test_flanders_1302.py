@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -538,3 +539,32 @@ def test_the_two_player_master_picker_offers_only_the_printed_masters():
     shell.render()
     ids = set(identifiers(shell.page.controls))
     assert "m-blue-4" in ids and "m-blue-5" not in ids
+
+
+def flanders_texts(lang):
+    all_texts, _sections = texts.load_all()
+    return {k: v[lang] for k, v in all_texts.items() if k.startswith("flanders_1302.")}
+
+
+def test_the_neutral_centres_are_never_confused_with_the_cities_of_the_same_name():
+    """The checklist said "Place the two extra city centres, Utrecht and Liège ... never in {city}":
+    with Utrecht as the empty city that read as a contradiction. Every text about the Utrecht and
+    Liège centres calls them neutral centres, and the 3-player items say which city stays empty."""
+    for lang, centres, neutral in (("en", r"Utrecht and Liège (city )?centres|centres?, Utrecht and Liège", "neutral"),
+                                   ("cs", r"centr\w* Utrechtu a Liége|centra, Utrecht a Liége", "neutrální")):
+        found = flanders_texts(lang)
+        about = [k for k, v in found.items() if re.search(centres, v)]
+        assert about and all(neutral in found[k] for k in about), [k for k in about if neutral not in found[k]]
+        for item in ("setup.empty_city", "setup.centres_three", "setup.neutral_centres_three"):
+            assert "{city}" in found[f"flanders_1302.{item}"]
+        assert neutral in found["flanders_1302.setup.neutral_centres"]
+    assert "even when it is Utrecht or Liège" in flanders_texts("en")["flanders_1302.setup.neutral_centres_three"]
+
+
+def test_only_played_influence_cards_are_said_to_leave_the_game():
+    """"Influence cards do not come back" (the return card) read as if every influence card left the game."""
+    wrong = r"(?<!played )(?<!Played )\binfluence cards? (do not come back|leaves?|left|are removed|is removed|are out)"
+    for key, value in flanders_texts("en").items():
+        assert not re.search(wrong, value, re.IGNORECASE), key
+    assert "kept in hand stay" in flanders_texts("en")["flanders_1302.rule.return_card.body"]
+    assert "v ruce, vám zůstávají" in flanders_texts("cs")["flanders_1302.rule.return_card.body"]
