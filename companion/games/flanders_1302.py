@@ -22,7 +22,12 @@ Decisions where the sources are silent (FACTS marks them UNKNOWN or inferred):
 - the gold deck's composition is unknown, so influence cards in hand are bounded only by the box
   (3 silver cards per player, and all hands together hold at most the 28 gold cards); guild masters
   per guild in a city by 2 printed per quarter + 4 tiles;
-- in the two-player variant the influenced guilds are chosen by the players, one each.
+- in the two-player variant the influenced guilds are chosen by the players, one each;
+- step 4 follows the turn order of step 3: each player's action is marked done in that order (by the
+  player on turn), so the header names who acts; steps 2, 3 and 6 are everyone's, steps 1 and 5 the
+  start player's (`moves`, `guide`);
+- a city is scored with at least one completed quarter entered (every city in play has a city centre);
+  a city holding only a neutral centre cannot be entered (the rulebook does not say whom it counts for).
 """
 from __future__ import annotations
 
@@ -633,10 +638,9 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
         ) if missing else ALLOWED
         return table
     start = config["players"][state["start"]]["colour"]
-    two = refused(N_("The two-player variant plays without gold cards."))
     if not standard:
         turn_order = action_done = refused(N_("The two-player variant has no turn order to work out."))
-        gold = two
+        gold = refused(N_("The two-player variant plays without gold cards."))
     else:
         if step != "reveal":
             turn_order = refused(N_("The cards are revealed in step 3: go to step 3 to enter them."))
