@@ -568,3 +568,13 @@ def test_only_played_influence_cards_are_said_to_leave_the_game():
         assert not re.search(wrong, value, re.IGNORECASE), key
     assert "kept in hand stay" in flanders_texts("en")["flanders_1302.rule.return_card.body"]
     assert "v ruce, vám zůstávají" in flanders_texts("cs")["flanders_1302.rule.return_card.body"]
+
+
+def test_step_4_without_a_turn_order_says_why_nobody_is_on_turn():
+    from companion.ui.app import _walk
+    vm, shell = owned_phone(None, [("begin", {}), ("goto_step", {"step": "actions"})])
+    vm.set_language("en")
+    shell.render()
+    shown = [getattr(c, "value", None) for c in _walk(shell.page.controls)]
+    assert "Work out the turn order in step 3 first: it says who acts when." in shown
+    assert G.guide(vm.state, vm.session["config"]).actor is None

@@ -116,6 +116,8 @@ def round_screen(shell) -> Screen:
         controls += turn_order_helper(shell)
         if current.id == "actions" and rules.on_turn(state, config):
             primary = _action_done(shell, rules.on_turn(state, config))
+    elif current.id == "actions":  # no turn order this round: the table says why nobody is named
+        controls.append(tid("no-order", text(vm.msg(vm.rule("action_done").refusal), SMALL)))
     elif current.helper == "gold_influence":
         controls += gold_influence_helper(shell)
     elif current.helper == "city_scoring":
