@@ -161,6 +161,8 @@ def test_village_is_shown_under_its_czech_title():
     ("carcassonne", r"\bprv(ek|k)", "území"),
     ("carcassonne", r"\bdar(u|ů|y|em|ech|ům)?\b|\bkart\w* dar", "dárek, karta s dárkem"),
     ("elfenland", r"figurk\w* měst", "městské trofeje"),
+    ("flanders_1302", r"\bkostel", "církevní čtvrť"),
+    ("flanders_1302", r"\bmist\w* cechu\b", "cechovní mistr"),
     ("princes_of_the_renaissance", r"\bpočítadl", "stupnice"),
     ("princes_of_the_renaissance", r"\bbodován", "vyhodnocení"),
     ("princes_of_the_renaissance", r"\d+ vlivu\b", "12 vlivů"),

@@ -15,10 +15,15 @@ SCRIPTS = {
         {"colour": "blue", "name": "A"}, {"colour": "red", "name": "B"}, {"colour": "green", "name": "C"}],
         "empty_city": "ypres"}, [
         ("tick", {"item": "board", "done": True}), ("begin", {}), ("goto_step", {"step": "reveal"}),
-        ("turn_order", {"cards": {"blue": 2, "red": 1, "green": 3}}), ("gold_influence", {}),
+        ("turn_order", {"cards": {"blue": 2, "red": 1, "green": 3}}), ("action_done", {"player": "green"}),
+        ("action_done", {"player": "blue"}), ("action_done", {"player": "red"}), ("gold_influence", {}),
+        ("goto_step", {"step": "scoring"}),
         ("score_city", {"city": "ghent", "quarters": {"blue": 2, "red": 1}, "church": 1}),
         ("correct", {"track": "grey", "points": 1, "reason": "forgot"}),
-        ("end_round", {"board": False, "deck": False}),
+        ("end_round", {"board": False, "deck": False}), ("goto_step", {"step": "scoring"}),
+        ("end_round", {"board": True, "deck": False}),
+        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("bruges", "leuven", "utrecht", "liege")],
+        ("finish", {"cards": {"blue": 2, "red": 4, "green": 1}}),
     ]),
     "village": ({"start": 0, "lap": 6, "players": [{"colour": "red", "name": "A"}, {"colour": "ivory", "name": "B"}]}, [
         ("tick", {"item": "board", "done": True}), ("begin", {}), ("time", {"player": "red", "amount": 3}),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -197,8 +198,9 @@ def test_two_players_are_sent_to_the_variant():
 
 def test_three_players_score_at_most_the_five_cities_in_play():
     """The city that stays empty is never scored: five cities, and six with 4 players."""
-    assert json.loads(run_score(dict(BASE, cities=[{"quarters": {}}] * 5)).stdout)["winners"]
-    four = dict(BASE, players=[*BASE["players"], {"id": "yellow", "influence_cards": 0}], cities=[{"quarters": {}}] * 6)
+    assert json.loads(run_score(dict(BASE, cities=[{"quarters": {"grey": 1}}] * 5)).stdout)["winners"]
+    four = dict(BASE, players=[*BASE["players"], {"id": "yellow", "influence_cards": 0}],
+                cities=[{"quarters": {"grey": 1}}] * 6)
     assert run_score(four).returncode == 0
 
 
@@ -218,6 +220,9 @@ def test_deeply_nested_input_is_refused_cleanly():
 FOUR = {"variant": "standard", "start": 0, "players": [
     {"colour": "yellow", "name": "Yvona"}, {"colour": "green", "name": "Gustav"},
     {"colour": "blue", "name": "Bára"}, {"colour": "red", "name": "Radek"}]}
+
+
+REVEAL, SCORING = ("goto_step", {"step": "reveal"}), ("goto_step", {"step": "scoring"})
 
 
 def play(config_form, actions):
@@ -258,9 +263,9 @@ def test_the_standard_game_is_for_three_or_four_players():
 
 
 def test_three_players_never_score_the_empty_city():
-    config, state = play(dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht"), [("begin", {})])
+    config, state = play(dict(FOUR, players=FOUR["players"][:3], empty_city="utrecht"), [("begin", {}), SCORING])
     with pytest.raises(InvalidAction) as error:
-        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "utrecht", "quarters": {}}})
+        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "utrecht", "quarters": {"grey": 1}}})
     assert error.value.field == "city"
 
 
@@ -287,24 +292,27 @@ def test_two_player_variant_setup_and_steps():
 
 
 def test_played_influence_cards_leave_the_game_and_are_limited():
-    config, state = play(FOUR, [("begin", {}), ("turn_order", {"cards": {"yellow": 1, "green": 4, "blue": 2, "red": 3}})])
+    config, state = play(FOUR, [("begin", {}), REVEAL,
+                                ("turn_order", {"cards": {"yellow": 1, "green": 4, "blue": 2, "red": 3}})])
     assert state["influence"] == {"yellow": 3, "green": 0, "blue": 2, "red": 1}
-    state = flow.apply(G, config, state, {"type": "end_round", "args": {"board": False, "deck": False}})
+    for action in (SCORING, ("end_round", {"board": False, "deck": False}), REVEAL):
+        state = flow.apply(G, config, state, {"type": action[0], "args": action[1]})
     before = json.dumps(state, sort_keys=True)
     with pytest.raises(InvalidAction) as error:
         flow.apply(G, config, state, {"type": "turn_order", "args": {"cards": {"yellow": 1, "green": 2, "blue": 1, "red": 1}}})
     assert error.value.field == "cards.green"
     assert json.dumps(state, sort_keys=True) == before
+    state = flow.apply(G, config, state, {"type": "goto_step", "args": {"step": "start_gold"}})
     state = flow.apply(G, config, state, {"type": "gold_influence", "args": {}})
     assert state["influence"]["green"] == 1  # green is the start player of round 2
 
 
 def test_full_game_to_the_winner():
     config, state = play(FOUR, [
-        ("begin", {}),
+        ("begin", {}), SCORING,
         ("score_city", dict(city="liege", **LIEGE)),
         ("end_round", {"board": False, "deck": True}),
-        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
+        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("bruges", "ghent", "ypres", "leuven", "utrecht")],
         ("finish", {"cards": {"yellow": 1, "green": 0, "blue": 1, "red": 0}}),
     ])
     assert state["phase"] == "over"
@@ -315,8 +323,8 @@ def test_full_game_to_the_winner():
 
 def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
     """3 silver per player and at most the 28 gold cards among all hands."""
-    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": False, "deck": True}),
-                                *[("score_city", {"city": c, "quarters": {}}) for c in fl.CITIES]])
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": False, "deck": True}),
+                                *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in fl.CITIES]])
     with pytest.raises(InvalidAction) as error:
         flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 20, "green": 20, "blue": 0,
                                                                             "red": 0}}})
@@ -324,14 +332,14 @@ def test_influence_cards_in_hand_at_the_end_stay_within_the_box():
 
 
 def test_cannot_finish_before_every_city_is_scored():
-    config, state = play(FOUR, [("begin", {}), ("end_round", {"board": True, "deck": False})])
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": True, "deck": False})])
     with pytest.raises(InvalidAction):
         flow.apply(G, config, state, {"type": "finish", "args": {"cards": {"yellow": 0, "green": 0, "blue": 0,
                                                                             "red": 0}}})
 
 
 def test_a_city_is_scored_once_and_counts_stay_within_the_box():
-    config, state = play(FOUR, [("begin", {}), ("score_city", {"city": "ghent", "quarters": {"blue": 10}})])
+    config, state = play(FOUR, [("begin", {}), SCORING, ("score_city", {"city": "ghent", "quarters": {"blue": 10}})])
     for args in ({"city": "ghent", "quarters": {"blue": 1}}, {"city": "ypres", "quarters": {"blue": 7}},
                  {"city": "ypres", "quarters": {"blue": -1}}):
         with pytest.raises(InvalidAction):
@@ -357,3 +365,216 @@ def test_city_lines_name_the_players_and_leave_out_what_is_not_there():
     assert any(line.startswith("Anna: quarters 3") for line in lines)
     assert any(line.startswith("Bořek: quarters 2") for line in lines)
     assert "cathedral" not in fl.score_city(city({"blue": 1}))["explain"][0].english()
+
+
+# -- the table of allowed actions and who acts now (issue 22) ------------------------------------------
+
+def test_the_header_names_the_player_on_turn_in_step_4_not_the_start_player():
+    """Step 4 named the start player (Yvona) while the turn order put Gustav first."""
+    config, state = play(FOUR, [("begin", {}), REVEAL,
+                                ("turn_order", {"cards": {"yellow": 1, "green": 3, "blue": 2, "red": 1}})])
+    assert state["step"] == "actions"
+    order = []
+    while state["step"] == "actions":
+        header = G.guide(state, config)
+        order.append(header.actor)
+        assert G.moves(state, config)["action_done"].by == {header.actor}
+        state = flow.apply(G, config, state, {"type": "action_done", "args": {"player": header.actor}})
+    assert order == ["green", "blue", "yellow", "red"] and state["step"] == "start_gold"
+
+
+@pytest.mark.parametrize("step, actor", [
+    ("gold_card", "green"), ("choose", None), ("reveal", None), ("actions", None), ("start_gold", "green"),
+    ("scoring", None)])
+def test_the_header_names_the_start_player_only_where_the_start_player_acts(step, actor):
+    """Round 2 (start player green): the start player takes and reveals the gold card; everyone
+    chooses and reveals at once; the table scores (step 4 without a turn order: nobody in particular)."""
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": False, "deck": False}),
+                                ("goto_step", {"step": step})])
+    assert G.guide(state, config).actor == actor
+    gold = G.moves(state, config)["gold_influence"]
+    assert (gold.refusal is None) == (step == "start_gold") and (gold.by == {"green"} if step == "start_gold" else True)
+
+
+def test_the_two_player_header_and_the_end_of_the_turn_name_the_player_on_turn():
+    form = {"variant": "two-player", "start": 1, "players": FOUR["players"][:2],
+            "influenced": {"yellow": "red", "green": "blue"}}
+    config, state = play(form, [("begin", {}), SCORING])
+    assert G.guide(state, config).actor == "green"
+    assert G.moves(state, config)["end_round"].by == {"green"}
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "end_round", "args": {"board": False, "player": "yellow"}})
+    assert error.value.field == "player"
+    state = flow.apply(G, config, state, {"type": "end_round", "args": {"board": False}})
+    assert G.guide(state, config).actor == "yellow"
+
+
+@pytest.mark.parametrize("actions, kind, reason", [
+    pytest.param([], "score_city", "Completed cities are scored in step 6.", id="city-outside-step-6"),
+    pytest.param([], "turn_order", "The cards are revealed in step 3", id="order-outside-step-3"),
+    pytest.param([REVEAL, ("turn_order", {"cards": {"yellow": 1, "green": 1, "blue": 1, "red": 1}}), REVEAL],
+                 "turn_order", "already set", id="order-twice"),
+    pytest.param([("goto_step", {"step": "actions"})], "action_done", "Work out the turn order",
+                 id="turn-without-an-order"),
+    pytest.param([], "gold_influence", "in step 5", id="gold-outside-step-5"),
+    pytest.param([("goto_step", {"step": "start_gold"}), ("gold_influence", {})], "gold_influence",
+                 "one gold card per round", id="gold-twice"),
+    pytest.param([], "end_round", "after step 6", id="round-end-outside-step-6"),
+    pytest.param([], "finish", "final scoring begins", id="finish-during-a-round"),
+    pytest.param([], "begin", "already begun", id="begin-twice"),
+])
+def test_the_table_refuses_out_of_step_actions_with_its_reason(actions, kind, reason):
+    config, state = play(FOUR, [("begin", {}), *actions])
+    rule = G.moves(state, config)[kind]
+    assert rule.refusal is not None and reason in rule.refusal.english()
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": kind, "args": {}})
+    assert error.value.msg == rule.refusal
+
+
+def test_finish_names_the_cities_still_to_score_before_the_reducer_runs():
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": True, "deck": False})])
+    rule = G.moves(state, config)["finish"]
+    all_texts, _sections = texts.load_all()
+    assert "Bruges" in rule.refusal.english(lambda key: all_texts[key]["en"])
+
+
+def owned_phone(owner, actions):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm, join="http://table")
+    assert vm.new_game(G.id, FOUR)
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = owner
+    return vm, shell
+
+
+def drawn(shell, ident):
+    from companion.ui.app import _walk
+    from companion.ui.widgets import Act
+    shell.render()
+    return next(c for c in _walk(shell.page.controls) if isinstance(c.data, Act)
+                and getattr(c, "identifier", None) == ident)
+
+
+def test_an_owned_phone_greys_the_action_of_the_player_on_turn_and_a_tap_says_why():
+    """Gustav's phone: Gustav acts first in step 4, so his button works there; on Yvona's phone the
+    same button is greyed, and a tap says whose it is."""
+    actions = [("begin", {}), REVEAL, ("turn_order", {"cards": {"yellow": 1, "green": 3, "blue": 2, "red": 1}})]
+    vm, shell = owned_phone("green", actions)
+    assert drawn(shell, "action-done").data.refusal is None
+    vm, shell = owned_phone("yellow", actions)
+    button = drawn(shell, "action-done")
+    assert button.data.refusal and "Gustav" in button.data.refusal
+    button.content.on_click(None)
+    assert vm.problem.text == button.data.refusal and len(vm.session["log"]) == 3
+
+
+def test_the_seal_button_of_table_mode_is_drawn_from_the_table():
+    vm, shell = owned_phone("blue", [("begin", {}), REVEAL])
+    seal = drawn(shell, "seal")
+    assert seal.data.kind == "turn_order" and seal.data.player == "blue" and seal.data.refusal is None
+
+
+# -- rules and Czech, round 3 (issue 26) ------------------------------------------------------------
+
+def test_only_the_guild_that_wins_a_tie_on_quarters_is_said_to_win_it():
+    """Blue and red tie on 2 quarters; red has the guild master. Both lines said "wins the tie"."""
+    lines = [m.english() for m in fl.score_city(city({"blue": 2, "red": 2, "green": 1}, masters={"red": 1}),
+                                                  {"blue": "Anna", "red": "Bořek", "green": "Cyril"})["explain"]]
+    wins = [line for line in lines if "wins the tie" in line]
+    loses = [line for line in lines if "loses the tie" in line]
+    assert wins == ["Bořek ties on quarters with Anna and wins the tie with more guild masters."]
+    assert loses == ["Anna ties on quarters with Bořek but loses the tie: fewer guild masters (0 against 1)."]
+
+
+def test_a_guild_beaten_on_masters_by_a_tied_pair_says_it_lost():
+    lines = [m.english() for m in fl.score_city(city({"blue": 2, "red": 2, "green": 2},
+                                                     masters={"blue": 2, "red": 2, "green": 1}))["explain"]]
+    assert not any("wins the tie" in line for line in lines)
+    assert any("loses the tie" in line and "(1 against 2)" in line for line in lines)
+    assert any("still tied after counting guild masters" in line for line in lines)
+
+
+def test_a_city_with_nothing_entered_is_refused_in_the_app_and_by_score():
+    config, state = play(FOUR, [("begin", {}), SCORING])
+    with pytest.raises(InvalidAction) as error:
+        flow.apply(G, config, state, {"type": "score_city", "args": {"city": "ghent", "quarters": {}}})
+    assert error.value.field == "quarters" and "Nothing is entered" in error.value.msg.english()
+    done = run_score(changed(["cities", 0, "quarters"], {"blue": 0}))
+    assert_refused(done, "cities[0].quarters")
+    assert "city centre" in done.stderr
+    assert run_score(changed(["cities", 0], {"quarters": {}, "church": 1})).returncode == 0
+
+
+def test_two_player_guild_masters_are_only_the_printed_ones():
+    """The variant has no guild-master tiles: 2 printed per completed quarter, and the refusal says so."""
+    assert fl.most_masters(2, fl.TWO_PLAYER) == 4 and fl.most_masters(2, fl.STANDARD) == 8
+    assert fl.most_masters(0, fl.STANDARD) == 0
+    two = {"options": ["two-player"], "players": [{"id": "blue", "influenced_guild": "red"},
+                                                   {"id": "yellow", "influenced_guild": "green"}],
+           "cities": [{"quarters": {"blue": 2, "red": 2}, "masters": {"blue": 5}}]}
+    done = run_score(two)
+    assert_refused(done, "cities[0].masters.blue")
+    assert "no guild-master tiles" in done.stderr and "plus the tiles" not in done.stderr
+
+
+def test_the_two_player_master_picker_offers_only_the_printed_masters():
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import TWO, Page, identifiers
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game(G.id, TWO)
+    for kind, args in [("begin", {}), SCORING]:
+        assert vm.dispatch(kind, **args)
+    shell.draft["city"] = {"city": "ghent", "quarters": {"blue": 2, "red": 2}, "masters": {}, "church_all": 0,
+                           "church_with_cathedral": 0, "at": ["m", "blue"],
+                           "answered": [["q", g] for g in fl.GUILDS] + [["church", None]]}
+    shell.render()
+    ids = set(identifiers(shell.page.controls))
+    assert "m-blue-4" in ids and "m-blue-5" not in ids
+
+
+def flanders_texts(lang):
+    all_texts, _sections = texts.load_all()
+    return {k: v[lang] for k, v in all_texts.items() if k.startswith("flanders_1302.")}
+
+
+def test_the_neutral_centres_are_never_confused_with_the_cities_of_the_same_name():
+    """The checklist said "Place the two extra city centres, Utrecht and Liège ... never in {city}":
+    with Utrecht as the empty city that read as a contradiction. Every text about the Utrecht and
+    Liège centres calls them neutral centres, and the 3-player items say which city stays empty."""
+    for lang, centres, neutral in (("en", r"Utrecht and Liège (city )?centres|centres?, Utrecht and Liège", "neutral"),
+                                   ("cs", r"centr\w* Utrechtu a Liége|centra, Utrecht a Liége", "neutrální")):
+        found = flanders_texts(lang)
+        about = [k for k, v in found.items() if re.search(centres, v)]
+        assert about and all(neutral in found[k] for k in about), [k for k in about if neutral not in found[k]]
+        for item in ("setup.empty_city", "setup.centres_three", "setup.neutral_centres_three"):
+            assert "{city}" in found[f"flanders_1302.{item}"]
+        assert neutral in found["flanders_1302.setup.neutral_centres"]
+    assert "even when it is Utrecht or Liège" in flanders_texts("en")["flanders_1302.setup.neutral_centres_three"]
+
+
+def test_only_played_influence_cards_are_said_to_leave_the_game():
+    """"Influence cards do not come back" (the return card) read as if every influence card left the game."""
+    wrong = r"(?<!played )(?<!Played )\binfluence cards? (do not come back|leaves?|left|are removed|is removed|are out)"
+    for key, value in flanders_texts("en").items():
+        assert not re.search(wrong, value, re.IGNORECASE), key
+    assert "kept in hand stay" in flanders_texts("en")["flanders_1302.rule.return_card.body"]
+    assert "v ruce, vám zůstávají" in flanders_texts("cs")["flanders_1302.rule.return_card.body"]
+
+
+def test_step_4_without_a_turn_order_says_why_nobody_is_on_turn():
+    from companion.ui.app import _walk
+    vm, shell = owned_phone(None, [("begin", {}), ("goto_step", {"step": "actions"})])
+    vm.set_language("en")
+    shell.render()
+    shown = [getattr(c, "value", None) for c in _walk(shell.page.controls)]
+    assert "Work out the turn order in step 3 first: it says who acts when." in shown
+    assert G.guide(vm.state, vm.session["config"]).actor is None

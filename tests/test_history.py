@@ -213,9 +213,9 @@ def test_the_progression_of_a_game_with_rounds_reads_by_round():
     vm, _ = walk(STANDARD, [
         ("begin", {}), ("goto_step", {"step": "scoring"}),
         ("score_city", {"city": "ghent", "quarters": {"blue": 2, "grey": 1}}),
-        ("end_round", {"board": False, "deck": False}),
+        ("end_round", {"board": False, "deck": False}), ("goto_step", {"step": "scoring"}),
         ("score_city", {"city": "bruges", "quarters": {"yellow": 3}}), ("end_round", {"board": True}),
-        *[("score_city", {"city": c, "quarters": {}}) for c in ("leuven", "utrecht", "liege")],
+        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("leuven", "utrecht", "liege")],
         ("finish", {"cards": {"blue": 0, "yellow": 0, "green": 0}})])
     progress = vm.progression()
     assert progress["by"] == "round" and progress["labels"][:3] == [0, 1, 2]

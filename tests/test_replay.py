@@ -118,7 +118,7 @@ def test_a_reducer_that_keeps_its_arguments_cannot_change_the_log_through_a_late
         state["seats"].append(args["item"])
         state["seen"] = list(config["seats"])
 
-    game = FLANDERS._replace(initial_state=lambda config: {}, reducers={"keep": keep, "grow": grow})
+    game = FLANDERS._replace(initial_state=lambda config: {}, reducers={"keep": keep, "grow": grow}, moves=None)
     config = {"seats": ["a"]}
     log = [{"type": "keep", "args": {"items": [1]}}, {"type": "grow", "args": {"item": 2}},
            {"type": "grow", "args": {"item": 3}}]

@@ -85,14 +85,14 @@ def walk(form, actions, game="flanders_1302"):
         ("score_city", {"city": "ghent", "quarters": {"blue": 2, "grey": 1}, "masters": {"blue": 1}}),
         ("correct", {"track": "grey", "points": -1, "reason": "oops"}),
         ("end_round", {"board": True, "deck": False}),
-        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "leuven", "utrecht", "liege")],
+        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("bruges", "leuven", "utrecht", "liege")],
         ("finish", {"cards": {"blue": 2, "yellow": 2, "green": 3}}),
     ], id="standard-3"),
     pytest.param(TWO, [
         ("begin", {}), ("goto_step", {"step": "scoring"}),
         ("score_city", {"city": "ghent", "quarters": {"blue": 2, "green": 2, "red": 1}}),
-        ("end_round", {"board": False}), ("end_round", {"board": True}),
-        *[("score_city", {"city": c, "quarters": {}}) for c in ("bruges", "ypres", "leuven", "utrecht", "liege")],
+        ("end_round", {"board": False}), ("goto_step", {"step": "scoring"}), ("end_round", {"board": True}),
+        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("bruges", "ypres", "leuven", "utrecht", "liege")],
         ("finish", {}),
     ], id="two-player"),
 ])
@@ -124,8 +124,8 @@ def test_new_game_form_refusal_names_the_field():
 
 
 def test_undo_after_finish_reopens_the_final_scoring():
-    vm, _ = walk(TWO, [("begin", {}), ("end_round", {"board": True}),
-                       *[("score_city", {"city": c, "quarters": {}}) for c in
+    vm, _ = walk(TWO, [("begin", {}), ("goto_step", {"step": "scoring"}), ("end_round", {"board": True}),
+                       *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in
                          ("bruges", "ghent", "ypres", "leuven", "utrecht", "liege")], ("finish", {})])
     assert vm.store.sessions("finished")
     assert "Final scoring done" in vm.undo_label() or vm.lang == "cs"

@@ -22,15 +22,20 @@ Decisions where the sources are silent (FACTS marks them UNKNOWN or inferred):
 - the gold deck's composition is unknown, so influence cards in hand are bounded only by the box
   (3 silver cards per player, and all hands together hold at most the 28 gold cards); guild masters
   per guild in a city by 2 printed per quarter + 4 tiles;
-- in the two-player variant the influenced guilds are chosen by the players, one each.
+- in the two-player variant the influenced guilds are chosen by the players, one each;
+- step 4 follows the turn order of step 3: each player's action is marked done in that order (by the
+  player on turn), so the header names who acts; steps 2, 3 and 6 are everyone's, steps 1 and 5 the
+  start player's (`moves`, `guide`);
+- a city is scored with at least one completed quarter entered (every city in play has a city centre);
+  a city holding only a neutral centre cannot be entered (the rulebook does not say whom it counts for).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.flow import need, score_track
-from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.flow import score_track
+from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
@@ -260,9 +265,16 @@ def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
                               award, guild=label(guild), quarters=quarters[guild],
                               masters=masters.get(guild, 0),
                               place=str(first) if first == last else f"{first}–{last}"))
-        if len(by_quarters[quarters[group[0]]]) > 1 and len(group) == 1:
-            explain.append(Msg(N_("{guild} ties on quarters and wins the tie with more guild masters."),
-                               {"guild": label(group[0])}))
+        rivals = [g for g in by_quarters[quarters[group[0]]] if g not in group] if len(group) == 1 else []
+        above = [g for g in rivals if masters.get(g, 0) > masters.get(group[0], 0)]
+        if rivals and not above:
+            explain.append(Msg(N_("{guild} ties on quarters with {others} and wins the tie with more guild masters."),
+                               {"guild": label(group[0]), "others": _names(rivals, names)}))
+        elif above:
+            explain.append(Msg(N_("{guild} ties on quarters with {others} but loses the tie: fewer guild masters "
+                                  "({masters} against {best})."),
+                               {"guild": label(group[0]), "others": _names(above, names),
+                                "masters": masters.get(group[0], 0), "best": max(masters.get(g, 0) for g in above)}))
         if len(group) > 1:
             explain.append(Msg(N_("{guilds} are still tied after counting guild masters: they share places "
                                   "{first}–{last} and each takes the points of place {last}."),
@@ -280,6 +292,10 @@ def _names(guilds: list[str], names: Mapping[str, str] | None = None) -> Msg:
     return Msg(template, {f"g{i}": (names or {}).get(g) or guild_name(g) for i, g in enumerate(guilds)})
 
 
+#: A city entered with no completed quarter at all: no city in play is scored so (its centre is a quarter).
+NOTHING_BUILT = N_("no completed quarter entered: a scored city has at least its city centre")
+
+
 def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
     """One city scoring as entered (the `score` command's city object, or the UI's form)."""
     inputs.obj(raw, path, required=["quarters"],
@@ -291,10 +307,11 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
         box = GREY_QUARTERS if guild == GREY else GUILD_QUARTERS
         q = inputs.whole(quarters_in.get(guild, 0), inputs.join(inputs.join(path, "quarters"), guild), 0, box,
                          N_("quarters of that guild in the box"))
-        tiles = 0 if variant == TWO_PLAYER else MASTER_TILES
         m = inputs.whole(masters_in.get(guild, 0), inputs.join(inputs.join(path, "masters"), guild), 0,
-                         PRINTED_MASTERS_PER_QUARTER * q + tiles if q else 0,
-                         N_("printed on its completed quarters plus the tiles") if q else N_("it has no completed quarter"))
+                         most_masters(q, variant),
+                         (N_("printed on its completed quarters plus the tiles") if variant == STANDARD else
+                          N_("printed on its completed quarters: the two-player variant has no guild-master tiles"))
+                         if q else N_("it has no completed quarter"))
         if q and guild not in guilds:
             raise inputs.InputError(inputs.join(inputs.join(path, "quarters"), guild),
                                     Msg(N_("that guild is not in this game")))
@@ -311,7 +328,17 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
         raise inputs.InputError(inputs.join(path, "church"),
                                 Msg(N_("church quarters with and without a cathedral add up to more than the "
                                        "box's {box}"), {"box": CHURCH_QUARTERS}))
+    if not sum(quarters.values()) + church + cathedral:
+        raise inputs.InputError(inputs.join(path, "quarters"), Msg(NOTHING_BUILT))
     return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters}
+
+
+def most_masters(quarters: int, variant: str) -> int:
+    """The most guild masters a guild can have on `quarters` completed quarters of one city: those
+    printed on them, plus the 4 tiles in the standard game (the two-player variant has none)."""
+    if not quarters:
+        return 0
+    return PRINTED_MASTERS_PER_QUARTER * quarters + (MASTER_TILES if variant == STANDARD else 0)
 
 
 def gold_influence_beyond_box(cards: list[int]) -> int | None:
@@ -464,12 +491,10 @@ def score_cli(data: Any) -> dict:
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "setup")
     state["phase"] = "round"
 
 
 def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "round")
     if args.get("step") not in [s.id for s in STEPS[config["variant"]]]:
         raise InvalidAction(Msg(N_("There is no such step.")))
     state["step"] = args["step"]
@@ -491,11 +516,6 @@ def _player_counts(args: Mapping, config: Mapping, key: str, low: int) -> dict[s
 
 def _turn_order(state: dict, args: Mapping, config: Mapping) -> None:
     """Step 3: cards revealed per player → the order; played influence cards leave the game."""
-    need(state, "round")
-    if config["variant"] != STANDARD:
-        raise InvalidAction(Msg(N_("The two-player variant has no turn order to work out.")))
-    if state["order"] is not None:
-        raise InvalidAction(Msg(N_("The turn order of this round is already set: undo it to enter it again.")))
     cards = _player_counts(args, config, "cards", 1)
     for p in config["players"]:
         held = state["influence"][p["colour"]]
@@ -508,17 +528,21 @@ def _turn_order(state: dict, args: Mapping, config: Mapping) -> None:
     for colour, n in cards.items():
         state["influence"][colour] -= n - 1
     seats = [p["colour"] for p in config["players"]]
-    state["order"] = {"cards": cards, "order": turn_order(seats, state["start"], cards)}
+    state["order"] = {"cards": cards, "order": turn_order(seats, state["start"], cards), "acted": 0}
     state["step"] = "actions"
+
+
+def _action_done(state: dict, args: Mapping, config: Mapping) -> None:
+    """Step 4: the player on turn has carried out the action; after the last one, step 5 follows."""
+    if not isinstance(args.get("player"), str):
+        raise InvalidAction(Msg(N_("Say which player carried out the action.")), field="player")
+    state["order"]["acted"] += 1
+    if state["order"]["acted"] == len(state["order"]["order"]):
+        state["step"] = "start_gold"
 
 
 def _gold_influence(state: dict, args: Mapping, config: Mapping) -> None:
     """Step 5: the start player's gold card is an influence card; he keeps it."""
-    need(state, "round")
-    if config["variant"] != STANDARD:
-        raise InvalidAction(Msg(N_("The two-player variant plays without gold cards.")))
-    if state["gold_influence"] == state["round"]:
-        raise InvalidAction(Msg(N_("The start player takes one gold card per round.")))
     colour = config["players"][state["start"]]["colour"]
     state["influence"][colour] += 1
     state["gold_influence"] = state["round"]
@@ -526,7 +550,6 @@ def _gold_influence(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _score_city(state: dict, args: Mapping, config: Mapping) -> None:
     """Step 6 (or the end of the game): score one completed city and move the score markers."""
-    need(state, "round", "final")
     name = args.get("city")
     if name not in cities_in_play(config):
         raise InvalidAction(Msg(N_("Choose a city in play.")), field="city")
@@ -547,13 +570,15 @@ def _score_city(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _form_message(error: inputs.InputError) -> Msg:
-    """A form-friendly message for a count the box cannot hold."""
+    """A form-friendly message for a count the box cannot hold (or a city with nothing entered)."""
+    if error.msg.text == NOTHING_BUILT:
+        return Msg(N_("Nothing is entered for this city: every scored city has completed quarters (its city centre "
+                      "is one). Enter the completed quarters of each guild."))
     return Msg(N_("That is more than the box holds or the rules allow ({detail})."), {"detail": error.msg})
 
 
 def _end_round(state: dict, args: Mapping, config: Mapping) -> None:
     """After step 6: check the end triggers with the players; either the game ends or a new round starts."""
-    need(state, "round")
     board = args.get("board")
     deck = args.get("deck", False)
     if not isinstance(board, bool) or not isinstance(deck, bool):
@@ -571,9 +596,8 @@ def _end_round(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    """The final scoring: every city scored; in the standard game the influence cards each player
-    really holds are entered (the app's own count is offered as the starting value)."""
-    need(state, "final")
+    """The final scoring: every city scored (the table checks it); in the standard game the influence
+    cards each player really holds are entered (the app's own count is offered as the starting value)."""
     if config["variant"] == STANDARD:
         counts = _player_counts(args, config, "cards", 0)
         over = gold_influence_beyond_box(list(counts.values()))
@@ -581,16 +605,91 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
             raise InvalidAction(Msg(N_("More influence cards than the box holds: 3 silver ones per player plus "
                                        "the 28 gold cards in all.")), field=f"cards.{list(counts)[over]}")
         state["influence"] = counts
-    missing = [c for c in cities_in_play(config) if c not in state["cities"]]
-    if missing:
-        raise InvalidAction(Msg(N_("Score every city first; still to score: {cities}."),
-                                {"cities": Msg(", ".join("{c%d}" % i for i in range(len(missing))),
-                                               {f"c{i}": city_name(c) for i, c in enumerate(missing)})}))
     state["phase"] = "over"
 
 
+def on_turn(state: Mapping, config: Mapping) -> str | None:
+    """Who carries out an action now in step 4 (the turn order of step 3), None when the order is
+    not worked out or everyone has acted."""
+    order = state.get("order")
+    if not order or order["acted"] >= len(order["order"]):
+        return None
+    return order["order"][order["acted"]]
+
+
+def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The table of allowed actions: for each phase and step of the round, what may be entered and by
+    whom, and why the rest is refused (rulebook "1.–6.", "Konec hry", "Pravidla pro 2 hráče")."""
+    phase, step = state["phase"], state.get("step")
+    standard = config["variant"] == STANDARD
+    if phase == "over":
+        return {kind: refused(N_("The game is over.")) for kind in REDUCERS}
+    if phase == "setup":
+        later = refused(N_("The rounds begin once the setup is done."))
+        return {**{kind: later for kind in REDUCERS}, "begin": ALLOWED}
+    if phase == "final":
+        ended = refused(N_("The game has ended: score the cities left, then show the winner."))
+        table = {kind: ended for kind in REDUCERS}
+        table["begin"] = refused(N_("The game has already begun."))
+        table["score_city"] = _city_rule(state, config)
+        missing = [c for c in cities_in_play(config) if c not in state["cities"]]
+        table["finish"] = Rule(Msg(N_("Score every city first; still to score: {cities}."), {"cities": Msg(
+            ", ".join("{c%d}" % i for i in range(len(missing))), {f"c{i}": city_name(c) for i, c in enumerate(missing)})})
+        ) if missing else ALLOWED
+        return table
+    start = config["players"][state["start"]]["colour"]
+    if not standard:
+        turn_order = action_done = refused(N_("The two-player variant has no turn order to work out."))
+        gold = refused(N_("The two-player variant plays without gold cards."))
+    else:
+        if step != "reveal":
+            turn_order = refused(N_("The cards are revealed in step 3: go to step 3 to enter them."))
+        elif state["order"] is not None:
+            turn_order = refused(N_("The turn order of this round is already set: undo it to enter it again."))
+        else:
+            turn_order = ALLOWED
+        if step != "actions":
+            action_done = refused(N_("The players carry out their actions in step 4."))
+        elif state["order"] is None:
+            action_done = refused(N_("Work out the turn order in step 3 first: it says who acts when."))
+        elif on_turn(state, config) is None:
+            action_done = refused(N_("Every player has carried out an action this round."))
+        else:
+            action_done = Rule(by=frozenset({on_turn(state, config)}))
+        if step != "start_gold":
+            gold = refused(N_("The start player reveals the gold card in step 5."))
+        elif state["gold_influence"] == state["round"]:
+            gold = refused(N_("The start player takes one gold card per round."))
+        else:
+            gold = Rule(by=frozenset({start}))
+    if step != "scoring":
+        end_round = refused(N_("The round ends after step 6: go to step 6 first.") if standard
+                            else N_("The turn ends after its scoring (step 3): go to step 3 first."))
+    else:
+        end_round = ALLOWED if standard else Rule(by=frozenset({start}))
+    return {
+        "begin": refused(N_("The game has already begun.")), "goto_step": ALLOWED, "turn_order": turn_order,
+        "action_done": action_done, "gold_influence": gold, "score_city": _city_rule(state, config),
+        "end_round": end_round,
+        "finish": refused(N_("The final scoring begins once the end of the game is checked after step 6.")
+                          if standard else
+                          N_("The final scoring begins once the end of the game is checked at the end of a turn.")),
+    }
+
+
+def _city_rule(state: Mapping, config: Mapping) -> Rule:
+    """Cities are scored in the round's scoring step and in the final scoring, each once."""
+    if state["phase"] == "round" and state["step"] != "scoring":
+        return refused(N_("Completed cities are scored in step 6.") if config["variant"] == STANDARD
+                       else N_("Completed cities are scored at the end of the turn (step 3)."))
+    if all(c in state["cities"] for c in cities_in_play(config)):
+        return refused(N_("Every city in play has been scored."))
+    return ALLOWED
+
+
 REDUCERS = {
-    "begin": _begin, "goto_step": _goto_step, "turn_order": _turn_order, "gold_influence": _gold_influence,
+    "begin": _begin, "goto_step": _goto_step, "turn_order": _turn_order, "action_done": _action_done,
+    "gold_influence": _gold_influence,
     "score_city": _score_city, "end_round": _end_round, "finish": _finish,
 }
 
@@ -624,6 +723,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     if kind == "turn_order":
         cards = args.get("cards", {})
         return Msg(N_("Cards revealed: {cards}"), {"cards": ", ".join(f"{names[c]} {cards.get(c)}" for c in names)})
+    if kind == "action_done":
+        return Msg(N_("{name} carried out the action"), {"name": names.get(args.get("player"), "")})
     if kind == "gold_influence":
         return Msg(N_("The start player kept a gold influence card"))
     if kind == "score_city":
@@ -644,8 +745,10 @@ def describe(action: Mapping, config: Mapping) -> Msg:
 
 
 def guide(state: Mapping, config: Mapping) -> Guide:
-    """The pinned header: round (or turn) and step, the start player (the player on turn in the
-    two-player variant), and every player's points (own guild plus influenced guild in the variant)."""
+    """The pinned header: round (or turn) and step, and who acts in that step: the start player in
+    steps 1 and 5, the player on turn in step 4 (by the turn order of step 3), nobody in particular
+    where everyone acts at once (steps 2, 3) or the table scores (step 6); in the two-player variant
+    the player on turn. Every player's points (own guild plus influenced guild in the variant)."""
     variant = config["variant"]
     totals = {p["colour"]: state["scores"][p["colour"]] + state["scores"].get(config.get("influenced", {}).get(
         p["colour"]), 0) for p in config["players"]}
@@ -661,8 +764,15 @@ def guide(state: Mapping, config: Mapping) -> Guide:
                 else N_("Turn {round} · step {n} of {all}: {step}"),
                 {"round": state["round"], "n": index + 1, "all": len(steps),
                  "step": text(f"step.{variant}.{state['step']}.title")})
-    role = Msg(N_("Start player:")) if variant == STANDARD else Msg(N_("On turn:"))
-    return Guide(where, config["players"][state["start"]]["colour"], role, figures, f"round:{state['step']}")
+    start = config["players"][state["start"]]["colour"]
+    screen = f"round:{state['step']}"
+    if variant == TWO_PLAYER:
+        return Guide(where, start, Msg(N_("On turn:")), figures, screen)
+    if state["step"] in ("gold_card", "start_gold"):
+        return Guide(where, start, Msg(N_("Start player:")), figures, screen)
+    if state["step"] == "actions" and on_turn(state, config):
+        return Guide(where, on_turn(state, config), Msg(N_("On turn:")), figures, screen)
+    return Guide(where, None, None, figures, screen)
 
 
 GAME = GameDef(
@@ -671,4 +781,5 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS[config["variant"]], result=result,
     progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
+    personal=frozenset({"turn_order", "action_done"}), moves=moves,
 )

@@ -5,8 +5,8 @@ import flet as ft
 
 from ..engine import inputs
 from ..games import flanders_1302 as rules
-from .widgets import (SMALL, TARGET, TEXT, Screen, create_button, Stepper, bar_button, button, card, choice_chips, dot, error,
-                      heading, pick, text, tid, who)
+from .widgets import (ACCENT, SMALL, TARGET, TEXT, Screen, act, create_button, Stepper, card, choice_chips, dot,
+                      error, heading, pick, text, tid, who)
 
 GAME = rules.ID
 
@@ -114,6 +114,10 @@ def round_screen(shell) -> Screen:
     primary = None
     if current.helper == "turn_order" or (current.id == "actions" and state.get("order")):
         controls += turn_order_helper(shell)
+        if current.id == "actions" and rules.on_turn(state, config):
+            primary = _action_done(shell, rules.on_turn(state, config))
+    elif current.id == "actions":  # no turn order this round: the table says why nobody is named
+        controls.append(tid("no-order", text(vm.msg(vm.rule("action_done").refusal), SMALL)))
     elif current.helper == "gold_influence":
         controls += gold_influence_helper(shell)
     elif current.helper == "city_scoring":
@@ -123,10 +127,20 @@ def round_screen(shell) -> Screen:
         primary = primary or end_button
     controls.append(shell.rule_fold(f"{GAME}.step.{variant}.{current.id}"))
     if primary is None and index + 1 < len(steps):
-        primary = bar_button(_("Next step: {title}").format(
+        primary = act(vm, "goto_step", _("Next step: {title}").format(
             title=vm.t.text(f"{GAME}.step.{variant}.{steps[index + 1].id}.title")),
-            lambda e: vm.dispatch("goto_step", step=steps[index + 1].id), "next-step", icon=ft.Icons.ARROW_FORWARD)
+            lambda e: vm.dispatch("goto_step", step=steps[index + 1].id), "next-step", icon=ft.Icons.ARROW_FORWARD,
+            bar=True)
     return Screen(controls + shell.footer(), primary)
+
+
+def _action_done(shell, colour: str) -> ft.Control:
+    """Step 4: the player on turn says the action is carried out (on an owned phone, only its owner)."""
+    _, vm = shell.vm.t, shell.vm
+    name = next(p["name"] for p in vm.session["config"]["players"] if p["colour"] == colour)
+    return act(vm, "action_done", _("{name}'s action is done").format(name=name),
+               lambda e: vm.dispatch("action_done", player=colour), "action-done", player=colour,
+               icon=ft.Icons.CHECK, bar=True)
 
 
 def _influence_line(shell) -> ft.Control:
@@ -141,9 +155,13 @@ def turn_order_helper(shell) -> list[ft.Control]:
     names = {p["colour"]: p for p in config["players"]}
     if state["order"]:
         lines = [heading(_("Turn order"))]
+        acted = state["order"]["acted"] if state["step"] == "actions" else 0
         for i, colour in enumerate(state["order"]["order"]):
-            lines.append(ft.Row([ft.Text(f"{i + 1}.", size=22, weight=ft.FontWeight.BOLD),
-                                 who(names[colour]["name"], colour, 20)]))
+            mark = ([ft.Icon(ft.Icons.CHECK, color=ACCENT, size=22)] if i < acted
+                    else [ft.Text(_("on turn"), size=SMALL, color=ACCENT)] if i == acted and state["step"] == "actions"
+                    else [])
+            lines.append(tid(f"order-{colour}", ft.Row([ft.Text(f"{i + 1}.", size=22, weight=ft.FontWeight.BOLD),
+                                                        who(names[colour]["name"], colour, 20), *mark])))
         for line in rules.explain_order(config, state["start"], state["order"]["cards"]):
             lines.append(text(vm.msg(line), SMALL))
         return [card(lines, "turn-order"), _influence_line(shell)]
@@ -155,8 +173,8 @@ def turn_order_helper(shell) -> list[ft.Control]:
         rows += [pick(f"cards-{p['colour']}", who(p["name"], p["colour"]), draft[p["colour"]], 1, held + 1,
                       lambda v, c=p["colour"]: draft.update({c: v})),
                  shell.problem(f"cards.{p['colour']}")]
-    rows += [_influence_line(shell), button(_("Work out the order"), lambda e: shell.send("turn_order", "cards",
-                                                                                     cards=dict(draft)), "order")]
+    rows += [_influence_line(shell), act(vm, "turn_order", _("Work out the order"),
+                                         lambda e: shell.send("turn_order", "cards", cards=dict(draft)), "order")]
     return sealed + [card(rows, "turn-order-helper")]
 
 
@@ -178,8 +196,8 @@ def _sealed_cards(shell) -> list[ft.Control]:
         mine = shell.draft.setdefault("sealed", {"cards": 1})
         rows += [pick("seal-cards", _("My cards this round"), mine["cards"], 1, vm.state["influence"][me] + 1,
                       lambda v: mine.update(cards=v)),
-                 button(_("Seal my cards"), lambda e: _seal(shell, kind, me, mine["cards"]), "seal",
-                        icon=ft.Icons.LOCK)]
+                 act(vm, "turn_order", _("Seal my cards"), lambda e: _seal(shell, kind, me, mine["cards"]), "seal",
+                     player=me, icon=ft.Icons.LOCK)]
     elif not me:
         rows.append(text(_("Choose whose phone this is (at the bottom) to seal your cards here."), SMALL))
     return [card(rows, "sealed-cards")]
@@ -198,8 +216,8 @@ def gold_influence_helper(shell) -> list[ft.Control]:
     else:
         body = [text(_("If the gold card is an influence card, {name} keeps it for later rounds.")
                      .format(name=start["name"])),
-                button(_("{name} keeps a gold influence card").format(name=start["name"]),
-                       lambda e: vm.dispatch("gold_influence"), "gold-influence", primary=False)]
+                act(vm, "gold_influence", _("{name} keeps a gold influence card").format(name=start["name"]),
+                    lambda e: vm.dispatch("gold_influence"), "gold-influence", primary=False)]
     return [card(body + [_influence_line(shell)], "gold-helper")]
 
 
@@ -317,9 +335,9 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
                 value=preview["value"], points=points or _("no points")), weight=ft.FontWeight.BOLD)))
         except inputs.InputError:  # the engine says what is wrong when the city is sent
             pass
-        primary = bar_button(_("Score {city}").format(city=_city(shell, draft["city"])),
-                             lambda e: shell.send("score_city", "city", **_city_args(draft)), "score-city",
-                             icon=ft.Icons.CHECK)
+        primary = act(vm, "score_city", _("Score {city}").format(city=_city(shell, draft["city"])),
+                      lambda e: shell.send("score_city", "city", **_city_args(draft)), "score-city",
+                      icon=ft.Icons.CHECK, bar=True)
     if answered:
         rows += [text(_("Tap an answer to change it:"), SMALL), summary]
     controls.insert(0, card(rows, "city-helper"))
@@ -334,8 +352,8 @@ def _question(shell, draft: dict, question, answer) -> ft.Control:
                               draft["quarters"].get(guild), CITY_QUARTERS)
     elif kind == "m":
         label, value, high = (_("Guild masters on the quarters of {guild} (it ties)").format(guild=_owner(shell, guild)),
-                              draft["masters"].get(guild), min(10, rules.PRINTED_MASTERS_PER_QUARTER *
-                                                               draft["quarters"][guild] + rules.MASTER_TILES))
+                              draft["masters"].get(guild),
+                              rules.most_masters(draft["quarters"][guild], shell.vm.session["config"]["variant"]))
     elif kind == "church":
         label, value, high = _("Church quarters (all, with or without a cathedral)"), draft["church_all"], 10
     else:
@@ -383,8 +401,8 @@ def end_of_round(shell) -> tuple[list[ft.Control], ft.Control]:
     ends = any(answers[k] for k, _key in questions)
     label = (_("End the game: final scoring") if ends else _("Next turn") if two else _("Next round"))
     return ([card(rows, "end-check")],
-            bar_button(label, lambda e: _end_round(shell, answers, two), "end-round",
-                       icon=ft.Icons.FLAG if ends else ft.Icons.SKIP_NEXT))
+            act(vm, "end_round", label, lambda e: _end_round(shell, answers, two), "end-round",
+                icon=ft.Icons.FLAG if ends else ft.Icons.SKIP_NEXT, bar=True))
 
 
 def _end_round(shell, answers: dict, two: bool) -> None:
@@ -416,6 +434,6 @@ def final_screen(shell) -> Screen:
                      shell.problem(f"cards.{p['colour']}")]
         controls.append(card(rows, "final-helper"))
         args = {"cards": cards}
-    finish = bar_button(_("Show the winner"), lambda e: shell.send("finish", "influence", **args), "finish",
-                        icon=ft.Icons.EMOJI_EVENTS)
+    finish = act(vm, "finish", _("Show the winner"), lambda e: shell.send("finish", "influence", **args), "finish",
+                 icon=ft.Icons.EMOJI_EVENTS, bar=True)
     return Screen(controls + shell.footer(), primary or finish)

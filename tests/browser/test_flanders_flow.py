@@ -109,7 +109,7 @@ def test_a_whole_three_player_game(app, server, lang):
     app.in_sight("banner")
     app.says("banner", app.t("Score every city first; still to score: {cities}.", cities="")[:12])
     for city in ("bruges", "ypres", "leuven", "liege"):
-        score_city(app, city, {})
+        score_city(app, city, {"grey": 1})
     app.frame_holds("finish")
     app.tap("finish")
 
@@ -118,6 +118,50 @@ def test_a_whole_three_player_game(app, server, lang):
     expect(app.id("result-blue")).to_contain_text(app.n("{n} point", "{n} points", 12))
     app.frame_holds("done")
     app.shot(f"flanders-result-{lang}")
+
+
+def reason_in_sight(app, reason: str) -> None:
+    """At 360×740 the reason is shown wholly inside the viewport between the pinned header and the
+    bottom bar (next to the form), besides the bar's own banner."""
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.page.wait_for_timeout(800)
+    header, bar = app.id("header").first.bounding_box(), app.id("bar").first.bounding_box()
+    boxes = [b for b in (node.bounding_box() for node in app.page.get_by_text(reason).all()) if b]
+    between = [b for b in boxes if b["y"] >= header["y"] + header["height"] - 1
+               and b["y"] + b["height"] <= bar["y"] + 1 and b["x"] >= -1 and b["x"] + b["width"] <= 361]
+    assert between, (boxes, header, bar)
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_a_refused_city_and_a_greyed_button_say_why_in_sight(app, server, lang):
+    """Issue 22/26: a city entered with nothing at all is refused, and the reason shows in the city
+    helper, in sight between the pinned bars on a small phone; the greyed "Show the winner" (cities
+    still to score) says why in the bar."""
+    app.open(server.url)
+    app.language(lang)
+    new_three_player_game(app)
+    app.tap("begin")
+    app.tap("step-scoring")
+    app.tap("city-ghent")
+    for guild in ("blue", "yellow", "green", "grey"):
+        app.tap(f"q-{guild}-0")
+    app.tap("church-0")
+    app.tap("score-city")
+    reason = app.t("Nothing is entered for this city: every scored city has completed quarters (its city centre "
+                   "is one). Enter the completed quarters of each guild.")
+    app.says("banner", reason[:20])
+    reason_in_sight(app, reason)
+    app.in_sight("banner")
+    expect(app.id("scored-ghent")).to_have_count(0)
+    app.page.set_viewport_size(PHONE)
+    app.tap("city-other")
+    app.tap("end-board-yes")
+    app.tap("end-round")
+    app.tap("finish")  # greyed: Ghent and the others are still to score
+    app.says("banner", app.t("Score every city first; still to score: {cities}.", cities="")[:12])
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.page.wait_for_timeout(500)
+    app.in_sight("banner")
 
 
 def test_language_switch_changes_every_text_at_once(app, server):

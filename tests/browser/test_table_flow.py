@@ -159,6 +159,14 @@ def test_each_player_seals_his_cards_on_his_own_phone_and_they_are_revealed_toge
         expect(phone.id("turn-order")).to_be_visible(timeout=5000)
         content = phone.id("turn-order").text_content()
         assert content.index("Anna") < content.index("Bořek")   # 2 cards before 1
+    # step 4: Anna acts first; only her phone ends her action, Bořek's says whose it is
+    expect(anna.id("your-turn")).to_be_visible(timeout=5000)
+    borek.says("actor", "Anna")
+    borek.tap("action-done")
+    borek.says("banner", "Anna")
+    borek.in_sight("banner")
+    anna.tap("action-done")
+    expect(borek.id("your-turn")).to_be_visible(timeout=5000)
 
 
 def test_the_phone_of_the_player_on_turn_says_so(phones, table):
