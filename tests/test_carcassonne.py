@@ -233,10 +233,13 @@ def test_a_completed_city_with_tied_meeples_scores_both_and_sends_the_meeples_ho
     refused(config, state, "score_feature", type="field", cities=2, meeples={"green": 1})
 
 
+#: Rut (red) receives a gift on her first turn; the others pass; her next turn begins.
+GIFTED = [("begin", {}), ("gift_draw", {}), ("next_turn", {}), ("next_turn", {}), ("next_turn", {})]
+
+
 def test_tv_c7_road_sweeper_scores_an_unfinished_road_and_all_its_meeples_go_home():
-    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}),
-                           ("meeple", {"player": "blue", "delta": 1}), ("gift_draw", {}),
-                           ("gift_open", {"card": "road_sweeper"}),
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), *GIFTED[1:],
+                           ("meeple", {"player": "blue", "delta": 1}), ("gift_open", {"card": "road_sweeper"}),
                            ("road_sweeper", {"tiles": 4, "meeples": {"red": 1, "blue": 1}})])
     assert state["scores"]["red"] == 4 and state["scores"]["blue"] == 4
     assert state["meeples"] == {"red": 0, "blue": 0, "green": 0}
@@ -244,13 +247,13 @@ def test_tv_c7_road_sweeper_scores_an_unfinished_road_and_all_its_meeples_go_hom
 
 
 def test_tv_c8_cash_out_scores_two_per_meeple_including_the_one_taken_back():
-    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), ("gift_draw", {}),
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), *GIFTED[1:],
                            ("gift_open", {"card": "cash_out"}), ("cash_out", {"meeples": 3})])
     assert state["scores"]["red"] == 6 and state["meeples"]["red"] == 0
 
 
 def test_tv_c9_change_position_changes_no_score():
-    config, state = table([("begin", {}), ("gift_draw", {}), ("gift_open", {"card": "change_position"})])
+    config, state = table([*GIFTED, ("gift_open", {"card": "change_position"})])
     assert state["scores"] == {"red": 0, "blue": 0, "green": 0} and state["gifts"]["discard"] == 1
 
 
@@ -297,3 +300,116 @@ def test_final_tally_one_category_at_a_time_then_the_winner():
     result = cc.GAME.result(state, config)
     assert {p["id"]: p["total"] for p in result["players"]} == {"red": 3 + 2, "blue": 3, "green": 0}
     assert result["winners"] == ["red"]
+
+
+# -- the table of allowed actions (issue 22) and the gifts' timing (issue 26) --------------------------
+
+
+def where(config, state):
+    return cc.guide(state, config).where.english(lambda key: key.rsplit(".", 2)[-2])
+
+
+def test_the_header_follows_the_step_the_turn_is_at():
+    """Players met "Step 1 of 5" all turn long: the step now follows what was entered."""
+    config, state = table([("begin", {})])
+    assert where(config, state) == "Step 1 of 5: draw"
+    steps = []
+    for kind, args in [("meeple", {"player": "blue", "delta": 1}),            # another's correction: no step
+                       ("gift_draw", {}),                                     # received after placing
+                       ("meeple", {"player": "red", "delta": 1}),
+                       ("score_feature", {"type": "road", "tiles": 2, "meeples": {"red": 1}}),
+                       ("meeple", {"player": "red", "delta": 1})]:            # never back
+        state = flow.apply(cc.GAME, config, state, {"type": kind, "args": args})
+        steps.append(where(config, state))
+    assert steps == ["Step 1 of 5: draw", "Step 3 of 5: place", "Step 4 of 5: meeple", "Step 5 of 5: score",
+                     "Step 5 of 5: score"]
+    state = flow.apply(cc.GAME, config, state, {"type": "next_turn", "args": {}})
+    assert where(config, state) == "Step 1 of 5: draw" and cc.guide(state, config).actor == "blue"
+    config, state = table([*GIFTED, ("gift_open", {"card": "take_2"})])
+    assert where(config, state) == "Step 2 of 5: gift"
+
+
+def test_a_gift_is_opened_before_placing_and_from_the_turn_after_it_was_received():
+    config, state = table([("begin", {}), ("gift_draw", {})])
+    error = refused(config, state, "gift_open", card="take_2")
+    assert "received this turn" in error.msg.english()
+    state = flow.apply(cc.GAME, config, state, {"type": "goto_step", "args": {"step": "gift"}})
+    assert "received this turn" in refused(config, state, "gift_open", card="take_2").msg.english()
+    config, state = table(GIFTED)                                             # Rut's next turn
+    assert cc.moves(state, config)["gift_open"].by == {"red"}
+    placed = flow.apply(cc.GAME, config, state, {"type": "meeple", "args": {"player": "red", "delta": 1}})
+    assert "already placed" in refused(config, placed, "gift_open", card="take_2").msg.english()
+    at_place = flow.apply(cc.GAME, config, state, {"type": "goto_step", "args": {"step": "place"}})
+    assert "already placed" in refused(config, at_place, "gift_open", card="take_2").msg.english()
+    other = flow.apply(cc.GAME, config, state, {"type": "next_turn", "args": {}})
+    assert refused(config, other, "gift_open", card="take_2").msg.english() == "Bob holds no gift card."
+    state = flow.apply(cc.GAME, config, state, {"type": "gift_open", "args": {"card": "take_2"}})
+    assert state["gifts"]["held"]["red"] == 0 and state["gifts"]["discard"] == 1
+
+
+def test_the_turn_and_its_gifts_are_the_player_on_turn_s():
+    config, state = table([*GIFTED, ("gift_open", {"card": "synod"})])
+    table_ = cc.moves(state, config)
+    assert {k for k, rule in table_.items() if rule.by == {"red"}} == {"goto_step", "next_turn", "gift_draw",
+                                                                       "synod"}
+    assert table_["meeple"].by is None and table_["score_feature"].by is None
+    assert refused(config, state, "next_turn", player="blue").field == "player"
+    state = flow.apply(cc.GAME, config, state, {"type": "synod", "args": {}})
+    assert state["meeples"]["red"] == 1 and state["gifts"]["opened"] == "done"
+    assert refused(config, state, "synod").msg.english() == "Open that gift first."
+
+
+def test_meeple_counts_are_corrected_in_the_final_tally():
+    """Players could not fix a meeple the count had missed once the tally had begun."""
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), ("end_game", {})])
+    state = flow.apply(cc.GAME, config, state, {"type": "meeple", "args": {"player": "blue", "delta": 1}})
+    state = flow.apply(cc.GAME, config, state, {"type": "tally_feature",
+                                                "args": {"type": "road", "tiles": 2, "meeples": {"blue": 1}}})
+    error = refused(config, state, "meeple", player="blue", delta=-1)          # that one is counted
+    assert "already counted" in error.msg.english()
+    state = flow.apply(cc.GAME, config, state, {"type": "meeple", "args": {"player": "red", "delta": -1}})
+    assert state["meeples"] == {"red": 0, "blue": 1, "green": 0}
+
+
+def shell_at(actions, me=None):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game("carcassonne", SESSION), vm.problem
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
+
+def test_the_eighth_meeple_is_greyed_and_a_tap_says_why_next_to_it():
+    from tests.test_screens import by_id, words
+    vm, shell = shell_at([("begin", {}), *[("meeple", {"player": "red", "delta": 1})] * 7])
+    vm.set_language("en")
+    log = list(vm.session["log"])
+    by_id(shell.page, "meeple-red-plus").on_click(None)
+    assert vm.session["log"] == log and vm.problem.text == "A player has 7 meeples to place."
+    shell.render()
+    assert words(by_id(shell.page, "error-meeple-red")) == "A player has 7 meeples to place."
+    assert vm.problem.text in words(by_id(shell.page, "banner"))
+    by_id(shell.page, "meeple-blue-minus").on_click(None)                    # none out: says so too
+    shell.render()
+    assert words(by_id(shell.page, "error-meeple-blue")) == "None of this player's meeples is on the board."
+
+
+def test_an_owned_phone_greys_the_turn_of_another_player():
+    import flet as ft
+    from tests.test_screens import by_id, controls_of
+    vm, shell = shell_at([("begin", {})], me="blue")
+    vm.set_language("en")
+    next_turn = next(c for c in controls_of(shell.page.controls)
+                     if isinstance(c, ft.Semantics) and c.identifier == "next-turn")
+    assert next_turn.data.refusal and "Bob" in next_turn.data.refusal
+    next_turn.content.on_click(None)
+    assert vm.session["log"][-1]["type"] == "begin" and "Bob" in vm.problem.text
+    assert by_id(shell.page, "step-place").data.refusal == next_turn.data.refusal
+    assert by_id(shell.page, "meeple-blue-plus").data.refusal is None       # a meeple count is anyone's
