@@ -38,7 +38,6 @@ def feature(kind, meeples=None, **fields):
     pytest.param(feature("city", tiles=3, pennants=1, complete=False), 4, id="unfinished-city-half-value"),
     pytest.param(feature("monastery", tiles=1), 1, id="unfinished-monastery-alone"),
     pytest.param(feature("monastery", tiles=7), 7, id="unfinished-monastery-tiles-present"),
-    pytest.param(feature("monastery", tiles=9), 9, id="unfinished-monastery-all-9-present-not-complete"),
 ])
 def test_feature_value(given, value):
     assert cc.feature_value(given) == value
@@ -137,6 +136,24 @@ def test_score_command_tv_c6_and_tie():
     assert [p["place"] for p in got["players"]] == [1, 1, 1] and got["winners"] == ["red", "blue", "green"]
 
 
+@pytest.mark.parametrize("given, says", [
+    (feature("road", tiles=1, complete=True), "a completed road covers at least 2 tiles"),
+    (feature("city", tiles=1, pennants=1, complete=True), "a completed city covers at least 2 tiles"),
+    (feature("monastery", tiles=9), "an unfinished monastery has at most 8 tiles in its 3×3: with all 9 it is complete"),
+])
+def test_features_no_box_can_make_are_refused_naming_the_feature(given, says):
+    done = run_score(game(feature("road", tiles=2), given))
+    assert_refused(done, "features[1].tiles")
+    assert says in done.stderr
+    if given.get("complete"):                                                # in the app too
+        config, state, kind = *table([("begin", {})]), "score_feature"
+    else:
+        config, state, kind = *table([("begin", {}), ("end_game", {}), ("tally_next", {}), ("tally_next", {})]), \
+            "tally_feature"
+    args = {k: v for k, v in given.items() if k != "complete"}
+    assert says in refused(config, state, kind, **args).msg.english()
+
+
 def test_a_count_of_zero_meeples_is_accepted():
     """The contract allows non-negative counts: 0 meeples is no meeple, not an error."""
     done = run_score(game(feature("road", {"red": 0, "blue": 1}, tiles=3)))
@@ -174,6 +191,10 @@ def gifted(red, blue=0):
     pytest.param(game(feature("monastery", tiles=8, complete=True)), "features[0].tiles",
                  id="complete-monastery-with-8-tiles"),
     pytest.param(game(feature("road", tiles=73)), "features[0].tiles", id="more-tiles-than-the-box"),
+    pytest.param(game(feature("road", tiles=3), feature("road", tiles=1, complete=True)), "features[1].tiles",
+                 id="completed-road-of-1-tile"),
+    pytest.param(game(feature("city", tiles=1, complete=True)), "features[0].tiles", id="completed-city-of-1-tile"),
+    pytest.param(game(feature("monastery", tiles=9)), "features[0].tiles", id="unfinished-monastery-with-9-tiles"),
     pytest.param(game(feature("road", tiles=0)), "features[0].tiles", id="road-without-tiles"),
     pytest.param(game(feature("field", cities=1, tiles=4)), "features[0].tiles", id="field-with-tiles"),
     pytest.param(game(feature("field", cities=1, complete=True)), "features[0].complete", id="complete-field"),
@@ -413,3 +434,24 @@ def test_an_owned_phone_greys_the_turn_of_another_player():
     assert vm.session["log"][-1]["type"] == "begin" and "Bob" in vm.problem.text
     assert by_id(shell.page, "step-place").data.refusal == next_turn.data.refusal
     assert by_id(shell.page, "meeple-blue-plus").data.refusal is None       # a meeple count is anyone's
+
+
+# -- Czech (issue 26) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("meeples, said", [(1, "Výplata: 1 figurka, 2 body"), (2, "Výplata: 2 figurky, 4 body"),
+                                           (3, "Výplata: 3 figurky, 6 bodů"), (5, "Výplata: 5 figurek, 10 bodů")])
+def test_cash_out_is_described_with_czech_plurals_of_meeples_and_points(meeples, said):
+    """It said "1 figurka, 2 bodů": the points took the meeples' plural form."""
+    from companion.i18n import Translator
+    config = cc.GAME.new_config(SESSION)
+    msg = cc.describe({"type": "cash_out", "args": {"meeples": meeples}}, config)
+    assert Translator("cs", lambda key, lang: key).msg(msg) == said
+
+
+def test_the_czech_final_tally_is_the_box_s_zaverecne_vyhodnoceni():
+    """The seed names it "Závěrečné vyhodnocení"; the app said "sčítání" and "bodování" as well."""
+    from tests.test_czech import game_messages
+    czech = game_messages("carcassonne")
+    assert not [m for m, cs in czech.items() if "sčítání" in cs or "bodování" in cs.lower()]
+    assert czech["Final tally"] == "Závěrečné vyhodnocení"

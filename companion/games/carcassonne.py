@@ -44,6 +44,7 @@ LAND_TILES = 72                 # start tile included
 MEEPLES = 7                     # in a player's supply (the 8th stays on the score track)
 GIFT_CARDS = 25
 MONASTERY_AREA = 9              # the monastery and the 8 tiles around it
+MIN_COMPLETE = 2                # no tile closes a road or a city on its own
 
 #: Points (FACTS §4.3, §4.4, §4.5).
 COMPLETE_MONASTERY = 9
@@ -216,8 +217,16 @@ def check_feature(raw: Any, path: str, players: list[str]) -> dict:
                 raise inputs.InputError(j("tiles"), Msg(N_("a complete monastery is surrounded by 8 tiles: "
                                                            "must be {n}, got {got}"),
                                                         {"n": MONASTERY_AREA, "got": tiles}))
+            if not complete and tiles == MONASTERY_AREA:
+                raise inputs.InputError(j("tiles"), Msg(N_("an unfinished monastery has at most {n} tiles in its "
+                                                           "3×3: with all {all} it is complete"),
+                                                        {"n": MONASTERY_AREA - 1, "all": MONASTERY_AREA}))
         else:
             tiles = inputs.whole(raw["tiles"], j("tiles"), 1, LAND_TILES, N_("land tiles in the box"))
+            if complete and tiles < MIN_COMPLETE:
+                raise inputs.InputError(j("tiles"), Msg(N_("a completed road covers at least {n} tiles") if kind == "road"
+                                                        else N_("a completed city covers at least {n} tiles"),
+                                                        {"n": MIN_COMPLETE}))
         feature = {"type": kind, "tiles": tiles, "complete": complete}
         if kind == "city":
             feature["pennants"] = inputs.whole(raw.get("pennants", 0), j("pennants"), 0, tiles,
@@ -607,8 +616,9 @@ def describe(action: Mapping, config: Mapping) -> Msg:
             return Msg(N_("{feature}: no meeple in it, no points"), {"feature": text(f"feature.{feature['type']}")})
         return Msg(N_("{feature} scored: {points}"), {"feature": text(f"feature.{feature['type']}"), "points": scored})
     if kind == "cash_out":
-        return P_("Cash Out: {n} meeple, {points} points", "Cash Out: {n} meeples, {points} points",
-                  args.get("meeples", 0), points=2 * args.get("meeples", 0))
+        n = args.get("meeples", 0)
+        return Msg(N_("Cash Out: {meeples}, {points}"), {"meeples": P_("{n} meeple", "{n} meeples", n),
+                                                         "points": P_("{n} point", "{n} points", 2 * n)})
     if kind == "gift_open":
         return Msg(N_("Gift opened: {card}"), {"card": text(f"gift.{args.get('card')}.title")})
     if kind == "correct":

@@ -133,9 +133,10 @@ def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, in
     elif kind == "monastery" and ident == "f":
         rows.append(text(_("A completed monastery: itself and the 8 tiles around it, 9 points."), SMALL))
     elif kind:
-        high = rules.MONASTERY_AREA if kind == "monastery" else rules.LAND_TILES
+        high = rules.MONASTERY_AREA - 1 if kind == "monastery" else rules.LAND_TILES  # 9: complete
+        low = rules.MIN_COMPLETE if ident == "f" else 1                               # completed ones
         label = _("Tiles in its 3×3 (itself included)") if kind == "monastery" else _("Tiles")
-        rows.append(count(f"{ident}-tiles", label, draft["tiles"], 1, high, lambda v: draft.update(tiles=v)))
+        rows.append(count(f"{ident}-tiles", label, draft["tiles"], low, high, lambda v: draft.update(tiles=v)))
         if kind == "city":
             rows.append(count(f"{ident}-pennants", _("Pennants"), draft["pennants"], 0, rules.LAND_TILES,
                               lambda v: draft.update(pennants=v), chips=5))
