@@ -15,12 +15,16 @@ player), completed features scored during play (§4.3), the gift deck as counts 
 the discard pile and each player's hand, never more than 25; reshuffled when the deck is empty; no
 gift when every card is held), the Road Sweeper and Cash Out calculators and Synod (§4.5), and the
 final tally one category at a time (§4.4) with the same `final_scores` as the `score` command.
+`moves` is the table of allowed actions: who acts in each phase and step and why anything else is
+refused (a gift is opened after drawing the tile and before placing it, so never in the turn it was
+received); the header's step follows what the turn has entered.
 
 Decisions where the sources are silent (FACTS marks them UNKNOWN):
 - the winner's tie-break is not in the sources: tied players share the place ("1, 1, 3"), and an
   explain line says so;
 - the box limits checked: 72 land tiles, 7 meeples in a player's supply, 25 gift cards, 2–5
-  players (5 colours). A player's 7 meeples bound his meeples on unfinished features and fields
+  players (5 colours); no tile closes a road or a city alone (a completed one covers at least 2
+  tiles), and a monastery with all 9 tiles of its 3×3 is complete. A player's 7 meeples bound his meeples on unfinished features and fields
   together (the board at the end of the game); a complete feature listed here was scored during
   play and its meeples went back to the supply, so it is bounded only on its own. A count of 0
   meeples is accepted and means none (the contract allows non-negative counts).
@@ -386,7 +390,7 @@ def _meeple(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("This action is not understood.")))
     if state["meeples"][colour] + delta > MEEPLES:
         raise InvalidAction(Msg(N_("A player has 7 meeples to place.")), field="player")
-    if state["meeples"][colour] + delta < (_tallied(state)[colour] if state["phase"] == "tally" else 0):
+    if state["meeples"][colour] + delta < (tallied(state)[colour] if state["phase"] == "tally" else 0):
         raise InvalidAction(Msg(N_("None of this player's meeples is on the board.") if state["phase"] != "tally"
                                 else N_("The tally has already counted each of this player's meeples on the board.")),
                             field="player")
@@ -395,7 +399,7 @@ def _meeple(state: dict, args: Mapping, config: Mapping) -> None:
         _reached(state, "meeple")
 
 
-def _tallied(state: Mapping) -> dict[str, int]:
+def tallied(state: Mapping) -> dict[str, int]:
     """Each player's meeples the final tally has counted so far."""
     counted = {c: 0 for c in state["meeples"]}
     for feature in state["tally"]:
@@ -490,7 +494,7 @@ def _tally_feature(state: dict, args: Mapping, config: Mapping) -> None:
     if args.get("type") != state["category"]:
         raise InvalidAction(Msg(N_("Enter the features of the current category.")), field="type")
     feature = _checked(args, False, config)
-    counted = _tallied(state)
+    counted = tallied(state)
     for colour, n in feature["meeples"].items():
         if counted[colour] + n > state["meeples"][colour]:  # each meeple on the board stands in one place
             raise InvalidAction(P_("Only {n} meeple of this player is on the board.",

@@ -303,10 +303,8 @@ def final_screen(shell) -> Screen:
     if current != "review":
         label = {"road": "roads", "city": "cities", "monastery": "monasteries", "field": "fields"}[current]
         draft = shell.draft.setdefault(f"tally-{current}", _new_feature(current))
-        left = dict(state["meeples"])
-        for feature in state["tally"]:
-            for colour, n in feature["meeples"].items():
-                left[colour] -= n
+        counted = rules.tallied(state)
+        left = {colour: n - counted[colour] for colour, n in state["meeples"].items()}
         rows = [heading(category(shell, label))]
         rows += _feature_form(shell, draft, "t", (current,), left)
         controls.append(card(rows, "tally-form"))
