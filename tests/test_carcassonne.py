@@ -422,7 +422,7 @@ def test_the_eighth_meeple_is_greyed_and_a_tap_says_why_next_to_it():
     assert words(by_id(shell.page, "error-meeple-blue")) == "None of this player's meeples is on the board."
 
 
-def test_an_owned_phone_greys_the_turn_of_another_player():
+def test_an_owned_phone_greys_the_turn_and_the_meeples_of_another_player():
     import flet as ft
     from tests.test_screens import by_id, controls_of
     vm, shell = shell_at([("begin", {})], me="blue")
@@ -433,7 +433,11 @@ def test_an_owned_phone_greys_the_turn_of_another_player():
     next_turn.content.on_click(None)
     assert vm.session["log"][-1]["type"] == "begin" and "Bob" in vm.problem.text
     assert by_id(shell.page, "step-place").data.refusal == next_turn.data.refusal
-    assert by_id(shell.page, "meeple-blue-plus").data.refusal is None       # a meeple count is anyone's
+    assert by_id(shell.page, "meeple-blue-plus").data.refusal is None       # Bob's own meeples
+    red = by_id(shell.page, "meeple-red-plus")                               # Rut's: on her phone (or a free one)
+    assert red.data.refusal and "Bob" in red.data.refusal and "Rut" in red.data.refusal
+    red.on_click(None)
+    assert vm.session["log"][-1]["type"] == "begin" and vm.problem.text == red.data.refusal
 
 
 # -- Czech (issue 26) ------------------------------------------------------------------------------

@@ -655,5 +655,5 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"meeple"}), progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
-    moves=moves,
+    personal=frozenset({"meeple"}), moves=moves,
 )
