@@ -38,7 +38,6 @@ def feature(kind, meeples=None, **fields):
     pytest.param(feature("city", tiles=3, pennants=1, complete=False), 4, id="unfinished-city-half-value"),
     pytest.param(feature("monastery", tiles=1), 1, id="unfinished-monastery-alone"),
     pytest.param(feature("monastery", tiles=7), 7, id="unfinished-monastery-tiles-present"),
-    pytest.param(feature("monastery", tiles=9), 9, id="unfinished-monastery-all-9-present-not-complete"),
 ])
 def test_feature_value(given, value):
     assert cc.feature_value(given) == value
@@ -137,6 +136,24 @@ def test_score_command_tv_c6_and_tie():
     assert [p["place"] for p in got["players"]] == [1, 1, 1] and got["winners"] == ["red", "blue", "green"]
 
 
+@pytest.mark.parametrize("given, says", [
+    (feature("road", tiles=1, complete=True), "a completed road covers at least 2 tiles"),
+    (feature("city", tiles=1, pennants=1, complete=True), "a completed city covers at least 2 tiles"),
+    (feature("monastery", tiles=9), "an unfinished monastery has at most 8 tiles in its 3×3: with all 9 it is complete"),
+])
+def test_features_no_box_can_make_are_refused_naming_the_feature(given, says):
+    done = run_score(game(feature("road", tiles=2), given))
+    assert_refused(done, "features[1].tiles")
+    assert says in done.stderr
+    if given.get("complete"):                                                # in the app too
+        config, state, kind = *table([("begin", {})]), "score_feature"
+    else:
+        config, state, kind = *table([("begin", {}), ("end_game", {}), ("tally_next", {}), ("tally_next", {})]), \
+            "tally_feature"
+    args = {k: v for k, v in given.items() if k != "complete"}
+    assert says in refused(config, state, kind, **args).msg.english()
+
+
 def test_a_count_of_zero_meeples_is_accepted():
     """The contract allows non-negative counts: 0 meeples is no meeple, not an error."""
     done = run_score(game(feature("road", {"red": 0, "blue": 1}, tiles=3)))
@@ -174,6 +191,10 @@ def gifted(red, blue=0):
     pytest.param(game(feature("monastery", tiles=8, complete=True)), "features[0].tiles",
                  id="complete-monastery-with-8-tiles"),
     pytest.param(game(feature("road", tiles=73)), "features[0].tiles", id="more-tiles-than-the-box"),
+    pytest.param(game(feature("road", tiles=3), feature("road", tiles=1, complete=True)), "features[1].tiles",
+                 id="completed-road-of-1-tile"),
+    pytest.param(game(feature("city", tiles=1, complete=True)), "features[0].tiles", id="completed-city-of-1-tile"),
+    pytest.param(game(feature("monastery", tiles=9)), "features[0].tiles", id="unfinished-monastery-with-9-tiles"),
     pytest.param(game(feature("road", tiles=0)), "features[0].tiles", id="road-without-tiles"),
     pytest.param(game(feature("field", cities=1, tiles=4)), "features[0].tiles", id="field-with-tiles"),
     pytest.param(game(feature("field", cities=1, complete=True)), "features[0].complete", id="complete-field"),
@@ -233,10 +254,13 @@ def test_a_completed_city_with_tied_meeples_scores_both_and_sends_the_meeples_ho
     refused(config, state, "score_feature", type="field", cities=2, meeples={"green": 1})
 
 
+#: Rut (red) receives a gift on her first turn; the others pass; her next turn begins.
+GIFTED = [("begin", {}), ("gift_draw", {}), ("next_turn", {}), ("next_turn", {}), ("next_turn", {})]
+
+
 def test_tv_c7_road_sweeper_scores_an_unfinished_road_and_all_its_meeples_go_home():
-    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}),
-                           ("meeple", {"player": "blue", "delta": 1}), ("gift_draw", {}),
-                           ("gift_open", {"card": "road_sweeper"}),
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), *GIFTED[1:],
+                           ("meeple", {"player": "blue", "delta": 1}), ("gift_open", {"card": "road_sweeper"}),
                            ("road_sweeper", {"tiles": 4, "meeples": {"red": 1, "blue": 1}})])
     assert state["scores"]["red"] == 4 and state["scores"]["blue"] == 4
     assert state["meeples"] == {"red": 0, "blue": 0, "green": 0}
@@ -244,13 +268,13 @@ def test_tv_c7_road_sweeper_scores_an_unfinished_road_and_all_its_meeples_go_hom
 
 
 def test_tv_c8_cash_out_scores_two_per_meeple_including_the_one_taken_back():
-    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), ("gift_draw", {}),
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), *GIFTED[1:],
                            ("gift_open", {"card": "cash_out"}), ("cash_out", {"meeples": 3})])
     assert state["scores"]["red"] == 6 and state["meeples"]["red"] == 0
 
 
 def test_tv_c9_change_position_changes_no_score():
-    config, state = table([("begin", {}), ("gift_draw", {}), ("gift_open", {"card": "change_position"})])
+    config, state = table([*GIFTED, ("gift_open", {"card": "change_position"})])
     assert state["scores"] == {"red": 0, "blue": 0, "green": 0} and state["gifts"]["discard"] == 1
 
 
@@ -297,3 +321,141 @@ def test_final_tally_one_category_at_a_time_then_the_winner():
     result = cc.GAME.result(state, config)
     assert {p["id"]: p["total"] for p in result["players"]} == {"red": 3 + 2, "blue": 3, "green": 0}
     assert result["winners"] == ["red"]
+
+
+# -- the table of allowed actions (issue 22) and the gifts' timing (issue 26) --------------------------
+
+
+def where(config, state):
+    return cc.guide(state, config).where.english(lambda key: key.rsplit(".", 2)[-2])
+
+
+def test_the_header_follows_the_step_the_turn_is_at():
+    """Players met "Step 1 of 5" all turn long: the step now follows what was entered."""
+    config, state = table([("begin", {})])
+    assert where(config, state) == "Step 1 of 5: draw"
+    steps = []
+    for kind, args in [("meeple", {"player": "blue", "delta": 1}),            # another's correction: no step
+                       ("gift_draw", {}),                                     # received after placing
+                       ("meeple", {"player": "red", "delta": 1}),
+                       ("score_feature", {"type": "road", "tiles": 2, "meeples": {"red": 1}}),
+                       ("meeple", {"player": "red", "delta": 1})]:            # never back
+        state = flow.apply(cc.GAME, config, state, {"type": kind, "args": args})
+        steps.append(where(config, state))
+    assert steps == ["Step 1 of 5: draw", "Step 3 of 5: place", "Step 4 of 5: meeple", "Step 5 of 5: score",
+                     "Step 5 of 5: score"]
+    state = flow.apply(cc.GAME, config, state, {"type": "next_turn", "args": {}})
+    assert where(config, state) == "Step 1 of 5: draw" and cc.guide(state, config).actor == "blue"
+    config, state = table([*GIFTED, ("gift_open", {"card": "take_2"})])
+    assert where(config, state) == "Step 2 of 5: gift"
+
+
+def test_a_gift_is_opened_before_placing_and_from_the_turn_after_it_was_received():
+    config, state = table([("begin", {}), ("gift_draw", {})])
+    error = refused(config, state, "gift_open", card="take_2")
+    assert "received this turn" in error.msg.english()
+    state = flow.apply(cc.GAME, config, state, {"type": "goto_step", "args": {"step": "gift"}})
+    assert "received this turn" in refused(config, state, "gift_open", card="take_2").msg.english()
+    config, state = table(GIFTED)                                             # Rut's next turn
+    assert cc.moves(state, config)["gift_open"].by == {"red"}
+    placed = flow.apply(cc.GAME, config, state, {"type": "meeple", "args": {"player": "red", "delta": 1}})
+    assert "already placed" in refused(config, placed, "gift_open", card="take_2").msg.english()
+    at_place = flow.apply(cc.GAME, config, state, {"type": "goto_step", "args": {"step": "place"}})
+    assert "already placed" in refused(config, at_place, "gift_open", card="take_2").msg.english()
+    other = flow.apply(cc.GAME, config, state, {"type": "next_turn", "args": {}})
+    assert refused(config, other, "gift_open", card="take_2").msg.english() == "Bob holds no gift card."
+    state = flow.apply(cc.GAME, config, state, {"type": "gift_open", "args": {"card": "take_2"}})
+    assert state["gifts"]["held"]["red"] == 0 and state["gifts"]["discard"] == 1
+
+
+def test_the_turn_and_its_gifts_are_the_player_on_turn_s():
+    config, state = table([*GIFTED, ("gift_open", {"card": "synod"})])
+    table_ = cc.moves(state, config)
+    assert {k for k, rule in table_.items() if rule.by == {"red"}} == {"goto_step", "next_turn", "gift_draw",
+                                                                       "synod"}
+    assert table_["meeple"].by is None and table_["score_feature"].by is None
+    assert refused(config, state, "next_turn", player="blue").field == "player"
+    state = flow.apply(cc.GAME, config, state, {"type": "synod", "args": {}})
+    assert state["meeples"]["red"] == 1 and state["gifts"]["opened"] == "done"
+    assert refused(config, state, "synod").msg.english() == "Open that gift first."
+
+
+def test_meeple_counts_are_corrected_in_the_final_tally():
+    """Players could not fix a meeple the count had missed once the tally had begun."""
+    config, state = table([("begin", {}), ("meeple", {"player": "red", "delta": 1}), ("end_game", {})])
+    state = flow.apply(cc.GAME, config, state, {"type": "meeple", "args": {"player": "blue", "delta": 1}})
+    state = flow.apply(cc.GAME, config, state, {"type": "tally_feature",
+                                                "args": {"type": "road", "tiles": 2, "meeples": {"blue": 1}}})
+    error = refused(config, state, "meeple", player="blue", delta=-1)          # that one is counted
+    assert "already counted" in error.msg.english()
+    state = flow.apply(cc.GAME, config, state, {"type": "meeple", "args": {"player": "red", "delta": -1}})
+    assert state["meeples"] == {"red": 0, "blue": 1, "green": 0}
+
+
+def shell_at(actions, me=None):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game("carcassonne", SESSION), vm.problem
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
+
+def test_the_eighth_meeple_is_greyed_and_a_tap_says_why_next_to_it():
+    from tests.test_screens import by_id, words
+    vm, shell = shell_at([("begin", {}), *[("meeple", {"player": "red", "delta": 1})] * 7])
+    vm.set_language("en")
+    log = list(vm.session["log"])
+    by_id(shell.page, "meeple-red-plus").on_click(None)
+    assert vm.session["log"] == log and vm.problem.text == "A player has 7 meeples to place."
+    shell.render()
+    assert words(by_id(shell.page, "error-meeple-red")) == "A player has 7 meeples to place."
+    assert vm.problem.text in words(by_id(shell.page, "banner"))
+    by_id(shell.page, "meeple-blue-minus").on_click(None)                    # none out: says so too
+    shell.render()
+    assert words(by_id(shell.page, "error-meeple-blue")) == "None of this player's meeples is on the board."
+
+
+def test_an_owned_phone_greys_the_turn_and_the_meeples_of_another_player():
+    import flet as ft
+    from tests.test_screens import by_id, controls_of
+    vm, shell = shell_at([("begin", {})], me="blue")
+    vm.set_language("en")
+    next_turn = next(c for c in controls_of(shell.page.controls)
+                     if isinstance(c, ft.Semantics) and c.identifier == "next-turn")
+    assert next_turn.data.refusal and "Bob" in next_turn.data.refusal
+    next_turn.content.on_click(None)
+    assert vm.session["log"][-1]["type"] == "begin" and "Bob" in vm.problem.text
+    assert by_id(shell.page, "step-place").data.refusal == next_turn.data.refusal
+    assert by_id(shell.page, "meeple-blue-plus").data.refusal is None       # Bob's own meeples
+    red = by_id(shell.page, "meeple-red-plus")                               # Rut's: on her phone (or a free one)
+    assert red.data.refusal and "Bob" in red.data.refusal and "Rut" in red.data.refusal
+    red.on_click(None)
+    assert vm.session["log"][-1]["type"] == "begin" and vm.problem.text == red.data.refusal
+
+
+# -- Czech (issue 26) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("meeples, said", [(1, "Výplata: 1 figurka, 2 body"), (2, "Výplata: 2 figurky, 4 body"),
+                                           (3, "Výplata: 3 figurky, 6 bodů"), (5, "Výplata: 5 figurek, 10 bodů")])
+def test_cash_out_is_described_with_czech_plurals_of_meeples_and_points(meeples, said):
+    """It said "1 figurka, 2 bodů": the points took the meeples' plural form."""
+    from companion.i18n import Translator
+    config = cc.GAME.new_config(SESSION)
+    msg = cc.describe({"type": "cash_out", "args": {"meeples": meeples}}, config)
+    assert Translator("cs", lambda key, lang: key).msg(msg) == said
+
+
+def test_the_czech_final_tally_is_the_box_s_zaverecne_vyhodnoceni():
+    """The seed names it "Závěrečné vyhodnocení"; the app said "sčítání" and "bodování" as well."""
+    from tests.test_czech import game_messages
+    czech = game_messages("carcassonne")
+    assert not [m for m, cs in czech.items() if "sčítání" in cs or "bodování" in cs.lower()]
+    assert czech["Final tally"] == "Závěrečné vyhodnocení"

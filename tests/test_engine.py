@@ -76,6 +76,8 @@ SCRIPTS = {
         ("score_feature", {"type": "road", "tiles": 3, "meeples": {"red": 1}}), ("next_turn", {}),
         ("correct", {"track": "black", "points": 2, "reason": "x"}),
         ("end_game", {}), ("tally_next", {}),
+        ("meeple", {"player": "black", "delta": 1}), ("tally_feature", {"type": "city", "tiles": 2, "meeples": {"black": 1}}),
+        ("tally_next", {}), ("tally_next", {}), ("tally_next", {}), ("finish", {}),
     ]),
     "score_sheet": ({"start": 0, "sheet": {"name": "Azul", "categories": ["cards", "bonus"], "per_round": True,
                                            "lowest": False, "tie_break": "bonus"},

@@ -180,16 +180,17 @@ CARCASSONNE = {"start": 0, "gifts": True, "players": [{"colour": "red", "name": 
                                                       {"colour": "green", "name": "Cyril"}]}
 
 
-CARCASSONNE_GAME = [
-    ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "gift"}),
-    ("gift_draw", {}), ("gift_open", {"card": "road_sweeper"}),
-    ("meeple", {"player": "red", "delta": 1}), ("meeple", {"player": "blue", "delta": 1}),
-    ("road_sweeper", {"tiles": 2, "meeples": {"red": 1}}),
-    ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"blue": 1}}),
-    ("next_turn", {}), ("gift_draw", {}), ("gift_open", {"card": "cash_out"}),
-    ("meeple", {"player": "blue", "delta": 1}), ("cash_out", {"meeples": 2}), ("next_turn", {}),
-    ("gift_draw", {}), ("gift_open", {"card": "synod"}), ("meeple", {"player": "green", "delta": 1}),
-    ("meeple", {"player": "red", "delta": 1}), ("end_game", {}),
+CARCASSONNE_GAME = [  # a gift received on one turn is opened on a later one, before the tile is placed
+    ("tick", {"item": "tiles", "done": True}), ("begin", {}),
+    ("meeple", {"player": "red", "delta": 1}), ("meeple", {"player": "blue", "delta": 1}), ("gift_draw", {}),
+    ("score_feature", {"type": "road", "tiles": 2, "meeples": {"red": 1}}), ("next_turn", {}),
+    ("goto_step", {"step": "place"}), ("gift_draw", {}), ("meeple", {"player": "blue", "delta": 1}),
+    ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"blue": 1}}), ("next_turn", {}),
+    ("gift_draw", {}), ("next_turn", {}),
+    ("goto_step", {"step": "gift"}), ("gift_open", {"card": "road_sweeper"}),
+    ("road_sweeper", {"tiles": 2, "meeples": {}}), ("next_turn", {}),
+    ("gift_open", {"card": "cash_out"}), ("cash_out", {"meeples": 2}), ("next_turn", {}),
+    ("gift_open", {"card": "synod"}), ("synod", {}), ("meeple", {"player": "red", "delta": 1}), ("end_game", {}),
     ("tally_feature", {"type": "road", "tiles": 2, "meeples": {"green": 1}}), ("tally_next", {}),
     ("tally_next", {}), ("tally_next", {}), ("tally_feature", {"type": "field", "cities": 1, "meeples": {"red": 1}}),
     ("tally_next", {}), ("finish", {}),

@@ -15,12 +15,16 @@ player), completed features scored during play (§4.3), the gift deck as counts 
 the discard pile and each player's hand, never more than 25; reshuffled when the deck is empty; no
 gift when every card is held), the Road Sweeper and Cash Out calculators and Synod (§4.5), and the
 final tally one category at a time (§4.4) with the same `final_scores` as the `score` command.
+`moves` is the table of allowed actions: who acts in each phase and step and why anything else is
+refused (a gift is opened after drawing the tile and before placing it, so never in the turn it was
+received); the header's step follows what the turn has entered.
 
 Decisions where the sources are silent (FACTS marks them UNKNOWN):
 - the winner's tie-break is not in the sources: tied players share the place ("1, 1, 3"), and an
   explain line says so;
 - the box limits checked: 72 land tiles, 7 meeples in a player's supply, 25 gift cards, 2–5
-  players (5 colours). A player's 7 meeples bound his meeples on unfinished features and fields
+  players (5 colours); no tile closes a road or a city alone (a completed one covers at least 2
+  tiles), and a monastery with all 9 tiles of its 3×3 is complete. A player's 7 meeples bound his meeples on unfinished features and fields
   together (the board at the end of the game); a complete feature listed here was scored during
   play and its meeples went back to the supply, so it is bounded only on its own. A count of 0
   meeples is accepted and means none (the contract allows non-negative counts).
@@ -30,8 +34,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..engine import inputs
-from ..engine.flow import need, score_track
-from ..engine.model import GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Step
+from ..engine.flow import by_name, score_track
+from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
 from ..engine.seats import check_seats
 from ..engine.ranking import places_without_tie_break, tied_groups
 
@@ -44,6 +48,7 @@ LAND_TILES = 72                 # start tile included
 MEEPLES = 7                     # in a player's supply (the 8th stays on the score track)
 GIFT_CARDS = 25
 MONASTERY_AREA = 9              # the monastery and the 8 tiles around it
+MIN_COMPLETE = 2                # no tile closes a road or a city on its own
 
 #: Points (FACTS §4.3, §4.4, §4.5).
 COMPLETE_MONASTERY = 9
@@ -216,8 +221,16 @@ def check_feature(raw: Any, path: str, players: list[str]) -> dict:
                 raise inputs.InputError(j("tiles"), Msg(N_("a complete monastery is surrounded by 8 tiles: "
                                                            "must be {n}, got {got}"),
                                                         {"n": MONASTERY_AREA, "got": tiles}))
+            if not complete and tiles == MONASTERY_AREA:
+                raise inputs.InputError(j("tiles"), Msg(N_("an unfinished monastery has at most {n} tiles in its "
+                                                           "3×3: with all {all} it is complete"),
+                                                        {"n": MONASTERY_AREA - 1, "all": MONASTERY_AREA}))
         else:
             tiles = inputs.whole(raw["tiles"], j("tiles"), 1, LAND_TILES, N_("land tiles in the box"))
+            if complete and tiles < MIN_COMPLETE:
+                raise inputs.InputError(j("tiles"), Msg(N_("a completed road covers at least {n} tiles") if kind == "road"
+                                                        else N_("a completed city covers at least {n} tiles"),
+                                                        {"n": MIN_COMPLETE}))
         feature = {"type": kind, "tiles": tiles, "complete": complete}
         if kind == "city":
             feature["pennants"] = inputs.whole(raw.get("pennants", 0), j("pennants"), 0, tiles,
@@ -276,6 +289,7 @@ def score_cli(data: Any) -> dict:
 COLOURS = ("red", "green", "blue", "yellow", "black")
 GIFT_KINDS = ("synod", "road_sweeper", "change_position", "cash_out", "take_2")
 STEPS = (Step("draw"), Step("gift", helper="gifts"), Step("place"), Step("meeple"), Step("score", helper="score"))
+ORDER = tuple(s.id for s in STEPS)
 TALLY = ("road", "city", "monastery", "field")
 
 
@@ -308,7 +322,8 @@ def steps(config: Mapping) -> tuple:
 
 def initial_state(config: Mapping) -> dict:
     colours = [p["colour"] for p in config["players"]]
-    return {"phase": "setup", "turn": config["start"], "step": "draw", "scores": {c: 0 for c in colours},
+    return {"phase": "setup", "turn": config["start"], "step": "draw", "placed": False,
+            "scores": {c: 0 for c in colours},
             "meeples": {c: 0 for c in colours}, "scored": [], "tally": [], "category": "road",
             "gifts": ({"deck": GIFT_CARDS, "discard": 0, "held": {c: 0 for c in colours}, "opened": None,
                        "drawn": False} if config["gifts"] else None)}
@@ -339,37 +354,58 @@ def _checked(raw: Mapping, complete: bool, config: Mapping) -> dict:
                                 {"detail": error.msg}), field=error.path.lstrip(".")) from None
 
 
+def _reached(state: dict, step: str) -> None:
+    """The turn has got to `step` (an action of that step or a later one was entered): the header
+    follows it, never back. From the placing of the tile on, the tile is down for this turn."""
+    if ORDER.index(state["step"]) < ORDER.index(step):
+        state["step"] = step
+    if ORDER.index(step) >= ORDER.index("place"):
+        state["placed"] = True
+
+
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "setup")
     state["phase"] = "play"
 
 
 def _goto_step(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "play")
     if args.get("step") not in [s.id for s in steps(config)]:
         raise InvalidAction(Msg(N_("There is no such step.")))
     state["step"] = args["step"]
 
 
 def _next_turn(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "play")
     state["turn"] = (state["turn"] + 1) % len(config["players"])
-    state["step"] = "draw"
+    state["step"], state["placed"] = "draw", False
     if state["gifts"]:
         state["gifts"]["opened"], state["gifts"]["drawn"] = None, False
 
 
 def _meeple(state: dict, args: Mapping, config: Mapping) -> None:
-    """A meeple placed on the board (+1) or taken back (−1): at most 7 of a player's are out."""
-    need(state, "play")
+    """A meeple placed on the board (+1) or taken back (−1): at most 7 of a player's are out. The
+    player on turn placing one has placed the tile (the meeple step); in the final tally a count is
+    corrected, never below the meeples the tally has already counted on the board."""
     colour = _colour(state, args)
     delta = args.get("delta")
     if delta not in (1, -1):
         raise InvalidAction(Msg(N_("This action is not understood.")))
-    if not 0 <= state["meeples"][colour] + delta <= MEEPLES:
-        raise InvalidAction(Msg(N_("A player has 7 meeples to place.") if delta > 0 else
-                                N_("None of this player's meeples is on the board.")), field="player")
+    if state["meeples"][colour] + delta > MEEPLES:
+        raise InvalidAction(Msg(N_("A player has 7 meeples to place.")), field="player")
+    if state["meeples"][colour] + delta < (tallied(state)[colour] if state["phase"] == "tally" else 0):
+        raise InvalidAction(Msg(N_("None of this player's meeples is on the board.") if state["phase"] != "tally"
+                                else N_("The tally has already counted each of this player's meeples on the board.")),
+                            field="player")
     state["meeples"][colour] += delta
+    if state["phase"] == "play" and delta > 0 and colour == _active(state, config):
+        _reached(state, "meeple")
+
+
+def tallied(state: Mapping) -> dict[str, int]:
+    """Each player's meeples the final tally has counted so far."""
+    counted = {c: 0 for c in state["meeples"]}
+    for feature in state["tally"]:
+        for colour, n in feature["meeples"].items():
+            counted[colour] += n
+    return counted
 
 
 def _return_meeples(state: dict, meeples: Mapping[str, int]) -> None:
@@ -383,7 +419,6 @@ def _return_meeples(state: dict, meeples: Mapping[str, int]) -> None:
 
 def _score_feature(state: dict, args: Mapping, config: Mapping) -> None:
     """A feature completed this turn: the majority scores, the meeples go home (FACTS §4.3)."""
-    need(state, "play")
     if args.get("type") == "field":
         raise InvalidAction(Msg(N_("Fields are scored only at the end of the game.")), field="type")
     feature = _checked(args, True, config)
@@ -391,52 +426,43 @@ def _score_feature(state: dict, args: Mapping, config: Mapping) -> None:
     for colour, pts in feature_points(feature).items():
         state["scores"][colour] += pts
     state["scored"].append(feature)
+    _reached(state, "score")
 
 
 def _gift_draw(state: dict, args: Mapping, config: Mapping) -> None:
-    """The tile extended someone else's road or city: one gift card, at most one per turn."""
-    need(state, "play")
+    """The tile placed extended someone else's road or city: one gift card (the table allows one per
+    turn, and none when every card is held). The tile is down: the turn is past opening gifts."""
     gifts = state["gifts"]
-    if gifts is None:
-        raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
-    if gifts["drawn"]:
-        raise InvalidAction(Msg(N_("Only one gift is received per turn, even for several features.")))
     if gifts["deck"] == 0:
-        if gifts["discard"] == 0:
-            raise InvalidAction(Msg(N_("Every gift card is in the players' hands: no gift.")))
         gifts["deck"], gifts["discard"] = gifts["discard"], 0
     gifts["deck"] -= 1
     gifts["held"][_active(state, config)] += 1
     gifts["drawn"] = True
+    _reached(state, "place")
 
 
 def _gift_open(state: dict, args: Mapping, config: Mapping) -> None:
     """After drawing and before placing: open one gift, resolve it, discard it."""
-    need(state, "play")
-    gifts = state["gifts"]
-    if gifts is None:
-        raise InvalidAction(Msg(N_("The Gifts are not in this game.")))
     if args.get("card") not in GIFT_KINDS:
         raise InvalidAction(Msg(N_("Which gift was opened?")), field="card")
-    if gifts["opened"]:
-        raise InvalidAction(Msg(N_("Only one gift may be opened per turn.")))
-    colour = _active(state, config)
-    if gifts["held"][colour] == 0:
-        raise InvalidAction(Msg(N_("This player holds no gift card.")))
-    gifts["held"][colour] -= 1
+    gifts = state["gifts"]
+    gifts["held"][_active(state, config)] -= 1
     gifts["discard"] += 1
     gifts["opened"] = args["card"]
+    _reached(state, "gift")
 
 
-def _need_opened(state: Mapping, card: str) -> None:
-    if not state["gifts"] or state["gifts"]["opened"] != card:
-        raise InvalidAction(Msg(N_("Open that gift first.")))
+def _synod(state: dict, args: Mapping, config: Mapping) -> None:
+    """Synod: a meeple from the supply of the player on turn onto any unfinished monastery."""
+    colour = _active(state, config)
+    if state["meeples"][colour] == MEEPLES:
+        raise InvalidAction(Msg(N_("A player has 7 meeples to place.")))
+    state["meeples"][colour] += 1
+    state["gifts"]["opened"] = "done"
 
 
 def _road_sweeper(state: dict, args: Mapping, config: Mapping) -> None:
     """Road Sweeper: an unfinished road scores as at the end of the game; all its meeples go home."""
-    need(state, "play")
-    _need_opened(state, "road_sweeper")
     feature = _checked(dict(args, type="road"), False, config)
     _return_meeples(state, feature["meeples"])
     for colour, pts in feature_points(feature).items():
@@ -447,15 +473,11 @@ def _road_sweeper(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _cash_out(state: dict, args: Mapping, config: Mapping) -> None:
     """Cash Out: take one of your meeples back and score 2 per meeple in that feature, yours included."""
-    need(state, "play")
-    _need_opened(state, "cash_out")
     n = args.get("meeples")
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MEEPLES * len(config["players"]):
         raise InvalidAction(Msg(N_("Count the meeples in that feature, yours included (at least 1).")),
                             field="meeples")
     colour = _active(state, config)
-    if state["meeples"][colour] == 0:
-        raise InvalidAction(Msg(N_("None of this player's meeples is on the board.")), field="meeples")
     state["meeples"][colour] -= 1
     state["scores"][colour] += 2 * n
     state["gifts"]["opened"] = "done"
@@ -463,47 +485,103 @@ def _cash_out(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _end_game(state: dict, args: Mapping, config: Mapping) -> None:
     """The last tile is placed: the final tally begins with the unfinished roads."""
-    need(state, "play")
     state["phase"] = "tally"
     state["category"] = TALLY[0]
 
 
 def _tally_feature(state: dict, args: Mapping, config: Mapping) -> None:
     """One unfinished feature (or field) of the current category, with the meeples on it."""
-    need(state, "tally")
     if args.get("type") != state["category"]:
         raise InvalidAction(Msg(N_("Enter the features of the current category.")), field="type")
     feature = _checked(args, False, config)
-    counted = {c: 0 for c in state["meeples"]}
-    for f in [*state["tally"], feature]:
-        for colour, n in f["meeples"].items():
-            counted[colour] += n
-            if counted[colour] > state["meeples"][colour]:  # each meeple on the board stands in one place
-                raise InvalidAction(P_("Only {n} meeple of this player is on the board.",
-                                       "Only {n} meeples of this player are on the board.",
-                                       state["meeples"][colour]), field=f"meeples.{colour}")
+    counted = tallied(state)
+    for colour, n in feature["meeples"].items():
+        if counted[colour] + n > state["meeples"][colour]:  # each meeple on the board stands in one place
+            raise InvalidAction(P_("Only {n} meeple of this player is on the board.",
+                                   "Only {n} meeples of this player are on the board.",
+                                   state["meeples"][colour]), field=f"meeples.{colour}")
     state["tally"].append(feature)
 
 
 def _tally_next(state: dict, args: Mapping, config: Mapping) -> None:
     """The next category (then the review: "review" is the last one)."""
-    need(state, "tally")
     order = [*TALLY, "review"]
-    if state["category"] == "review":
-        raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
     state["category"] = order[order.index(state["category"]) + 1]
 
 
 def _finish(state: dict, args: Mapping, config: Mapping) -> None:
-    need(state, "tally")
-    if state["category"] != "review":
-        raise InvalidAction(Msg(N_("Go through every category first.")))
     state["phase"] = "over"
+
+
+def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The table of allowed actions: the setup, then turns (the player on turn moves between its
+    steps, receives and opens gifts and ends it; anyone enters meeples and completed features), then
+    the final tally one category at a time (meeple counts still corrected), then nothing but the
+    result."""
+    phase = state["phase"]
+    table = dict.fromkeys(REDUCERS, refused({
+        "setup": N_("The game has not begun yet: finish the setup first."),
+        "play": N_("The final tally begins once the last tile is placed."),
+        "tally": N_("The last tile is placed: the final tally is under way."),
+    }.get(phase, N_("The game is over."))))
+    if phase == "setup":
+        table["begin"] = ALLOWED
+    elif phase == "play":
+        table.update(_turn_moves(state, config))
+    elif phase == "tally":
+        review = state["category"] == "review"
+        table["meeple"] = ALLOWED
+        table["tally_feature"] = refused(N_("Every category is entered: check the review.")) if review else ALLOWED
+        table["tally_next"] = refused(N_("This is the review, the tally's last step.")) if review else ALLOWED
+        table["finish"] = ALLOWED if review else refused(N_("Go through every category first."))
+    if phase != "setup":
+        table["begin"] = refused(N_("The game has already begun."))
+    if not config["gifts"]:
+        table.update(dict.fromkeys(("gift_draw", "gift_open", "synod", "road_sweeper", "cash_out"),
+                                   refused(N_("The Gifts are not in this game."))))
+    return table
+
+
+def _turn_moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
+    """The table during play: the turn's own actions are the player on turn's."""
+    active = _active(state, config)
+    on_turn = frozenset({active})
+    table = {"goto_step": Rule(by=on_turn), "next_turn": Rule(by=on_turn), "meeple": ALLOWED,
+             "score_feature": ALLOWED, "end_game": ALLOWED}
+    gifts = state["gifts"]
+    if gifts is None:
+        return table
+    name = by_name(config, {active})
+    if gifts["drawn"]:
+        table["gift_draw"] = refused(N_("Only one gift is received per turn, even for several features."))
+    elif gifts["deck"] == 0 and gifts["discard"] == 0:
+        table["gift_draw"] = refused(N_("Every gift card is in the players' hands: no gift."))
+    else:
+        table["gift_draw"] = Rule(by=on_turn)
+    held = gifts["held"][active]
+    placed = state["placed"] or ORDER.index(state["step"]) >= ORDER.index("place")
+    if gifts["opened"] is not None:
+        table["gift_open"] = refused(N_("Only one gift may be opened per turn."))
+    elif placed and gifts["drawn"] and held == 1:
+        table["gift_open"] = refused(N_("A gift received this turn can be opened from the next turn on: a gift is "
+                                        "opened after drawing a tile and before placing it."))
+    elif placed:
+        table["gift_open"] = refused(N_("This turn's tile is already placed: a gift is opened after drawing a tile "
+                                        "and before placing it."))
+    elif held == 0:
+        table["gift_open"] = refused(N_("{name} holds no gift card."), name=name)
+    else:
+        table["gift_open"] = Rule(by=on_turn)
+    for card in ("synod", "road_sweeper", "cash_out"):
+        table[card] = Rule(by=on_turn) if gifts["opened"] == card else refused(N_("Open that gift first."))
+    if gifts["opened"] == "cash_out" and state["meeples"][active] == 0:
+        table["cash_out"] = refused(N_("None of this player's meeples is on the board."))
+    return table
 
 
 REDUCERS = {
     "begin": _begin, "goto_step": _goto_step, "next_turn": _next_turn, "meeple": _meeple,
-    "score_feature": _score_feature, "gift_draw": _gift_draw, "gift_open": _gift_open,
+    "score_feature": _score_feature, "gift_draw": _gift_draw, "gift_open": _gift_open, "synod": _synod,
     "road_sweeper": _road_sweeper, "cash_out": _cash_out, "end_game": _end_game,
     "tally_feature": _tally_feature, "tally_next": _tally_next, "finish": _finish,
 }
@@ -526,7 +604,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     simple = {"begin": N_("Setup finished, the game begins"), "goto_step": N_("Moved to another step"),
               "next_turn": N_("Next player"), "end_game": N_("The last tile is placed: final tally"),
               "tally_next": N_("Next category"), "finish": N_("Final scoring done"),
-              "gift_draw": N_("A gift card was drawn"), "tick": N_("Setup: ticked an item")}
+              "gift_draw": N_("A gift card was drawn"), "synod": N_("Synod: a meeple on a monastery"),
+              "tick": N_("Setup: ticked an item")}
     if kind == "meeple":
         return Msg(N_("{name}: a meeple placed") if args.get("delta") == 1 else N_("{name}: a meeple taken back"),
                    {"name": who})
@@ -541,8 +620,9 @@ def describe(action: Mapping, config: Mapping) -> Msg:
             return Msg(N_("{feature}: no meeple in it, no points"), {"feature": text(f"feature.{feature['type']}")})
         return Msg(N_("{feature} scored: {points}"), {"feature": text(f"feature.{feature['type']}"), "points": scored})
     if kind == "cash_out":
-        return P_("Cash Out: {n} meeple, {points} points", "Cash Out: {n} meeples, {points} points",
-                  args.get("meeples", 0), points=2 * args.get("meeples", 0))
+        n = args.get("meeples", 0)
+        return Msg(N_("Cash Out: {meeples}, {points}"), {"meeples": P_("{n} meeple", "{n} meeples", n),
+                                                         "points": P_("{n} point", "{n} points", 2 * n)})
     if kind == "gift_open":
         return Msg(N_("Gift opened: {card}"), {"card": text(f"gift.{args.get('card')}.title")})
     if kind == "correct":
@@ -574,5 +654,6 @@ GAME = GameDef(
     id=ID, cli_name="carcassonne", min_players=2, max_players=5,
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
-    independent=frozenset({"meeple"}), progress=score_track, guide=guide, navigation=frozenset({"goto_step"})
+    independent=frozenset({"meeple"}), progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
+    personal=frozenset({"meeple"}), moves=moves,
 )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import flet as ft
 
+from ..engine.model import Msg, N_
 from ..games import carcassonne as rules
-from .widgets import (SMALL, TARGET, TEXT, Screen, bar_button, button, card, choice_chips, count, create_button,
-                      heading, pick, text, tid, who)
+from .widgets import (MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Screen, act, card, choice_chips, count,
+                      create_button, error, heading, pick, text, tid, who)
 
 GAME = rules.ID
 
@@ -56,25 +57,42 @@ def round_screen(shell) -> Screen:
     state, config = vm.state, vm.session["config"]
     steps = rules.steps(config)
     current = state["step"]
+    rule = vm.rule("goto_step")
+    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
     controls: list[ft.Control] = [
-        shell.kept("steps", (tuple(s.id for s in steps), current), lambda: ft.Row([
-            tid(f"step-{s.id}", (ft.FilledButton if s.id == current else ft.OutlinedButton)(
-                content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
-                on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4),
-            acts=True),
+        shell.kept("steps", (tuple(s.id for s in steps), current, refusal), lambda: ft.Row([
+            _step_chip(vm, i, s.id, s.id == current, rule) for i, s in enumerate(steps)], spacing=4), acts=True),
+        shell.problem("steps"),
         shell.problem(),
     ]
     helper, primary = score_helper(shell)
     controls += helper + meeple_helper(shell)
     if config["gifts"]:
         controls += gift_helper(shell)
+    end = vm.rule("end_game")
     controls += [shell.rule_fold(f"{GAME}.step.standard.{current}"),
-                 shell.kept("end-game", (), lambda: button(_("The last tile is placed: final tally"),
-                                                           lambda e: vm.dispatch("end_game"), "end-game",
-                                                           primary=False, icon=ft.Icons.FLAG), acts=True),
+                 shell.kept("end-game", (vm.msg(end.refusal) if end.refusal else None, vm.error_for("end-game")),
+                            lambda: act(vm, "end_game", _("The last tile is placed: final tally"),
+                                        lambda e: vm.dispatch("end_game"), "end-game", primary=False,
+                                        icon=ft.Icons.FLAG), acts=True),
                  *shell.footer()]
-    return Screen(controls, primary or bar_button(_("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
-                                                  icon=ft.Icons.ARROW_FORWARD))
+    return Screen(controls, primary or act(vm, "next_turn", _("Next player"), lambda e: vm.dispatch("next_turn"),
+                                           "next-turn", icon=ft.Icons.ARROW_FORWARD, bar=True))
+
+
+def _step_chip(vm, i: int, step: str, current: bool, rule) -> ft.Control:
+    """One step of the turn as a numbered chip (the current one filled), drawn from the table: where
+    the rules or this phone's owner do not let it move the turn, it is greyed and a tap says why."""
+    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
+    style = ft.ButtonStyle(padding=0)
+    if refusal is not None:
+        style.color, style.bgcolor = MUTED, MUTED_FILL
+    button = (ft.FilledButton if current else ft.OutlinedButton)(
+        content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=style,
+        on_click=(lambda e: vm.dispatch("goto_step", step=step)) if refusal is None else
+        (lambda e: vm.refuse(rule.refusal, "steps")))
+    button.data = Act("goto_step", None, refusal)
+    return tid(f"step-{step}", button)
 
 
 def _on_board(shell) -> dict[str, int]:
@@ -115,9 +133,10 @@ def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, in
     elif kind == "monastery" and ident == "f":
         rows.append(text(_("A completed monastery: itself and the 8 tiles around it, 9 points."), SMALL))
     elif kind:
-        high = rules.MONASTERY_AREA if kind == "monastery" else rules.LAND_TILES
+        high = rules.MONASTERY_AREA - 1 if kind == "monastery" else rules.LAND_TILES  # 9: complete
+        low = rules.MIN_COMPLETE if ident == "f" else 1                               # completed ones
         label = _("Tiles in its 3×3 (itself included)") if kind == "monastery" else _("Tiles")
-        rows.append(count(f"{ident}-tiles", label, draft["tiles"], 1, high, lambda v: draft.update(tiles=v)))
+        rows.append(count(f"{ident}-tiles", label, draft["tiles"], low, high, lambda v: draft.update(tiles=v)))
         if kind == "city":
             rows.append(count(f"{ident}-pennants", _("Pennants"), draft["pennants"], 0, rules.LAND_TILES,
                               lambda v: draft.update(pennants=v), chips=5))
@@ -165,32 +184,51 @@ def score_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         rows.append(tid("f-clear", ft.TextButton(content=ft.Text(_("Clear"), size=TEXT), height=TARGET,
                                                  on_click=lambda e: (shell.draft.pop("feature", None),
                                                                      shell.render()))))
-        primary = bar_button(_("Score it"), lambda e: shell.send("score_feature", "feature", **_feature_args(draft)),
-                             "score-feature", icon=ft.Icons.CHECK)
+        primary = act(vm, "score_feature", _("Score it"),
+                      lambda e: shell.send("score_feature", "feature", **_feature_args(draft)), "score-feature",
+                      icon=ft.Icons.CHECK, bar=True)
     return [card(rows, "score-helper")], primary
 
 
+def meeple_row(shell, p: dict, place: str) -> ft.Control:
+    """One player's meeples on the board with − and +, drawn from the table; a button at its limit
+    (none out, all 7 out) is greyed and a tap says why, next to the row."""
+    _, vm = shell.vm.t, shell.vm
+    colour, out = p["colour"], vm.state["meeples"][p["colour"]]
+    rule = vm.rule("meeple", colour)
+    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
+    ident = f"meeple-{colour}"
+
+    def step(delta: int, at_limit: bool, limit: str) -> ft.Control:
+        why = rule.refusal if refusal is not None else Msg(limit) if at_limit else None
+        button = ft.IconButton(ft.Icons.ADD if delta > 0 else ft.Icons.REMOVE, width=TARGET, height=TARGET,
+                               icon_color=MUTED if why else None,
+                               on_click=(lambda e: vm.refuse(why, ident)) if why else
+                               (lambda e: vm.dispatch("meeple", player=colour, delta=delta)))
+        button.data = Act("meeple", colour, refusal)
+        return tid(f"{ident}-{'plus' if delta > 0 else 'minus'}", button)
+
+    def build() -> ft.Control:
+        row = ft.Row([ft.Container(who(p["name"], colour), expand=True),
+                      step(-1, out == 0, N_("None of this player's meeples is on the board.")),
+                      tid(f"meeples-{colour}", ft.Text(f"{out} / {rules.MEEPLES}", size=TEXT)),
+                      step(1, out == rules.MEEPLES, N_("A player has 7 meeples to place."))])
+        reason = vm.error_for(ident)
+        return ft.Column([row, error(reason, f"error-{ident}")], spacing=4) if reason else row
+
+    return shell.kept(f"meeple-row-{place}-{colour}", (p["name"], out, refusal, vm.error_for(ident)), build)
+
+
 def meeple_helper(shell) -> list[ft.Control]:
-    """Meeples on the board: the player on turn places or takes back one (a button at its limit is
-    disabled); the others' counts are read below and corrected in the fold."""
+    """Meeples on the board: the player on turn places or takes back one; the others' counts are read
+    below and corrected in the fold."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
-
-    def row(p, place: str) -> ft.Control:
-        colour, out = p["colour"], state["meeples"][p["colour"]]
-        return shell.kept(f"meeple-row-{place}-{colour}", (p["name"], out), lambda: ft.Row([ft.Container(who(p["name"], colour), expand=True),
-                       tid(f"meeple-{colour}-minus", ft.IconButton(ft.Icons.REMOVE, width=TARGET, height=TARGET,
-                           disabled=out == 0, on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=-1))),
-                       tid(f"meeples-{colour}", ft.Text(f"{out} / {rules.MEEPLES}", size=TEXT)),
-                       tid(f"meeple-{colour}-plus", ft.IconButton(ft.Icons.ADD, width=TARGET, height=TARGET,
-                           disabled=out == rules.MEEPLES,
-                           on_click=lambda e, c=colour: vm.dispatch("meeple", player=c, delta=1)))]))
-
     active = config["players"][state["turn"]]
     others = [p for p in config["players"] if p is not active]
-    rows: list[ft.Control] = [heading(_("Meeples on the board")), row(active, "turn")]
+    rows: list[ft.Control] = [heading(_("Meeples on the board")), meeple_row(shell, active, "turn")]
     rows.append(shell.fold("meeple-others", ", ".join(f"{p['name']} {state['meeples'][p['colour']]}" for p in others),
-                           [row(p, "fold") for p in others], _("The others' meeples: tap to correct")))
+                           [meeple_row(shell, p, "fold") for p in others], _("The others' meeples: tap to correct")))
     return [card(rows, "meeples")]
 
 
@@ -207,15 +245,12 @@ def gift_helper(shell) -> list[ft.Control]:
             tid("gift-rule", ft.ExpansionTile(title=ft.Text(_("When do you get a gift?"), size=TEXT),
                                               min_tile_height=56,
                                               controls=[text(shell.game_text("gift.receive"), SMALL)]))]
-    if not gifts["drawn"]:
-        rows.append(button(_("{name} gets a gift card").format(name=active["name"]), lambda e: vm.dispatch("gift_draw"),
-                           "gift-draw", primary=False, icon=ft.Icons.CARD_GIFTCARD))
+    rows.append(act(vm, "gift_draw", _("{name} gets a gift card").format(name=active["name"]),
+                    lambda e: vm.dispatch("gift_draw"), "gift-draw", primary=False, icon=ft.Icons.CARD_GIFTCARD))
     opened = gifts["opened"]
-    if opened is None and gifts["held"][active["colour"]]:
-        rows += [text(_("{name} opens a gift (before placing the tile):").format(name=active["name"]), SMALL),
-                 choice_chips("gift-open", [(k, shell.game_text(f"gift.{k}.title")) for k in rules.GIFT_KINDS], None,
-                              lambda k: vm.dispatch("gift_open", card=k))]
-    if opened and opened != "done":
+    if opened is None:
+        rows += _gift_open(shell, active)
+    elif opened != "done":
         rows += [ft.Text(shell.game_text(f"gift.{opened}.title"), size=18, weight=ft.FontWeight.BOLD),
                  text(shell.game_text(f"gift.{opened}.body"), SMALL)]
         if opened == "road_sweeper":
@@ -223,7 +258,7 @@ def gift_helper(shell) -> list[ft.Control]:
             rows += [count("sweep-tiles", _("Tiles of the unfinished road"), draft["tiles"], 1, rules.LAND_TILES,
                            lambda v: draft.update(tiles=v)),
                      *_meeple_picks(shell, draft, "sweep-m", _on_board(shell)),
-                     button(_("Score the road; all its meeples go home"), lambda e: shell.send(
+                     act(vm, "road_sweeper", _("Score the road; all its meeples go home"), lambda e: shell.send(
                          "road_sweeper", "sweeper", tiles=draft["tiles"] or 0,
                          meeples={c: n for c, n in draft["meeples"].items() if n}), "sweep")]
         elif opened == "cash_out":
@@ -231,13 +266,28 @@ def gift_helper(shell) -> list[ft.Control]:
             rows += [count("cash-meeples", _("Meeples in that feature, yours included"), draft["meeples"], 1,
                            rules.MEEPLES * len(config["players"]), lambda v: draft.update(meeples=v)),
                      shell.problem("meeples"),
-                     button(_("Take the meeple back and score 2 per meeple"), lambda e: shell.send(
+                     act(vm, "cash_out", _("Take the meeple back and score 2 per meeple"), lambda e: shell.send(
                          "cash_out", "cash", meeples=draft["meeples"] or 0), "cash-out")]
         elif opened == "synod":
-            rows.append(button(_("{name} places a meeple on a monastery").format(name=active["name"]),
-                               lambda e: vm.dispatch("meeple", player=active["colour"], delta=1), "synod",
-                               primary=False))
+            rows.append(act(vm, "synod", _("{name} places a meeple on a monastery").format(name=active["name"]),
+                            lambda e: vm.dispatch("synod"), "synod", primary=False))
     return [card(rows, "gifts")]
+
+
+def _gift_open(shell, active: dict) -> list[ft.Control]:
+    """Opening a gift: one chip per kind of card where the table allows it now, else one greyed
+    button whose tap says why (none held, the tile already placed, one opened already)."""
+    _, vm = shell.vm.t, shell.vm
+    label = _("{name} opens a gift (before placing the tile):").format(name=active["name"])
+    rule = vm.rule("gift_open")
+    if rule.refusal is not None:
+        return [act(vm, "gift_open", _("{name} opens a gift (before placing the tile)").format(name=active["name"]),
+                    lambda e: None, "gift-open", primary=False)]
+    chips = choice_chips("gift-open", [(k, shell.game_text(f"gift.{k}.title")) for k in rules.GIFT_KINDS], None,
+                         lambda k: vm.dispatch("gift_open", card=k))
+    for chip in chips.controls:
+        chip.content.data = Act("gift_open", None, None)
+    return [text(label, SMALL), chips]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -253,10 +303,8 @@ def final_screen(shell) -> Screen:
     if current != "review":
         label = {"road": "roads", "city": "cities", "monastery": "monasteries", "field": "fields"}[current]
         draft = shell.draft.setdefault(f"tally-{current}", _new_feature(current))
-        left = dict(state["meeples"])
-        for feature in state["tally"]:
-            for colour, n in feature["meeples"].items():
-                left[colour] -= n
+        counted = rules.tallied(state)
+        left = {colour: n - counted[colour] for colour, n in state["meeples"].items()}
         rows = [heading(category(shell, label))]
         rows += _feature_form(shell, draft, "t", (current,), left)
         controls.append(card(rows, "tally-form"))
@@ -265,20 +313,32 @@ def final_screen(shell) -> Screen:
         controls.append(card([text(shell.game_text(f"tally.{label}"), SMALL)], "tally-rule"))
         order = [*rules.TALLY, "review"]
         following = order[order.index(current) + 1]
-        primary = (bar_button(_("Add this one"), lambda e: shell.send("tally_feature", f"tally-{current}",
-                                                                      **_feature_args(draft)), "tally-add",
-                              icon=ft.Icons.ADD)
+        primary = (act(vm, "tally_feature", _("Add this one"), lambda e: shell.send("tally_feature", f"tally-{current}",
+                                                                                **_feature_args(draft)),
+                       "tally-add", icon=ft.Icons.ADD, bar=True)
                    if _ready(draft, False) else
-                   bar_button(_("Review") if following == "review" else _("Next: {category}").format(
+                   act(vm, "tally_next", _("Review") if following == "review" else _("Next: {category}").format(
                        category=category(shell, {"road": "roads", "city": "cities", "monastery": "monasteries",
                                                  "field": "fields"}[following])),
-                              lambda e: vm.dispatch("tally_next"), "tally-next", icon=ft.Icons.ARROW_FORWARD))
+                       lambda e: vm.dispatch("tally_next"), "tally-next", icon=ft.Icons.ARROW_FORWARD, bar=True))
+        controls.append(tally_meeples(shell))
     else:
         rows = [heading(_("Review")), *([text(shell.game_text("tally.gifts"), SMALL)] if config["gifts"] else [])]
         result = vm.game.result(state, config)
         for line in result["explain"]:
             rows.append(text(vm.msg(line), SMALL))
         controls.append(card(rows, "review"))
-        primary = bar_button(_("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
-                             icon=ft.Icons.EMOJI_EVENTS)
+        primary = act(vm, "finish", _("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
+                      icon=ft.Icons.EMOJI_EVENTS, bar=True)
     return Screen(controls + shell.footer(), primary)
+
+
+def tally_meeples(shell) -> ft.Control:
+    """The meeples on the board, still corrected during the tally (a meeple the count missed, or one
+    that was never there): the tally offers only the meeples the count says are out."""
+    _, vm = shell.vm.t, shell.vm
+    config = vm.session["config"]
+    return card([shell.fold("tally-meeples", _("Meeples on the board: tap to correct"),
+                            [meeple_row(shell, p, "tally") for p in config["players"]],
+                            ", ".join(f"{p['name']} {vm.state['meeples'][p['colour']]}" for p in config["players"]))],
+                "tally-meeples-card")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import assert_fits_a_phone, layout
+from tests.browser.conftest import PHONES, assert_fits_a_phone, layout
 
 
 def new_game(app, *names: str) -> None:
@@ -59,9 +59,16 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.says("undo", "+10")                  # "Undo: City scored: Anna +10, Bořek +10"
     expect(app.id("meeples-red")).to_have_text("0 / 7")
 
-    # a gift: Anna draws one; Cash Out with none of her meeples out is refused, in sight
+    # a gift: Anna receives one, which she can open from her next turn on (before placing her tile);
+    # Cash Out with none of her meeples out is greyed, and a tap says why, in sight
     app.tap("gift-draw")
     app.says("gift-counts", "24")
+    app.tap("gift-open")
+    app.says("banner", app.t("A gift received this turn can be opened from the next turn on: a gift is opened "
+                             "after drawing a tile and before placing it."))
+    for _ in range(3):
+        app.tap("next-turn")
+    app.says("actor", "Anna")
     app.tap("gift-open-cash_out")
     app.tap("cash-meeples-2")
     app.tap("cash-out")
@@ -113,9 +120,32 @@ def test_carcassonne_screens_fit_a_phone(app, server):
     app.tap("f-type-city")
     screens = {"turn": layout(app.page)}
     app.tap("gift-draw")
+    app.tap("next-turn")
+    app.tap("next-turn")
     app.tap("gift-open-road_sweeper")
     screens["gift"] = layout(app.page)
     app.tap("end-game")
     screens["tally"] = layout(app.page)
     app.shot("carcassonne-tally-cs")
     assert_fits_a_phone(screens)
+
+
+def test_the_eighth_meeple_says_why_in_sight_on_a_small_phone(app, server):
+    """A tap on + with all 7 meeples out: the reason is drawn next to the row, inside the 360×740
+    viewport and not under the pinned header or bar, and in the bar itself."""
+    app.page.set_viewport_size(PHONES[1])
+    app.open(server.url)
+    app.language("cs")
+    new_game(app, "Anna", "Bořek")
+    app.tap("begin")
+    for _ in range(7):
+        app.tap("meeple-red-plus")
+    expect(app.id("meeples-red")).to_have_text("7 / 7")
+    app.tap("meeple-red-plus")
+    expect(app.id("meeples-red")).to_have_text("7 / 7")
+    reason = app.t("A player has 7 meeples to place.")
+    app.says("error-meeple-red", reason)
+    app.in_sight("error-meeple-red")
+    assert app.reach(app.id("error-meeple-red")) == 0.0      # between the pinned header and the bar
+    app.says("banner", reason)
+    app.in_sight("banner")
