@@ -117,6 +117,30 @@ def format_number(value: float, lang: str) -> str:
     return format_decimal(value, locale=lang)
 
 
+#: Czech vocative endings of first names, tried in order: (the name's ending, what replaces it).
+_VOCATIVE = (("něk", "ňku"), ("děk", "ďku"), ("těk", "ťku"), ("ek", "ku"), ("avel", "avle"), ("arel", "arle"), ("tr", "tře"), ("dr", "dře"), ("a", "o"), ("ch", "chu"), ("k", "ku"),
+             ("h", "hu"), ("g", "gu"), *((c, c + "i") for c in "šžčřcjďťň"))
+_HARD = set("bdfglmnpstvz")
+
+
+def vocative(name: str) -> str:
+    """How Czech addresses a player by name ("Anno, jste na tahu", "Bořku", "Petře", "Tomáši", "Cyrile"):
+    the first word of the name in the vocative, by the common endings of Czech first names; a name
+    that ends otherwise (Marie, Hugo, Ami, a nickname with digits) is left as it is."""
+    first, _, rest = name.partition(" ")
+    lower = first.lower()
+    if len(first) < 2 or not first.isalpha():
+        return name
+    for ending, replaced in _VOCATIVE:
+        if lower.endswith(ending) and len(lower) > len(ending):
+            cut = first[:-len(ending)]
+            word = cut + (replaced.upper() if first.isupper() else replaced)
+            return f"{word} {rest}".rstrip() if rest else word
+    if lower[-1] in _HARD:
+        return f"{first}{'E' if first.isupper() else 'e'} {rest}".rstrip() if rest else first + "e"
+    return name
+
+
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 

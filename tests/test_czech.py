@@ -319,3 +319,11 @@ def test_the_elfenland_box_limits_name_their_pieces_in_czech():
             GAMES["elfenland"].score_cli(data)
         said = t.msg(refused.value.msg)
         assert ("zlata" if second == "gold" else "karty") in said and not ENGLISH_WORDS.search(said), said
+
+
+@pytest.mark.parametrize("wrong, right", [
+    (r"\bVB\b", "vítězné body, written out"), (r"\bkostelní\w* čtvr", "církevní čtvrť"),
+    (r"\b[Mm]ist\w* cechu\b", "cechovní mistr"), (r"\bDruhý míst", "Druhé místo"),
+])
+def test_no_czech_text_anywhere_uses_the_replaced_terms(wrong, right):
+    assert hits(wrong, every_czech_text()) == [], f"say {right}"

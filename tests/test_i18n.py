@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 from companion import texts
 from companion.engine.model import P_, Ref
 from companion.games import GAMES
-from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, format_number, translations
+from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, format_number, translations, vocative
 from tests.conftest import ROOT
 
 KEYWORDS = {"_": None, "N_": None, "P_": (1, 2), "ngettext": (1, 2)}
@@ -180,3 +180,11 @@ def test_every_step_reminder_is_one_short_line():
     long = [(key, lang, len(value)) for key, entry in all_texts.items() if key.endswith(".remind")
             for lang, value in entry.items() if len(value) > 90]
     assert long == []
+
+
+@pytest.mark.parametrize("name, addressed", [
+    ("Anna", "Anno"), ("Bořek", "Bořku"), ("Cyril", "Cyrile"), ("Petr", "Petře"), ("Tomáš", "Tomáši"),
+    ("Pavel", "Pavle"), ("Zdeněk", "Zdeňku"), ("Vojtěch", "Vojtěchu"), ("Marie", "Marie"), ("Jiří", "Jiří"),
+    ("Michal", "Michale"), ("Anna B.", "Anno B."), ("Hráč 2", "Hráči 2"), ("X1", "X1")])
+def test_czech_addresses_a_player_in_the_vocative(name, addressed):
+    assert vocative(name) == addressed

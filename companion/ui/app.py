@@ -18,7 +18,7 @@ from typing import Any, Callable
 import flet as ft
 
 from .. import rulesearch, table, texts
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, vocative
 from ..store import Store
 from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, score_sheet, village
 from .viewmodel import ViewModel
@@ -342,7 +342,8 @@ class Shell:
         """Who acts now: "Your turn, <name>!" on that player's phone (`role` None), else the role and who."""
         _ = self.vm.t
         if role is None:
-            return tid("your-turn", ft.Row([dot(actor), ft.Text(_("Your turn, {name}!").format(name=name),
+            addressed = vocative(name) if self.vm.lang == "cs" else name  # "Anno, jste na tahu!"
+            return tid("your-turn", ft.Row([dot(actor), ft.Text(_("Your turn, {name}!").format(name=addressed),
                                                                 size=20, weight=ft.FontWeight.BOLD, color=ACCENT)],
                                            spacing=8))
         return ft.Row([ft.Text(role, size=TEXT), who(name, actor, 20)], wrap=True, spacing=8)

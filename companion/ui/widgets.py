@@ -7,6 +7,8 @@ from typing import Callable, Sequence
 
 import flet as ft
 
+from ..engine.model import Msg, N_
+
 TEXT = 17
 SMALL = 15
 TITLE = 24
@@ -164,7 +166,8 @@ def who(name: str, colour: str, size: int = TEXT) -> ft.Control:
 class Stepper:
     """A number entered with big − and + buttons (and −5, +5 for a wide range). `on_change` keeps the
     value in the screen's draft: a tap redraws the screen from the draft (Flet sends only the new
-    number). A button at the limit is disabled, so the limit shows before anyone taps."""
+    number). A button at the limit is greyed, so the limit shows before anyone taps, and a tap on it
+    says why (in the pinned bar): never a silent dead button."""
 
     def __init__(self, ident: str, label: str | ft.Control, value: int, low: int, high: int,
                  on_change: Callable[[int], None], big: int | None = None):
@@ -177,10 +180,10 @@ class Stepper:
             at_limit = self.value <= low if delta < 0 else self.value >= high
             face = (ft.Icon(ft.Icons.REMOVE if delta < 0 else ft.Icons.ADD, size=26) if abs(delta) == 1
                     else ft.Text(f"{delta:+d}".replace("-", "−"), size=SMALL, weight=ft.FontWeight.BOLD))
-            return tid(f"{ident}-{name}", ft.IconButton(icon=face, width=TARGET, height=TARGET,
-                                                        disabled=at_limit,
-                                                        tooltip=f"{delta:+d}".replace("-", "−"),
-                                                        on_click=lambda e: self.add(delta, e.page)))
+            return tid(f"{ident}-{name}", ft.IconButton(
+                icon=face, width=TARGET, height=TARGET, icon_color=MUTED if at_limit else None,
+                tooltip=f"{delta:+d}".replace("-", "−"),
+                on_click=(lambda e: self.limit(delta, ident, e.page)) if at_limit else lambda e: self.add(delta, e.page)))
 
         label_control = ft.Text(label, size=TEXT) if isinstance(label, str) else label
         buttons = [step(-1, "minus"), tid(f"{ident}-value", self.number), step(1, "plus")]
@@ -191,6 +194,12 @@ class Stepper:
         else:
             self.control = ft.Row([ft.Container(label_control, expand=True), *buttons],
                                   vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=2)
+
+    def limit(self, delta: int, ident: str, page: ft.Page) -> None:
+        """A tap on a button at its limit: say what the limit is."""
+        limit = Msg(N_("{n} is the least this can be."), {"n": self.low}) if delta < 0 else \
+            Msg(N_("{n} is the most this can be."), {"n": self.high})
+        page.data.vm.refuse(limit, ident)  # page.data is the tab's Shell
 
     def add(self, delta: int, page: ft.Page) -> None:
         new = min(self.high, max(self.low, self.value + delta))
