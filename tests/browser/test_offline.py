@@ -280,3 +280,58 @@ def test_a_czech_arrow_and_an_emoji_in_a_name_draw_without_a_failed_request(brow
         "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2"]  # no fallback font asked for
     assert context.foreign == []
 
+
+
+def test_a_phone_with_build_a_switches_to_build_b_and_keeps_its_game(browser_type, tmp_path, monkeypatch):
+    from companion.web import build as builder
+
+    folder = tmp_path / "site"
+    first = build(folder)
+    server = StaticServer(folder).start()
+    try:
+        context = launch(browser_type, tmp_path / "profile", server)
+        app = App(context.pages[0], "en")
+        reopen(app, lambda: app.page.goto(server.url))
+        app.language("en")
+        new_three_player_game(app)
+        items = app.page.locator('[flt-semantics-identifier^="tick-"]').count()
+        app.tap("tick-board")
+        progress(app, items, 1)
+        sid = app.page.url.rsplit("#/game/", 1)[1]
+        cached_files(app.page)
+
+        # build B on the host: the same client and Python, a different app
+        monkeypatch.setattr(builder, "MAIN", builder.MAIN + "# build B\n")
+        second = build(folder)
+        assert second.version != first.version
+        before = len(server.requests())
+        reopen(app, app.page.reload)  # still build A (its service worker); B is fetched meanwhile
+        app.page.evaluate("""async () => {
+            const registration = await navigator.serviceWorker.getRegistration();
+            for (let i = 0; i < 600 && !registration.waiting; i++) await new Promise((r) => setTimeout(r, 100));
+            if (!registration.waiting) throw new Error('build B was not installed');
+        }""")
+        fetched = [path for path, _status, _sent in server.requests()[before:]]
+        # B took what did not change from A's cache: Flutter's and Pyodide's files are not downloaded again
+        assert "app.tar.gz" in fetched
+        assert not {"main.dart.js", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+                    "canvaskit/chromium/canvaskit.wasm"} & set(fetched)
+
+        # every tab of A closed, the app opened again: it is build B, with the game
+        page = context.new_page()  # (a blank page keeps the browser open)
+        app.page.close()
+        page.wait_for_timeout(1500)  # the browser lets B take over once A's last page is gone
+        app = App(page, "en")
+        reopen(app, lambda: page.goto(server.url))
+        assert page.evaluate("caches.keys()") == [f"companion-{second.version}"]
+        app.tap(f"resume-{sid}")
+        progress(app, items, 1)
+
+        # and B starts offline
+        cached_files(page)
+        server.stop()
+        reopen(app, page.reload)
+        progress(app, items, 1)
+        context.close()
+    finally:
+        server.stop()
