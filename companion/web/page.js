@@ -76,16 +76,15 @@ async function companionServiceWorker() {
       companion.offlineResolve(false);
     }
   });
-  try {
-    await sw.register("sw.js");
-    if (!sw.controller) {
-      await new Promise((resolve) => {
-        sw.addEventListener("controllerchange", resolve, { once: true });
-        setTimeout(resolve, 10000);  // a worker that never takes over must not keep the app from starting
-      });
-    }
-  } catch (error) {
-    console.warn("companion: no service worker:", error);
+  const registering = sw.register("sw.js").catch((error) => console.warn("companion: no service worker:", error));
+  if (sw.controller) {
+    return;  // a later start: the app's files come from its cache (the browser checks for a new build meanwhile)
+  }
+  if (await registering && !sw.controller) {
+    await new Promise((resolve) => {
+      sw.addEventListener("controllerchange", resolve, { once: true });
+      setTimeout(resolve, 10000);  // a worker that never takes over must not keep the app from starting
+    });
   }
 }
 
