@@ -50,7 +50,7 @@ def offline_ready(page) -> None:
     """Wait until the service worker has what the app needs offline (it says so; an earlier build,
     which precached every file it lists, when they are all in its cache)."""
     page.evaluate("""async () => {
-        if (window.companion && companion.offline) return await companion.offline;
+        if (typeof companion !== "undefined") return await companion.offline;
         await navigator.serviceWorker.ready;
         const listed = (await (await fetch('sw.js')).text()).match(/const FILES = (\\[[^\\]]*\\])/)[1];
         for (let i = 0; i < 3000; i++) {
