@@ -100,6 +100,13 @@ def show_home(page) -> None:
     page.locator('[flt-semantics-identifier="new-flanders_1302"]').wait_for(timeout=START)
 
 
+def start_screen(page) -> list[str]:
+    """The start screen's name and progress line (without its percentage), with its icon drawn."""
+    assert page.evaluate("document.querySelector('#companion-start img').naturalWidth") == 192
+    return [page.locator("#companion-name").text_content(),
+            page.locator("#companion-progress").text_content().rsplit(" ", 2)[0]]
+
+
 def cached_files(page) -> list[str]:
     """Wait until the service worker says the app is ready offline; the files in its cache."""
     return page.evaluate("""async () => {
@@ -234,6 +241,7 @@ def test_a_first_visit_downloads_each_file_once_and_keeps_only_what_the_app_uses
         context = launch(browser_type, tmp_path / "profile", server)
         page = context.pages[0]
         page.goto(server.url)
+        assert start_screen(page) == ["Table companion", "Loading the app…"]  # an English browser
         show_home(page)
         cached = cached_files(page)
         requests = server.requests()
@@ -260,8 +268,11 @@ def test_a_czech_arrow_and_an_emoji_in_a_name_draw_without_a_failed_request(brow
     try:
         context = launch(browser_type, tmp_path / "profile", server, locale="cs-CZ")
         app = App(context.pages[0], "cs")
-        reopen(app, lambda: app.page.goto(server.url))  # a Czech browser: the first visit is in Czech
+        app.page.goto(server.url)  # a Czech browser: the first visit is in Czech, the start screen too
+        assert start_screen(app.page) == ["Pomocník u stolu", "Načítám aplikaci…"]
+        reopen(app, lambda: None)
         assert app.page.evaluate("document.documentElement.lang") == "cs"
+        assert app.page.locator("#companion-start").count() == 0  # gone once the app is drawn
         start_princes(app, names=("Anna 🎲", "Bořek", "Cyril 中"))
         app.tap("extras")
         app.tap("deal")  # Anna gives Bořek 1 gold: "Převod Anna 🎲 → Bořek: …" on the undo button
