@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.web.build import build  # noqa: E402
-from tests.browser.test_offline import StaticServer, cached_files, offline_context, show_home  # noqa: E402
+from tests.browser.test_offline import OFFLINE_ARGS, StaticServer, cached_files, offline_context, show_home  # noqa: E402
 
 MILESTONES = (("flutter", "Flutter app loaded"), ("pyodide", "python_module_name:"),
               ("unpacked", "Adding __pypackages__ to sys.path"))
@@ -57,7 +57,7 @@ def line(name: str, runs: list[dict[str, float]]) -> str:
 def main(runs: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+    from tests.browser.conftest import CHROMIUM
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
         built = build(Path(folder) / "site")
@@ -65,7 +65,7 @@ def main(runs: int) -> None:
               f"bytecode: {'yes' if built.bytecode else 'no (node.js not found)'}; built in {built.seconds:.1f} s")
         cold, warm = [], []
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=OFFLINE_ARGS)
             for _ in range(runs):
                 server = StaticServer(built.folder).start()
                 try:

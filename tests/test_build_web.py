@@ -5,8 +5,10 @@ way IDBFS syncs it."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import gettext
+import hashlib
 import io
 import json
 import shutil
@@ -137,7 +139,12 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
     assert "serviceWorker" not in loading  # Flutter's own service worker is not registered
     worker = (site / SERVICE_WORKER).read_text(encoding="utf-8")
     listed = json.loads(worker.split("const FILES = ", 1)[1].split(";", 1)[0])
-    assert listed == sorted(n for n in _tree(site) if n != SERVICE_WORKER)
+    tree = _tree(site)
+    assert sorted(listed) == sorted(n for n in tree if n != SERVICE_WORKER)
+    for name, (integrity, size) in listed.items():  # each file's digest, as Subresource Integrity writes it
+        assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(tree[name]).digest()).decode()
+        assert size == len(tree[name])
+    assert "cdn.jsdelivr.net" not in tree["main.dart.js"].decode()  # Rive's runtime: no other host
     assert not [n for n in listed if n.endswith((".symbols", ".map", "skwasm.wasm", "main.dart.wasm", ".whl"))]
     manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["short_name"] == "Pomocník u stolu" and manifest["theme_color"] == "#000000"
@@ -476,7 +483,8 @@ def test_the_entry_says_when_another_tab_has_the_app_and_opens_it_on_try_again(t
     monkeypatch.setattr(browser, "DATA", folder)
     idb = IndexedDB(tmp_path / "indexeddb")
     locks = Locks()
-    tab = SimpleNamespace(fs=idb, **vars(_tab(locks)))
+    told = []
+    tab = SimpleNamespace(fs=idb, languages=["cs-CZ"], tell=told.append, persisted=None, **vars(_tab(locks)))
 
     async def scenario():
         assert await browser.lock(_tab(locks))              # the first tab
@@ -495,6 +503,7 @@ def test_the_entry_says_when_another_tab_has_the_app_and_opens_it_on_try_again(t
         (start,) = [function for function, _ in page.tasks if function.__name__ == "start"]
         await start()                                         # the first screen, once the phone said its language
         assert _find(page.controls, "new-flanders_1302") is not None
+        assert told == [{"companionLang": "cs"}]              # <html lang> follows the app's language
 
     asyncio.run(scenario())
 
@@ -509,3 +518,54 @@ def test_the_entry_says_when_the_browser_keeps_no_games(tmp_path):
         assert texts == [i18n.translations(lang).gettext(browser.NO_STORAGE).format(reason="QuotaExceededError")
                          for lang in ("cs", "en")]
     asyncio.run(scenario())
+
+
+class Page:
+    """A stand-in for the page around the Python worker: what it was told, and whether the browser
+    keeps the site's storage (it may grant that when the page asks)."""
+
+    def __init__(self, languages: list[str], grants: bool):
+        self.told: list[dict] = []
+        self.kept, self.grants = False, grants
+        self.browser = SimpleNamespace(languages=languages, tell=self.hear, persisted=self.persisted)
+
+    def hear(self, message: dict) -> None:
+        self.told.append(message)
+        if message.get("companionPersist") and self.grants:
+            asyncio.get_running_loop().call_later(0.3, setattr, self, "kept", True)
+
+    async def persisted(self) -> bool:
+        return self.kept
+
+
+@pytest.mark.parametrize("grants", [True, False])
+def test_the_page_follows_the_language_and_is_asked_to_keep_the_games_once_there_is_one(tmp_path, monkeypatch,
+                                                                                        grants):
+    monkeypatch.setattr(browser, "PERSIST_WAIT", 1.0)
+
+    async def scenario():
+        page = Page(["de-DE", "cs-CZ", "en"], grants)
+        vm = ViewModel(browser.PageStore(tmp_path / "data").start(page.browser))
+        assert vm.lang == "cs" and page.told == [{"companionLang": "cs"}]  # the first start: the browser's language
+        vm.set_language("en")
+        assert page.told[-1] == {"companionLang": "en"}
+        await asyncio.sleep(0.5)
+        assert len(page.told) == 2 and vm.notices() == []  # no game yet: nothing asked
+        assert vm.new_game("flanders_1302", FORM)
+        assert vm.new_game("flanders_1302", FORM)
+        await asyncio.sleep(1.5)
+        assert page.told[2:] == [{"companionPersist": True}]  # asked once, when the first game was saved
+        assert (vm.notices() == [browser.NOT_KEPT]) is not grants  # said on the home screen when refused
+
+        page = Page(["fr-FR"], False)  # the next start: the language chosen, the games there: asked again
+        vm = ViewModel(browser.PageStore(tmp_path / "data").start(page.browser))
+        await asyncio.sleep(0.1)
+        assert vm.lang == "en" and page.told == [{"companionLang": "en"}, {"companionPersist": True}]
+        await asyncio.sleep(1.5)
+
+    asyncio.run(scenario())
+
+
+def test_a_first_start_in_a_browser_of_another_language_is_in_english(tmp_path):
+    page = Page(["fr-FR", "de"], True)
+    assert ViewModel(browser.PageStore(tmp_path / "data").start(page.browser)).lang == "en"

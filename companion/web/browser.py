@@ -12,17 +12,20 @@ Flet's web worker runs it with Pyodide. Before the app opens its store, this tab
 3. runs the same app as `companion serve` (companion/ui/app.py) on a Store in that folder, with the
    same atomic writes (temp file, fsync, os.replace), undo and resume. `ViewModel.browser` is set:
    the history screen saves exports and backups from the browser instead of the server's download
-   routes; table mode, which needs the server, is not offered.
-The lock and the mount start at once, while the web client is still starting; the page's own
-script (page.js) registers the service worker and asks for persistent storage.
+   routes; table mode, which needs the server, is not offered. Its store (PageStore) tells the
+   page (page.js; Python runs in a worker, without the document) the UI's language, for
+   `<html lang>` and the next start screen, and, once a game is saved, to ask the browser to keep
+   the site's storage; when the browser does not, the home screen says so. The first start follows
+   the browser's language.
+The lock and the mount start at once, while the web client is still starting.
 """
 from __future__ import annotations
 
 import asyncio
 from typing import Any, Callable
 
-from ..engine.model import N_
-from ..i18n import translations
+from ..engine.model import N_, Msg
+from ..i18n import LANGUAGES, translations
 from ..store import Store
 
 DATA = "/data"
@@ -33,6 +36,11 @@ ELSEWHERE = N_("The app is already open in another tab or window of this browser
 TRY_AGAIN = N_("Try again")
 NO_STORAGE = N_("This browser does not let the app keep its games (a private window, or site data switched off), "
                 "so it cannot start: {reason}")
+
+#: On the home screen when the browser does not promise to keep the site's storage.
+NOT_KEPT = N_("This browser does not promise to keep the games: when the phone runs short of space it may delete "
+              "them. Add the app to the home screen, and save a backup on Finished games now and then.")
+PERSIST_WAIT = 3.0  # seconds for the page's request to be answered
 
 _held: list = []  # the futures that keep the lock: never resolved while the page lives
 
@@ -46,6 +54,11 @@ class Browser:
         from pyodide.ffi import create_once_callable, to_js
 
         self.fs = pyodide_js.FS
+        self.languages = [str(lang) for lang in (js.navigator.languages or [js.navigator.language])]
+        # To the page itself (page.js), not to Flutter: Python runs in a worker, without the document.
+        self.tell = lambda message: js.postMessage(self.object(message))
+        storage = getattr(js.navigator, "storage", None)
+        self.persisted = (lambda: storage.persisted()) if storage is not None else None
         self.locks = getattr(js.navigator, "locks", None)  # Web Locks: Chrome 69, Firefox 96, Safari 15.4
         self.callback = create_once_callable
         self.object = lambda values: to_js(values, dict_converter=js.Object.fromEntries)
@@ -112,11 +125,61 @@ async def lock(browser: Browser, at_once: asyncio.Future | None = None) -> bool:
     return await take_lock(browser.locks, LOCK, browser.waiting(), browser.callback)
 
 
+class PageStore(Store):
+    """The store, telling the page what it shows outside the app: the UI's language (`<html lang>`,
+    the start screen's language next time), and, once there are games, that it is time to ask the
+    browser to keep them (only a page may ask); a notice on the home screen when it does not."""
+
+    browser: Browser | None = None  # set by start()
+    asked = False
+
+    def set_setting(self, name: str, value) -> None:
+        super().set_setting(name, value)
+        if name == "language" and self.browser is not None:
+            self.browser.tell({"companionLang": value})
+
+    def create_session(self, game: str, config: dict) -> str:
+        sid = super().create_session(game, config)
+        self.keep_games()
+        return sid
+
+    def keep_games(self) -> None:
+        if not self.asked and self.browser is not None and self.browser.persisted is not None:
+            self.asked = True
+            asyncio.ensure_future(self._keep_games())
+
+    async def _keep_games(self) -> None:
+        if await self.browser.persisted():
+            return
+        self.browser.tell({"companionPersist": True})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PERSIST_WAIT
+        while loop.time() < deadline:
+            await asyncio.sleep(0.25)
+            if await self.browser.persisted():
+                return
+        self.notices.append(Msg(NOT_KEPT))
+
+    def start(self, browser: Browser) -> "PageStore":
+        """The first start follows the browser's language; the page is told the UI's language; with
+        games here, the browser is asked to keep them."""
+        self.browser = browser
+        lang = self.setting("language")
+        if lang not in LANGUAGES:
+            asked = [code[:2].lower() for code in browser.languages]
+            lang = next((code for code in asked if code in LANGUAGES), "en")
+            super().set_setting("language", lang)
+        browser.tell({"companionLang": lang})
+        if self.sessions():
+            self.keep_games()
+        return self
+
+
 async def open_store(locked: asyncio.Future, mounted: asyncio.Future, folder: str = DATA) -> Store | None:
     """The store once this tab holds the lock and the folder holds what IndexedDB had; None while
     another tab holds the lock. OSError when the browser keeps no IndexedDB."""
     await mounted
-    return Store(folder) if await locked else None
+    return PageStore(folder) if await locked else None
 
 
 def _both(message: str, **params: str) -> list[str]:
@@ -154,11 +217,11 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
                 await elsewhere(page)
                 if await lock(browser):
                     await sync(browser.fs, True, browser.callback)  # what the other tab saved meanwhile
-                    store = Store(DATA)
+                    store = PageStore(DATA)
         except OSError as error:
             say(page, "no-storage", _both(NO_STORAGE, reason=str(error)), colour=ERROR)
             return
-        make_main(store)(page)
+        make_main(store.start(browser))(page)
 
     return main
 

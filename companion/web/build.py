@@ -7,13 +7,17 @@ the network, and two builds of the same sources are byte for byte the same.
 
 The folder:
 - Flet's web client, pruned to what the canvaskit renderer needs (no skwasm, no source maps, no
-  fonts or scripts of controls the app does not use);
+  fonts or scripts of controls the app does not use), its text font replaced by Roboto with the
+  symbols it lacks and a box for every other character (fonts.py: no request for a fallback font),
+  and Rive's runtime, which it would load from a CDN, pointed at a stub;
 - `index.html` patched with `flet_web.patch_index_html` (Pyodide, no CDN, hash routes, so a reload
   of `#/game/<id>` works on any static host) and then made relative (`./`), so the folder works at
-  any path of a host; Flutter's own service worker is switched off in `flutter_bootstrap.js` (it
-  caches nothing, unregisters itself and reloads every tab);
-- `sw.js`, our service worker: it precaches every file of the build under a version that is a hash
-  of all of them, so the app starts offline after the first visit; `page.js` registers it;
+  any path of a host; Flet's loading screen replaced by ours (the app's icon, name and a progress
+  line in the phone's language); Flutter's own service worker is switched off in
+  `flutter_bootstrap.js` (it caches nothing, unregisters itself and reloads every tab);
+- `sw.js`, our service worker, with every file's digest and a version that is a hash of all of
+  them: it keeps each file the app fetches as it passes, once, so the app starts offline after the
+  first visit; `page.js` registers it, then starts Python and Flutter side by side;
 - `manifest.json` (name, icons, black theme) and the icons, drawn at build time (icons.py);
 - `app.tar.gz`: `main.py` (the browser entry), `companion/`, `data/`, the Czech catalogue compiled to
   `.mo`, and under `__pypackages__/` pure-Python copies of flet (without `testing`), msgpack (its
@@ -26,6 +30,7 @@ The folder:
 """
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import io
@@ -40,6 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import i18n, texts
+from ..engine.model import N_
+from .fonts import text_font
 from .icons import icons
 
 PACKAGE = Path(__file__).resolve().parent
@@ -50,13 +57,39 @@ SERVICE_WORKER = "sw.js"
 MARKER = "// companion's service worker"  # the first line of sw.js: OUT_DIR holds an earlier build
 MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same sources, the same bytes
 BACKGROUND = "#000000"
+#: What the browser fetches only when the app asks for it, not at every start, so the service worker
+#: does not keep it beforehand (sw.js's ON_DEMAND): the renderer's other build (Chromium's is
+#: `canvaskit/chromium/`, other browsers get `canvaskit/`), and the licence text.
+ON_DEMAND = ("canvaskit/", "assets/NOTICES")
+CHROMIUM_RENDERER = "canvaskit/chromium/"
+LOADING = N_("Loading the app… {percent} %")
+PREPARING = N_("Preparing the rules… {percent} %")
+#: The start screen, shown from the page's first moment until the app's home screen is drawn:
+#: the app's icon, its name and a progress line (page.js fills in the texts in the phone's language).
+START_SCREEN = f"""<div id="companion-start" role="status">
+    <style>
+      #companion-start {{
+        position: fixed; inset: 0; z-index: 10; display: flex; flex-direction: column; gap: 20px;
+        align-items: center; justify-content: center; padding: 24px; background: {BACKGROUND};
+        color: #ffffff; font-family: Roboto, system-ui, sans-serif; text-align: center;
+      }}
+      #companion-start img {{ width: 112px; height: 112px; }}
+      #companion-start h1 {{ margin: 0; font-size: 26px; font-weight: 600; }}
+      #companion-start p {{ margin: 0; font-size: 17px; color: #cccccc; font-variant-numeric: tabular-nums; }}
+    </style>
+    <img src="%ICON%" alt="">
+    <h1 id="companion-name"></h1>
+    <p id="companion-progress" aria-live="polite"></p>
+  </div>
+  <script src="page.js"></script>
+"""
 
 #: What the browser loads from Flet's web client with the canvaskit renderer (dart2js): the
 #: renderer in its two builds (Chromium's and the full one other browsers get), the fonts the app
 #: draws with, the wake-lock script and Pyodide without its node.js and micropip parts.
 CLIENT_FILES = (
-    "index.html", "flutter.js", "flutter_bootstrap.js", "main.dart.js", "python.js", "python-worker.js",
-    "manifest.json", "icons/loading-animation.png",
+    "index.html", "flutter_bootstrap.js", "main.dart.js", "python.js", "python-worker.js",
+    "manifest.json",
     "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
     "canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm",
     "assets/AssetManifest.bin", "assets/AssetManifest.bin.json", "assets/FontManifest.json", "assets/NOTICES",
@@ -66,6 +99,8 @@ CLIENT_FILES = (
     "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
     "pyodide/pyodide-lock.json",
 )
+TEXT_FONT = "assets/fonts/roboto.woff2"
+KATEX = "assets/packages/flutter_math_fork/lib/katex_fonts/fonts/KaTeX_Main-Regular.ttf"
 #: Fonts Flutter loads at start-up; the others in Flet's FontManifest (KaTeX, Cupertino icons)
 #: belong to controls the app does not use.
 FONTS = ("MaterialIcons",)
@@ -74,9 +109,9 @@ FONTS = ("MaterialIcons",)
 #: the browser never imports.
 VENDORED = ("flet", "msgpack", "repath", "six", "tinydb")
 LEFT_OUT = ("flet/testing/", "flet/fastapi/", "flet/cli.py", "flet/pytest_plugin.py")
-#: Our modules the browser does not run: the command line, the server, this builder and its icons.
+#: Our modules the browser does not run: the command line, the server, this builder, its icons and font.
 OURS_LEFT_OUT = ("companion/cli.py", "companion/__main__.py", "companion/server.py", "companion/web/build.py",
-                 "companion/web/icons.py")
+                 "companion/web/icons.py", "companion/web/fonts.py")
 
 MAIN = '''"""The browser entry of companion's static build (companion/web/browser.py)."""
 from companion.web.browser import run
@@ -119,13 +154,15 @@ def build(out_dir: str | Path) -> Built:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+    # Roboto with the symbols it lacks and a box for every other character (fonts.py)
+    (out / TEXT_FONT).write_bytes(text_font((web / TEXT_FONT).read_bytes(), (web / KATEX).read_bytes())[0])
     for name, data in icons().items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
-    shutil.copyfile(PACKAGE / "page.js", out / "page.js")
     pyodide = json.loads((web / "pyodide" / "package.json").read_text(encoding="utf-8"))["version"]
     _patch_index(out / "index.html", pyodide)
     _patch_bootstrap(out / "flutter_bootstrap.js")
+    _patch_main(out / "main.dart.js")
     _patch_fonts(out / "assets" / "FontManifest.json")
     _patch_manifest(out / "manifest.json")
     files = app_files()
@@ -133,6 +170,7 @@ def build(out_dir: str | Path) -> Built:
     if compiled:  # the bytecode instead of the sources: a smaller archive, unpacked and imported sooner
         files = {name: data for name, data in files.items() if not name.endswith(".py")} | compiled
     (out / ARCHIVE).write_bytes(archive(files))
+    _write_page(out)
     version = _write_service_worker(out)
     if final.exists():
         shutil.rmtree(final)
@@ -182,11 +220,34 @@ def _patch_index(path: Path, pyodide_version: str) -> None:
                      ('flet.canvasKitBaseUrl="/canvaskit/";', 'flet.canvasKitBaseUrl="canvaskit/";'),
                      ('flet.entrypointBaseUrl="/";', 'flet.entrypointBaseUrl="./";'),
                      ('flet.assetBase="/";', 'flet.assetBase="./";'),
-                     ("background: #ffffff;", f"background: {BACKGROUND};"),
-                     ("</head>", f'  <meta name="theme-color" content="{BACKGROUND}">\n'
-                                 '  <script src="page.js"></script>\n</head>')):
+                     ("<html>", '<html lang="en">'),  # page.js sets the phone's language at once
+                     ("</head>", f'  <meta name="theme-color" content="{BACKGROUND}">\n</head>')):
         html = _replace_once(html, old, new, path.name)
+    # Flet's loading screen (its logo on black) and Flutter's start give way to ours; page.js
+    # starts Flutter once the service worker is ready.
+    # The icon is in the page itself: drawn with the first paint, without a request.
+    icon = "data:image/png;base64," + base64.b64encode(icons()["icons/icon-192.png"]).decode()
+    html, found = re.subn(r'<div id="loading".*?</div>\s*<script src="flutter_bootstrap.js" async></script>\n',
+                          lambda _: START_SCREEN.replace("%ICON%", icon), html, flags=re.S)
+    if found != 1:
+        raise BuildError(f"{path.name}: Flet's loading screen not found (is this flet-web 1.0.5?)")
     path.write_text(html, encoding="utf-8")
+
+
+def _write_page(out: Path) -> None:
+    """page.js with the start screen's texts in both languages and the bytes a start downloads (the
+    files the app fetches at every start: all but the on-demand ones, Chromium's renderer among them)."""
+    texts = {lang: {"name": translations.gettext("Table companion"), "loading": translations.gettext(LOADING),
+                    "preparing": translations.gettext(PREPARING)}
+             for lang in ("cs", "en") for translations in (i18n.translations(lang),)}
+    start = sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and _at_start(p.relative_to(out).as_posix()))
+    script = (PACKAGE / "page.js").read_text(encoding="utf-8")
+    script = script.replace('"%TEXTS%"', json.dumps(texts, ensure_ascii=False)).replace('"%START_BYTES%"', str(start))
+    (out / "page.js").write_text(script, encoding="utf-8")
+
+
+def _at_start(name: str) -> bool:
+    return name.startswith(CHROMIUM_RENDERER) or not name.startswith(ON_DEMAND)
 
 
 def _patch_bootstrap(path: Path) -> None:
@@ -196,6 +257,18 @@ def _patch_bootstrap(path: Path) -> None:
     if found != 1:
         raise BuildError(f"{path.name}: Flutter's serviceWorkerSettings not found (is this flet-web 1.0.5?)")
     path.write_text(patched, encoding="utf-8")
+
+
+#: Flet's client loads Rive's runtime (for Rive animations, which the app does not use) from a CDN
+#: at every start, as `<script src=CDN + "wasm/rive_native.js">`, and waits for it; the app may ask
+#: no other host. The build points it at a script in a data: URL whose runtime never finishes
+#: loading: Rive then waits, as it did when the CDN could not be reached, without a request.
+RIVE_CDN = '"https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"'
+RIVE_STUB = '"data:text/javascript,self.RiveNative=()=>new Promise(()=>0);//"'
+
+
+def _patch_main(path: Path) -> None:
+    path.write_text(_replace_once(path.read_text(encoding="utf-8"), RIVE_CDN, RIVE_STUB, path.name), encoding="utf-8")
 
 
 def _patch_fonts(path: Path) -> None:
@@ -295,13 +368,19 @@ def archive(files: dict[str, bytes]) -> bytes:
 
 
 def _write_service_worker(out: Path) -> str:
-    """sw.js with the list of every file and a version that changes whenever any of them does."""
+    """sw.js with every file's digest (as Subresource Integrity writes it) and size, and a version
+    that changes whenever any file does."""
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     digest = hashlib.sha256()
+    files = {}
     for name in names:
-        digest.update(name.encode() + b"\0" + hashlib.sha256((out / name).read_bytes()).digest())
+        data = (out / name).read_bytes()
+        sha = hashlib.sha256(data).digest()
+        digest.update(name.encode() + b"\0" + sha)
+        files[name] = ["sha256-" + base64.b64encode(sha).decode(), len(data)]
     version = digest.hexdigest()[:16]
     script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
-    script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(names, indent=1))
+    script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
+    script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND))
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")
     return version

@@ -1,28 +1,122 @@
-// The phone alone, page side (loaded after Flet's python.js and its settings in index.html).
+// The phone alone, page side: the start screen, our service worker, then Python and Flutter side
+// by side. Loaded at the end of index.html, after Flet's python.js and its settings, in place of
+// flutter_bootstrap.js, which it starts itself. `companion build-web` writes the start screen's
+// texts in both languages and the bytes a start downloads.
 "use strict";
+
+const COMPANION_TEXTS = "%TEXTS%";
+const COMPANION_START_BYTES = "%START_BYTES%";
+
+const companion = {
+  inbox: [], worker: null, got: new Set(), bytes: 0, flutter: false,
+  lang: (() => {
+    const chosen = localStorage.getItem("companion-lang");  // the UI's language, told by Python
+    if (chosen in COMPANION_TEXTS) {
+      return chosen;
+    }
+    const asked = (navigator.languages || [navigator.language || ""]).map((lang) => lang.slice(0, 2).toLowerCase());
+    return asked.find((lang) => lang in COMPANION_TEXTS) || "en";
+  })(),
+};
+companion.offline = new Promise((resolve) => { companion.offlineResolve = resolve; });
+document.documentElement.lang = companion.lang;
+
+// The start screen: the app's name, its icon and how far the start is, in the phone's language.
+function companionProgress() {
+  const line = document.getElementById("companion-progress");
+  if (!line) {
+    return;
+  }
+  const texts = COMPANION_TEXTS[companion.lang];
+  const loaded = Math.min(companion.bytes / COMPANION_START_BYTES, 1);
+  const percent = Math.min(99, Math.floor(80 * loaded + (companion.flutter ? 15 : 0)));
+  line.textContent = (loaded < 1 ? texts.loading : texts.preparing).replace("{percent}", percent);
+}
+document.getElementById("companion-name").textContent = COMPANION_TEXTS[companion.lang].name;
+companionProgress();
+
+// What Python says to the page itself (not to Flutter): the UI's language, and that a game was
+// saved (time to ask the browser to keep the games, which only a page may ask).
+function companionFromPython(event) {
+  const data = event.data;
+  if (!data || typeof data !== "object" || data instanceof Uint8Array) {
+    return false;
+  }
+  if (data.companionLang) {
+    document.documentElement.lang = companion.lang = data.companionLang;
+    localStorage.setItem("companion-lang", data.companionLang);
+    return true;
+  }
+  if (data.companionPersist) {
+    if (navigator.storage && navigator.storage.persist) {
+      navigator.storage.persist().catch((error) => console.warn("companion: storage not made persistent:", error));
+    }
+    return true;
+  }
+  return false;
+}
+
+// The service worker first: once it controls the page, every file the page and Python fetch passes
+// through it once and is kept for offline use as it streams by (sw.js).
+async function companionServiceWorker() {
+  if (!("serviceWorker" in navigator)) {
+    return;  // not a secure page (plain http on the local network): the app runs, but not offline
+  }
+  const sw = navigator.serviceWorker;
+  sw.addEventListener("message", (event) => {
+    if (event.data && event.data.got && !companion.got.has(event.data.got)) {
+      companion.got.add(event.data.got);
+      companion.bytes += event.data.size;
+      companionProgress();
+    } else if (event.data === "offline") {
+      console.log("companion: ready offline");
+      companion.offlineResolve(true);
+    } else if (typeof event.data === "string" && event.data.startsWith("not offline")) {
+      console.warn(`companion: ${event.data}`);
+      companion.offlineResolve(false);
+    }
+  });
+  const registering = sw.register("sw.js").catch((error) => console.warn("companion: no service worker:", error));
+  if (sw.controller) {
+    return;  // a later start: the app's files come from its cache (the browser checks for a new build meanwhile)
+  }
+  if (await registering && !sw.controller) {
+    await new Promise((resolve) => {
+      sw.addEventListener("controllerchange", resolve, { once: true });
+      setTimeout(resolve, 10000);  // a worker that never takes over must not keep the app from starting
+    });
+  }
+}
 
 // Python starts at once, while Flutter loads: Flet's python.js starts its worker only when the
 // Flutter app connects, seconds later. It is the same worker (python-worker.js) with the same
 // settings; what it says before the app connects is kept and handed over then.
-const companionEarly = { inbox: [], worker: new Worker("python-worker.js", { type: "module" }) };
-companionEarly.worker.onmessage = (event) => companionEarly.inbox.push(event);
-companionEarly.worker.postMessage({
-  pyodideUrl: flet.pyodideUrl, args: {}, documentUrl: document.URL, appPackageUrl: flet.appPackageUrl,
-  micropipIncludePre: flet.micropipIncludePre, pythonModuleName: flet.pythonModuleName,
-});
+function companionPython() {
+  companion.worker = new Worker("python-worker.js", { type: "module" });
+  companion.worker.onmessage = (event) => companionFromPython(event) || companion.inbox.push(event);
+  companion.worker.postMessage({
+    pyodideUrl: flet.pyodideUrl, args: {}, documentUrl: document.URL, appPackageUrl: flet.appPackageUrl,
+    micropipIncludePre: flet.micropipIncludePre, pythonModuleName: flet.pythonModuleName,
+  });
+}
 
 const companionFletConnect = globalThis.jsConnect;
 globalThis.jsConnect = async function (appId, args, dartOnMessage) {
-  const worker = companionEarly.worker;
+  const worker = companion.worker;
   if (!worker) {
     return companionFletConnect(appId, args, dartOnMessage);  // connecting again: a new worker, Flet's way
   }
-  companionEarly.worker = null;
+  companion.worker = null;
+  companion.flutter = true;
+  companionProgress();
   const app = { dartOnMessage, worker };
   _apps[appId] = app;  // python.js's table of apps, which jsSend and jsDisconnect use
   let error;
   const initialized = new Promise((resolve) => {
     worker.onmessage = (event) => {
+      if (companionFromPython(event)) {
+        return;
+      }
       if (typeof event.data === "string") {
         if (event.data !== "initialized") {
           error = event.data;
@@ -33,25 +127,24 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
       }
     };
   });
-  for (const event of companionEarly.inbox.splice(0)) {
+  for (const event of companion.inbox.splice(0)) {
     worker.onmessage(event);
   }
   await initialized;
+  document.getElementById("companion-start")?.remove();
   if (error) {
     console.error("Python worker init error:", error);
     await jsDisconnect(appId);
     throw error;
   }
+  // The app runs: the service worker keeps what it may ask for later, and says when all is there.
+  navigator.serviceWorker?.controller?.postMessage("complete");
 };
 
-// Keep the app for offline use (our service worker), and ask the browser to keep its storage, where
-// the games are, even when the phone runs short of space: a worker cannot ask for that.
-if ("serviceWorker" in navigator) {
-  window.addEventListener("load", () => {
-    navigator.serviceWorker.register("sw.js").catch((error) => console.warn("companion: no service worker:", error));
-  });
-}
-if (navigator.storage && navigator.storage.persist) {
-  navigator.storage.persisted().then((kept) => kept || navigator.storage.persist())
-    .catch((error) => console.warn("companion: storage not made persistent:", error));
-}
+companionServiceWorker().then(() => {
+  companionPython();
+  const flutter = document.createElement("script");
+  flutter.src = "flutter_bootstrap.js";
+  flutter.async = true;
+  document.body.append(flutter);
+});

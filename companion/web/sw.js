@@ -1,18 +1,94 @@
-// companion's service worker: it keeps every file of this build in the browser's cache and answers
-// from there, so the app starts with the network off. `companion build-web` writes the version (a
-// hash of every file) and the list of files; a new build is a new cache, and the old one is
-// dropped once no tab uses it any more.
+// companion's service worker: it keeps the files of this build that the app uses in the browser's
+// cache and answers from there, so the app starts with the network off. `companion build-web`
+// writes the version (a hash of every file) and, for each file, its SHA-256 digest and size.
+//
+// Every byte is downloaded once. On a first visit the page waits for this worker before it loads
+// anything big (page.js), so each file the page and its Python worker fetch passes through here
+// once and is kept as it streams by; what the page fetched before (index.html, the start screen's
+// icon) is taken from the browser's HTTP cache, never from the network again. Files nobody asks
+// for are not kept: the renderer build this browser does not use, the licence text. A new build
+// (an update) takes the files it shares with the old one from the old cache and downloads only
+// what changed; it is used from the next start, once every tab of the old one is closed.
 "use strict";
 
 const VERSION = "%VERSION%";
 const FILES = %FILES%;
+// Kept only when the app asks for them: the renderer (two builds, one per kind of browser) and
+// the licence text, which the app never shows.
+const ON_DEMAND = %ON_DEMAND%;
 const CACHE = `companion-${VERSION}`;
+const SCOPE = new URL(self.registration.scope);
+
+// Tell the start screen a file is here (its progress line counts the bytes).
+async function got(name) {
+  for (const client of await self.clients.matchAll({ type: "window" })) {
+    client.postMessage({ got: name, size: FILES[name][1] });
+  }
+}
+
+function fileName(url) {
+  const path = new URL(url).pathname;
+  return path.startsWith(SCOPE.pathname) ? path.slice(SCOPE.pathname.length) || "index.html" : null;
+}
+
+async function digest(response) {
+  const bytes = await crypto.subtle.digest("SHA-256", await response.arrayBuffer());
+  return "sha256-" + btoa(String.fromCharCode(...new Uint8Array(bytes)));
+}
+
+// `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
+// (what the page fetched before this worker ran; `urls`: where the page may have fetched it) or
+// from an older build's cache when the bytes are the same; only then from the host.
+async function keep(cache, name, urls, older) {
+  const integrity = FILES[name][0];
+  for (const url of urls) {
+    try {
+      const cached = await fetch(url, { cache: "only-if-cached", mode: "same-origin", integrity });
+      if (cached.ok) {
+        return cache.put(name, cached);
+      }
+    } catch (error) {
+      // not in the HTTP cache, or not these bytes
+    }
+  }
+  for (const old of older) {
+    const hit = await old.match(name);
+    if (hit && await digest(hit.clone()) === integrity) {
+      return cache.put(name, hit);
+    }
+  }
+  // "no-cache": revalidated with the host, so a file of an older build is never taken for this one.
+  return cache.put(name, await fetch(name, { cache: "no-cache", integrity }));
+}
 
 self.addEventListener("install", (event) => {
-  // "no-cache": revalidate with the host, so a file of an older build kept by the HTTP cache is
-  // never taken into this build's cache.
-  event.waitUntil(caches.open(CACHE).then((cache) =>
-    cache.addAll(FILES.map((file) => new Request(file, { cache: "no-cache" })))));
+  event.waitUntil((async () => {
+    if (!self.registration.active) {
+      // A first visit: the page is waiting for this worker, and no other build is running.
+      await self.skipWaiting();
+      return;
+    }
+    // An update: the files the old build kept (the renderer this browser uses among them), from
+    // the old cache where they did not change.
+    const cache = await caches.open(CACHE);
+    const older = [];
+    const wanted = new Set();
+    for (const key of await caches.keys()) {
+      if (key.startsWith("companion-") && key !== CACHE) {
+        const old = await caches.open(key);
+        older.push(old);
+        for (const request of await old.keys()) {
+          const name = fileName(request.url);
+          if (name in FILES) {
+            wanted.add(name);
+          }
+        }
+      }
+    }
+    for (const name of wanted) {
+      await keep(cache, name, [], older);
+    }
+  })());
 });
 
 self.addEventListener("activate", (event) => {
@@ -26,15 +102,44 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// The page says its app is running: keep what it has not asked for yet (whatever it may ask for
+// later, offline) and answer "offline" once every file it needs is here.
+self.addEventListener("message", (event) => {
+  if (event.data !== "complete") {
+    return;
+  }
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    for (const name of Object.keys(FILES)) {
+      if (!ON_DEMAND.some((start) => name.startsWith(start)) && !(await cache.match(name))) {
+        await keep(cache, name, name === "index.html" ? [SCOPE.href, name] : [name], []);
+      }
+    }
+    event.source.postMessage("offline");
+  })().catch((error) => event.source.postMessage(`not offline: ${error}`)));
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) {
+  const name = request.method === "GET" ? fileName(request.url) : null;
+  if (name === null || new URL(request.url).origin !== self.location.origin) {
     return;
   }
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // Every page of the app is index.html: the route is in the hash, which no request carries.
-    const hit = await cache.match(request.mode === "navigate" ? "index.html" : request, { ignoreSearch: true });
-    return hit || fetch(request);
+    const hit = await cache.match(request.mode === "navigate" ? "index.html" : name);
+    if (hit) {
+      if (name in FILES) {
+        event.waitUntil(got(name));
+      }
+      return hit;
+    }
+    // "no-cache": never a file of an older build that the HTTP cache kept.
+    const response = await (request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" }));
+    if (response.ok && name in FILES && request.mode !== "navigate") {
+      event.waitUntil(cache.put(name, response.clone()).then(() => got(name)));
+    }
+    return response;
   })());
 });

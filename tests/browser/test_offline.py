@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,22 +25,26 @@ from companion.web.build import build
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, free_port
 from tests.browser.test_flanders_flow import new_three_player_game
 from tests.browser.test_history_flow import pick
+from tests.browser.test_princes_flow import start as start_princes
 
+HOST = Path(__file__).resolve().parent.parent / "static_host.py"
 START = 90_000  # ms: a first visit on a busy 2-core machine takes 10-30 s
 
 
 class StaticServer:
-    """The build served as any static host serves it: `python -m http.server` on loopback."""
+    """The build served as a static host serves it (tests/static_host.py, gzip as common hosts do, or
+    `plain` as `python -m http.server`) on loopback, each request written to a log."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, plain: bool = False, phone: bool = False):
         self.folder, self.port = folder, free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = Path(tempfile.mkdtemp(prefix="companion-host-")) / "requests.log"
+        self.options = ["--plain"] * plain + ["--phone"] * phone
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> "StaticServer":
-        self.proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory",
-                                      str(self.folder), str(self.port)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen([sys.executable, str(HOST), str(self.folder), str(self.port), str(self.log),
+                                      *self.options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -49,6 +55,12 @@ class StaticServer:
                 time.sleep(0.1)
         raise TimeoutError(self.url)
 
+    def requests(self) -> list[tuple[str, int, int]]:
+        """What the browser asked for so far: (path without the leading /, status, bytes sent)."""
+        lines = self.log.read_text(encoding="utf-8").split("\n")[1:]  # the first: start() asking if it is up
+        return [(path.lstrip("/"), int(status), int(sent)) for _get, path, status, sent in
+                (line.split(" ") for line in lines if line)]
+
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
@@ -56,17 +68,23 @@ class StaticServer:
         self.proc = None
 
 
-def block_other_hosts(context, server: StaticServer) -> None:
-    """Every request that is not for the static server fails, as with no network."""
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server.url)
-                  else route.abort())
+#: Chromium finds no host but 127.0.0.1, as with no network. (Playwright's request routing would do
+#: it too, but it switches the browser's HTTP cache off, which the service worker relies on.)
+OFFLINE_ARGS = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+def other_hosts(context, server: StaticServer) -> list[str]:
+    """Every request the context makes to another host than `server` is listed here (it fails)."""
+    foreign: list[str] = []
+    context.on("request", lambda request: None if request.url.startswith((server.url, "data:", "blob:"))
+               else foreign.append(request.url))
+    return foreign
 
 
 def offline_context(browser, server: StaticServer):
-    """A fresh profile (empty cache, no service worker) at phone size that reaches only `server`."""
-    context = browser.new_context(viewport=PHONE, accept_downloads=True)
-    block_other_hosts(context, server)
-    return context
+    """A fresh profile (empty cache, no service worker) at phone size in a browser launched with
+    OFFLINE_ARGS."""
+    return browser.new_context(viewport=PHONE, accept_downloads=True)
 
 
 def semantics(page) -> None:
@@ -82,20 +100,24 @@ def show_home(page) -> None:
     page.locator('[flt-semantics-identifier="new-flanders_1302"]').wait_for(timeout=START)
 
 
-def cached_files(page) -> int:
-    """Wait until the service worker has every file of the build in its cache; how many there are."""
+def start_screen(page) -> list[str]:
+    """The start screen's name and progress line (without its percentage), with its icon drawn."""
+    assert page.evaluate("document.querySelector('#companion-start img').naturalWidth") == 192
+    return [page.locator("#companion-name").text_content(),
+            page.locator("#companion-progress").text_content().rsplit(" ", 2)[0]]
+
+
+def cached_files(page) -> list[str]:
+    """Wait until the service worker says the app is ready offline; the files in its cache."""
     return page.evaluate("""async () => {
-        await navigator.serviceWorker.ready;
-        const wanted = (await (await fetch('sw.js')).text()).match(/const FILES = (\\[[^\\]]*\\])/)[1];
-        const files = JSON.parse(wanted);
-        for (let i = 0; i < 600; i++) {
-            for (const name of await caches.keys()) {
-                const held = (await (await caches.open(name)).keys()).length;
-                if (held >= files.length) return held;
+        if (!await companion.offline) throw new Error('the service worker did not cache the app');
+        const names = [];
+        for (const key of await caches.keys()) {
+            for (const request of await (await caches.open(key)).keys()) {
+                names.push(new URL(request.url).pathname.slice(new URL(document.baseURI).pathname.length));
             }
-            await new Promise((resolve) => setTimeout(resolve, 200));
         }
-        throw new Error('the service worker did not cache the build');
+        return names.sort();
     }""")
 
 
@@ -112,13 +134,13 @@ def static(site):
     server.stop()
 
 
-def launch(browser_type, profile: Path, server: StaticServer):
+def launch(browser_type, profile: Path, server: StaticServer, **options):
     """Chromium on a profile of its own (kept on disk: closing and launching it again is a browser
     restart), reaching only the static server."""
-    context = browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                     headless=True, viewport=PHONE, accept_downloads=True)
+    context = browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=OFFLINE_ARGS,
+                                                     headless=True, viewport=PHONE, accept_downloads=True, **options)
     context.set_default_timeout(20_000)
-    block_other_hosts(context, server)
+    context.foreign = other_hosts(context, server)
     return context
 
 
@@ -185,7 +207,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     progress(app, items, 0)
 
     # the static server stopped: the app starts from its service worker and records a tap
-    assert cached_files(app.page) > 30
+    assert len(cached_files(app.page)) > 25
     static.stop()
     reopen(app, app.page.reload)
     progress(app, items, 0)
@@ -211,3 +233,116 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     expect(app.page.locator('[flt-semantics-identifier^="resume-"]')).to_have_count(2)
     app.shot(f"offline-home-{lang}")
     context.close()
+
+
+def test_a_first_visit_downloads_each_file_once_and_keeps_only_what_the_app_uses(browser_type, site, tmp_path):
+    server = StaticServer(site).start()  # gzip, as common static hosts do
+    try:
+        context = launch(browser_type, tmp_path / "profile", server)
+        page = context.pages[0]
+        page.goto(server.url)
+        assert start_screen(page) == ["Table companion", "Loading the app…"]  # an English browser
+        show_home(page)
+        cached = cached_files(page)
+        requests = server.requests()
+        context.close()
+    finally:
+        server.stop()
+    fetched = Counter("index.html" if path == "" else path for path, _status, _sent in requests)
+    # Every file once: the service worker kept what passed through it, and took what the page had
+    # fetched before it ran from the HTTP cache. (sw.js: the browser checks it for a new build.)
+    assert {path: n for path, n in fetched.items() if n > 1 and path != "sw.js"} == {}
+    assert [r for r in requests if r[1] != 200] == []
+    assert context.foreign == []  # no other host (Rive's runtime from a CDN, fallback fonts)
+    # Kept: what the app asked for and what it may ask for later; not the renderer of other
+    # browsers, nor the licence text.
+    assert set(cached) <= set(fetched)
+    assert "canvaskit/chromium/canvaskit.wasm" in cached
+    assert not {"canvaskit/canvaskit.wasm", "canvaskit/canvaskit.js", "assets/NOTICES"} & set(fetched)
+    assert "index.html" in cached and "main.dart.js" in cached and "pyodide/pyodide.asm.wasm" in cached
+    assert sum(sent for _path, _status, sent in requests) < 20_000_000
+
+
+def test_a_czech_arrow_and_an_emoji_in_a_name_draw_without_a_failed_request(browser_type, site, tmp_path):
+    server = StaticServer(site).start()
+    try:
+        context = launch(browser_type, tmp_path / "profile", server, locale="cs-CZ")
+        app = App(context.pages[0], "cs")
+        app.page.goto(server.url)  # a Czech browser: the first visit is in Czech, the start screen too
+        assert start_screen(app.page) == ["Pomocník u stolu", "Načítám aplikaci…"]
+        reopen(app, lambda: None)
+        assert app.page.evaluate("document.documentElement.lang") == "cs"
+        assert app.page.locator("#companion-start").count() == 0  # gone once the app is drawn
+        start_princes(app, names=("Anna 🎲", "Bořek", "Cyril 中"))
+        app.tap("extras")
+        app.tap("deal")  # Anna gives Bořek 1 gold: "Převod Anna 🎲 → Bořek: …" on the undo button
+        shown = "Převod Anna 🎲 → Bořek"
+        expect(app.page.locator(f'[aria-label*="{shown}"], :text("{shown}")').first).to_be_attached()
+        app.page.wait_for_timeout(3000)  # a missing glyph made Flutter ask for a font ~8 times a second
+        app.shot("offline-emoji-arrow")
+        app.language("en")
+        assert app.page.evaluate("document.documentElement.lang") == "en"
+        requests = server.requests()
+        context.close()
+    finally:
+        server.stop()
+    assert [r for r in requests if r[1] != 200] == []
+    assert sorted(path for path, _status, _sent in requests if path.startswith("assets/fonts/")) == [
+        "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2"]  # no fallback font asked for
+    assert context.foreign == []
+
+
+
+def test_a_phone_with_build_a_switches_to_build_b_and_keeps_its_game(browser_type, tmp_path, monkeypatch):
+    from companion.web import build as builder
+
+    folder = tmp_path / "site"
+    first = build(folder)
+    server = StaticServer(folder).start()
+    try:
+        context = launch(browser_type, tmp_path / "profile", server)
+        app = App(context.pages[0], "en")
+        reopen(app, lambda: app.page.goto(server.url))
+        app.language("en")
+        new_three_player_game(app)
+        items = app.page.locator('[flt-semantics-identifier^="tick-"]').count()
+        app.tap("tick-board")
+        progress(app, items, 1)
+        sid = app.page.url.rsplit("#/game/", 1)[1]
+        cached_files(app.page)
+
+        # build B on the host: the same client and Python, a different app
+        monkeypatch.setattr(builder, "MAIN", builder.MAIN + "# build B\n")
+        second = build(folder)
+        assert second.version != first.version
+        before = len(server.requests())
+        reopen(app, app.page.reload)  # still build A (its service worker); B is fetched meanwhile
+        app.page.evaluate("""async () => {
+            const registration = await navigator.serviceWorker.getRegistration();
+            for (let i = 0; i < 600 && !registration.waiting; i++) await new Promise((r) => setTimeout(r, 100));
+            if (!registration.waiting) throw new Error('build B was not installed');
+        }""")
+        fetched = [path for path, _status, _sent in server.requests()[before:]]
+        # B took what did not change from A's cache: Flutter's and Pyodide's files are not downloaded again
+        assert "app.tar.gz" in fetched
+        assert not {"main.dart.js", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+                    "canvaskit/chromium/canvaskit.wasm"} & set(fetched)
+
+        # every tab of A closed, the app opened again: it is build B, with the game
+        page = context.new_page()  # (a blank page keeps the browser open)
+        app.page.close()
+        page.wait_for_timeout(1500)  # the browser lets B take over once A's last page is gone
+        app = App(page, "en")
+        reopen(app, lambda: page.goto(server.url))
+        assert page.evaluate("caches.keys()") == [f"companion-{second.version}"]
+        app.tap(f"resume-{sid}")
+        progress(app, items, 1)
+
+        # and B starts offline
+        cached_files(page)
+        server.stop()
+        reopen(app, page.reload)
+        progress(app, items, 1)
+        context.close()
+    finally:
+        server.stop()

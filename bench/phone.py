@@ -1,0 +1,130 @@
+"""The phone alone on a mid-range phone (README "Putting it on a phone"): first visit, reload,
+offline reload, a cold start from the home-screen icon, and the bytes a first visit costs.
+
+    python bench/phone.py [RUNS] [--folder SITE]     (default 3 runs of a fresh build)
+
+The phone: headless Chromium at 360×740, device pixel ratio 3, touch, the page's CPU slowed ×4
+(DevTools' Emulation.setCPUThrottlingRate). The network: a static host on 127.0.0.1 that gzips
+text as common hosts do (tests/static_host.py --phone) and sends as a 20 Mbit/s, 40 ms mobile
+link does, for every request of the page, its workers and its service worker (DevTools' network
+emulation would slow the page's own requests only). Every other host is blocked.
+- first visit: a fresh profile, the page opened → the home screen; then how long until the app is
+  ready offline (the service worker has what it needs); the bytes are everything the host sent
+  until then;
+- reload: the page reloaded with the host up → the home screen;
+- offline reload: the host stopped, the page reloaded → the home screen;
+- cold start: the browser closed and started again with the host stopped, the app opened (the
+  start of a game night, from the icon) → the home screen.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.test_offline import OFFLINE_ARGS, StaticServer, show_home  # noqa: E402
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 3, "is_mobile": True,
+         "has_touch": True}
+CPU_SLOWDOWN = 4
+QUIET = 2.0
+
+
+def slow_cpu(page) -> None:
+    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+
+
+def timed(page, start) -> float:
+    began = time.perf_counter()
+    start()
+    show_home(page)
+    return time.perf_counter() - began
+
+
+def offline_ready(page) -> None:
+    """Wait until the service worker has what the app needs offline (it says so; an earlier build,
+    which precached every file it lists, when they are all in its cache)."""
+    page.evaluate("""async () => {
+        if (typeof companion !== "undefined") return await companion.offline;
+        await navigator.serviceWorker.ready;
+        const listed = (await (await fetch('sw.js')).text()).match(/const FILES = (\\[[^\\]]*\\])/)[1];
+        for (let i = 0; i < 3000; i++) {
+            for (const name of await caches.keys()) {
+                if ((await (await caches.open(name)).keys()).length >= JSON.parse(listed).length) return;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+    }""")
+
+
+def quiet(server: StaticServer) -> int:
+    """Wait until the host has sent nothing for QUIET seconds; the bytes it sent."""
+    last, since = None, time.monotonic()
+    while time.monotonic() - since < QUIET:
+        now = server.requests()
+        if now != last:
+            last, since = now, time.monotonic()
+        time.sleep(0.5)
+    return sum(sent for _path, _status, sent in last)
+
+
+def run(playwright, folder: Path, profile: Path) -> dict[str, float]:
+    from tests.browser.conftest import CHROMIUM
+
+    def launch(server):
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, args=OFFLINE_ARGS, headless=True, **PHONE)
+        page = context.pages[0]
+        slow_cpu(page)
+        return context, page
+
+    server = StaticServer(folder, phone=True).start()
+    figures = {}
+    try:
+        context, page = launch(server)
+        figures["first visit"] = timed(page, lambda: page.goto(server.url))
+        began = time.perf_counter()
+        offline_ready(page)
+        figures["offline-ready after"] = time.perf_counter() - began
+        figures["MB"] = quiet(server) / 1e6
+        figures["reload"] = timed(page, page.reload)
+    finally:
+        server.stop()
+    figures["offline reload"] = timed(page, page.reload)
+    context.close()
+    context, page = launch(server)
+    figures["cold start"] = timed(page, lambda: page.goto(server.url))
+    context.close()
+    return figures
+
+
+def main(argv: list[str]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    runs = int(argv[0]) if argv and argv[0].isdigit() else 3
+    with tempfile.TemporaryDirectory(prefix="companion-phone-") as temp:
+        if "--folder" in argv:
+            folder = Path(argv[argv.index("--folder") + 1])
+        else:
+            from companion.web.build import build
+
+            built = build(Path(temp) / "site")
+            folder = built.folder
+            print(f"folder: {built.files} files, {built.size / 1e6:.1f} MB, built in {built.seconds:.1f} s")
+        results = []
+        with sync_playwright() as playwright:
+            for number in range(runs):
+                results.append(run(playwright, folder, Path(temp) / f"profile-{number}"))
+                print(f"run {number + 1}: " + ", ".join(f"{key} {value:.2f}" for key, value in results[-1].items()),
+                      flush=True)
+    print("median: " + ", ".join(f"{key} {statistics.median(r[key] for r in results):.2f}"
+                                 + ("" if key == "MB" else " s") for key in results[0]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
