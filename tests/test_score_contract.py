@@ -6,6 +6,7 @@ import copy
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -14,6 +15,8 @@ import pytest
 from companion import cli
 from tests.conftest import ROOT, SHARED, assert_refused, examples, run_score
 
+#: A rule text's key (`princes_of_the_renaissance.city.venice`) in an error: the contract's words are wanted.
+MESSAGE_KEY = re.compile(r"\b(flanders_1302|village|princes_of_the_renaissance|carcassonne|elfenland|score_sheet)\.\w")
 LONGEST = 300  # "one line, at most a few hundred characters" (issue 15)
 GAMES = ["flanders-1302", "village", "princes-of-the-renaissance", "carcassonne", "elfenland"]
 
@@ -101,6 +104,7 @@ def test_fuzzed_inputs_get_a_result_or_one_short_error_line():
             scored += 1
         else:
             assert out == "" and one_line_error(err), (game, data[:300], err)
+            assert not MESSAGE_KEY.search(err), err  # fields in the contract's words, never a text key
     assert 0 < scored < len(cases)  # the fuzzer reaches both ends
 
 
