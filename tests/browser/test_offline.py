@@ -271,7 +271,7 @@ def test_a_czech_arrow_and_an_emoji_in_a_name_draw_without_a_failed_request(brow
         app.page.goto(server.url)  # a Czech browser: the first visit is in Czech, the start screen too
         assert start_screen(app.page) == ["Pomocník u stolu", "Načítám aplikaci…"]
         reopen(app, lambda: None)
-        assert app.page.evaluate("document.documentElement.lang") == "cs"
+        assert app.page.evaluate("document.documentElement.lang").split("-")[0] == "cs"
         assert app.page.locator("#companion-start").count() == 0  # gone once the app is drawn
         start_princes(app, names=("Anna 🎲", "Bořek", "Cyril 中"))
         app.tap("extras")
@@ -281,7 +281,7 @@ def test_a_czech_arrow_and_an_emoji_in_a_name_draw_without_a_failed_request(brow
         app.page.wait_for_timeout(3000)  # a missing glyph made Flutter ask for a font ~8 times a second
         app.shot("offline-emoji-arrow")
         app.language("en")
-        assert app.page.evaluate("document.documentElement.lang") == "en"
+        assert app.page.evaluate("document.documentElement.lang").split("-")[0] == "en"
         requests = server.requests()
         context.close()
     finally:
