@@ -393,18 +393,8 @@ def test_meeple_counts_are_corrected_in_the_final_tally():
 
 
 def shell_at(actions, me=None):
-    from companion.store import Store
-    from companion.ui.app import Shell
-    from companion.ui.viewmodel import ViewModel
-    from tests.test_screens import Page
-    vm = ViewModel(Store(None))
-    shell = Shell(Page(), vm)
-    assert vm.new_game("carcassonne", SESSION), vm.problem
-    for kind, args in actions:
-        assert vm.dispatch(kind, **args), (kind, vm.problem)
-    vm.me = me
-    shell.render()
-    return vm, shell
+    from tests.test_screens import shell_on
+    return shell_on("carcassonne", SESSION, actions, me)
 
 
 def test_the_eighth_meeple_is_greyed_and_a_tap_says_why_next_to_it():

@@ -49,6 +49,20 @@ def identifiers(controls):
     return (c.identifier for c in controls_of(controls) if isinstance(c, ft.Semantics) and c.identifier)
 
 
+
+def shell_on(game: str, form: dict, actions, me: str | None = None, lang: str | None = None):
+    """A view-model and a drawn screen of `game` after `actions`, on a phone that belongs to `me`."""
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    if lang:
+        vm.set_language(lang)
+    assert vm.new_game(game, form), vm.problem
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    vm.me = me
+    shell.render()
+    return vm, shell
+
 STANDARD = {"variant": "standard", "start": 0, "empty_city": "ypres", "players": [
     {"colour": "blue", "name": "Anna"}, {"colour": "yellow", "name": "Bořek"}, {"colour": "green", "name": "Cyril"}]}
 TWO = {"variant": "two-player", "start": 1, "players": [{"colour": "blue", "name": "Anna"},

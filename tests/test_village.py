@@ -399,19 +399,8 @@ def test_the_header_follows_the_round_not_the_step_it_began_with():
 
 
 def village_shell(actions, form=THREE, me=None):
-    from companion.store import Store
-    from companion.ui.app import Shell
-    from companion.ui.viewmodel import ViewModel
-    from tests.test_screens import Page
-    vm = ViewModel(Store(None))
-    shell = Shell(Page(), vm)
-    vm.set_language("en")
-    assert vm.new_game("village", form), vm.problem
-    for kind, args in actions:
-        assert vm.dispatch(kind, **args), (kind, vm.problem)
-    vm.me = me
-    shell.render()
-    return vm, shell
+    from tests.test_screens import shell_on
+    return shell_on("village", form, actions, me, lang="en")
 
 
 def tap(shell, ident):
