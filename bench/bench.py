@@ -616,9 +616,9 @@ def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: in
             refused_before = server.log.read_text().count("refused")
             lengths = []
 
-            def settled() -> bool:
-                lengths.append(len(_stored(folder / "data", sid)["log"]))
-                return len(lengths) > 6 and lengths[-1] == lengths[-6]
+            def settled() -> bool:  # called only in this iteration
+                lengths.append(len(_stored(folder / "data", sid)["log"]))  # noqa: B023
+                return len(lengths) > 6 and lengths[-1] == lengths[-6]  # noqa: B023
 
             cpu = _proc_cpu(pid)
             result = _table_ws_round(base, route, cookie, colours, rate, seconds, settled)

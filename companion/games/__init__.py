@@ -27,8 +27,10 @@ GAMES: dict[str, GameDef]
 
 
 def game(game_id: str) -> GameDef:
-    """One game's definition, importing its module only."""
-    return importlib.import_module(f"{__name__}.{game_id}").GAME
+    """One game's definition, importing its module only (`companion.games.<game_id>`: a module or a
+    folder with an `__init__.py`, whichever the game is)."""
+    definition: GameDef = importlib.import_module(f"{__name__}.{game_id}").GAME
+    return definition
 
 
 def __getattr__(name: str) -> Any:
@@ -44,7 +46,7 @@ class Scorer(NamedTuple):
 
     game_id: str
 
-    def score(self, data: Any) -> dict:
+    def score(self, data: Any) -> dict[str, Any]:
         return game(self.game_id).score_cli(data)
 
 

@@ -20,7 +20,8 @@ counts are entered at the final scoring.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine import inputs
 from ..engine.flow import score_track
@@ -91,7 +92,7 @@ def new_config(raw: Mapping) -> dict:
 
 def setup_items(config: Mapping) -> list[dict]:
     n = len(config["players"])
-    items = [{"id": "board"}, {"id": "farmyards"}, {"id": "markers"}, {"id": "coins"},
+    items: list[dict[str, Any]] = [{"id": "board"}, {"id": "farmyards"}, {"id": "markers"}, {"id": "coins"},
              {"id": f"customers_{n}"}]
     if n < 4:
         items.append({"id": f"blocked_{n}"})
@@ -129,7 +130,7 @@ def _name(config: Mapping, colour: str) -> str:
 
 def _player(state: dict, config: Mapping, args: Mapping) -> tuple[str, dict]:
     colour = args.get("player")
-    if colour not in state["players"]:
+    if not isinstance(colour, str) or colour not in state["players"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
     return colour, state["players"][colour]
 

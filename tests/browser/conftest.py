@@ -59,7 +59,7 @@ class Server:
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
-    def start(self, timeout: float = 60) -> "Server":
+    def start(self, timeout: float = 60) -> Server:
         command = [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data-dir",
                    str(self.data_dir), *(["--lan"] if self.lan else [])]
         self.proc = subprocess.Popen(command, cwd=ROOT, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
