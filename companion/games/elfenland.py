@@ -244,7 +244,7 @@ def colour_at(config: Mapping, seat: int) -> str:
 
 
 
-def _player(state: Mapping, value) -> str:
+def _player(state: Mapping, value: Any) -> str:
     if value not in state["players"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
     return value
@@ -465,7 +465,7 @@ def _nobody_moves(state: dict, args: Mapping, config: Mapping) -> None:
     _next_phase(state, args, config)
 
 
-def _check_visits(state: Mapping, config: Mapping, family: str, raw) -> list[dict]:
+def _check_visits(state: Mapping, config: Mapping, family: str, raw: Any) -> list[dict]:
     if not isinstance(raw, list) or not raw:
         raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
     visits, here = [], state["players"][family]["at"]

@@ -240,7 +240,7 @@ def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
     completed quarter do not rank. `names` (guild colour → player name) lets the lines name the
     players rather than their guild colours.
     """
-    def label(guild: str):
+    def label(guild: str) -> str | Ref:
         return (names or {}).get(guild) or guild_name(guild)
 
     quarters, masters = city["quarters"], city["masters"]

@@ -21,7 +21,7 @@ counts are entered at the final scoring.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..engine import inputs
 from ..engine.flow import score_track
@@ -554,7 +554,7 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     state["phase"] = "over"
 
 
-def _in_turns(reducer):
+def _in_turns(reducer: Callable[[dict, Mapping, Mapping], None]) -> Callable[[dict, Mapping, Mapping], None]:
     """An entry made during the players' turns: once the first is made, the round is past filling the
     action spaces, and the header says so (not the step the round began with)."""
     def reduce(state: dict, args: Mapping, config: Mapping) -> None:
