@@ -71,7 +71,7 @@ def main(runs: int) -> None:
                 try:
                     context = offline_context(browser, server)
                     page = context.new_page()
-                    cold.append(timed_start(page, lambda: page.goto(server.url)))
+                    cold.append(timed_start(page, lambda: page.goto(server.url)))  # noqa: B023 - called at once
                     cached_files(page)
                 finally:
                     server.stop()

@@ -9,12 +9,20 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .engine.inputs import InputError, printable
 
+if TYPE_CHECKING:  # imported where they are used: `score` loads neither
+    import argparse
 
-def _parser():
+    from .store import Store
+
+
+def _parser() -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(prog="companion", description="Rulebook companion and scoring assistant.")
@@ -44,7 +52,7 @@ def _parser():
     return parser
 
 
-def _serve_options(parser) -> None:
+def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=None,
                         help="the address to serve on (default 127.0.0.1); with --lan, the address the join link "
                              "holds (default: this machine's LAN address)")
@@ -155,7 +163,31 @@ def score(game_name: str, path: str = "-") -> int:
     return 0
 
 
-def _english_texts(game_id: str):
+#: `{ en = "Ghent", ...`: the English text first in a one-line table, as a TOML basic string.
+ONE_LINE_ENGLISH = re.compile(r'\{\s*en\s*=\s*("(?:[^"\\]|\\.)*")\s*[,}]')
+
+
+def _english_of(line: str, key: str, table: int) -> str | None:
+    """The English of the line `"KEY" = { en = "...", cs = "..." }` whose table starts at `table`.
+
+    Most lines are read without tomllib (importing it costs `companion score` a tenth of its start):
+    a basic TOML string without `\\U` escapes is also a JSON string. Any other line goes to tomllib."""
+    found = ONE_LINE_ENGLISH.match(line, table)
+    if found:
+        try:
+            return str(json.loads(found.group(1)))
+        except ValueError:  # an escape JSON does not know (`\U0001F600`): tomllib reads it
+            pass
+    import tomllib
+
+    try:
+        english = tomllib.loads(line)[key]["en"]
+    except (tomllib.TOMLDecodeError, KeyError, TypeError):
+        return None
+    return english if isinstance(english, str) else None
+
+
+def _english_texts(game_id: str) -> Callable[[str], str]:
     """Resolve rule-text references (city and guild names) in English from the game's data file.
 
     The command names a few cities or guilds of a large file, so each name is read from the line of
@@ -163,7 +195,7 @@ def _english_texts(game_id: str):
     whole file is parsed (companion/texts.py) only for a text written otherwise."""
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", f"{game_id}.toml")
     lines: list[str] | None = None
-    table: dict | None = None
+    table: dict[str, Any] | None = None
 
     def one_line(key: str) -> str | None:
         nonlocal lines
@@ -173,17 +205,12 @@ def _english_texts(game_id: str):
                     lines = handle.read().splitlines()
             except OSError:
                 lines = []
-        import tomllib
-
         head, start = "", f'"{key}" = {{'
         for line in lines:
             if line.startswith("["):
                 head = line.strip()
             elif head == "[text]" and line.startswith(start):
-                try:
-                    return tomllib.loads(line)[key]["en"]
-                except (tomllib.TOMLDecodeError, KeyError, TypeError):
-                    return None
+                return _english_of(line, key, len(start) - 1)
         return None
 
     def resolve(key: str) -> str:
@@ -208,7 +235,7 @@ def default_data_dir() -> str:
     return platformdirs.user_data_dir("companion", appauthor=False)
 
 
-def _store(folder: str):
+def _store(folder: str) -> Store:
     """The store of the data folder; OSError (a folder that is a file, not writable, ...) for the caller."""
     from .store import Store
 
@@ -311,7 +338,7 @@ def restore(path: str, data_dir: str | None) -> int:
     return 0
 
 
-def _server_words(holder: dict) -> str:
+def _server_words(holder: dict[str, Any]) -> str:
     return ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "pid unknown"
 
 

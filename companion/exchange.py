@@ -195,7 +195,7 @@ def _no_constant(name: str) -> Any:
     raise ImportRefused(Msg(N_("the file holds {name}, which is not a number JSON allows"), {"name": name}))
 
 
-def check_json(text: str) -> "Checked":
+def check_json(text: str) -> Checked:
     """The games of an export, each checked and replayed, and its score sheets (nothing is stored);
     ImportRefused naming the first fault."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:

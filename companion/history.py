@@ -14,7 +14,8 @@ import heapq
 import time
 from collections import Counter, defaultdict
 from itertools import combinations
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from .engine import flow
 from .engine.model import GameDef, InvalidAction

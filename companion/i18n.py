@@ -15,7 +15,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .engine.model import Msg, render
@@ -90,7 +90,7 @@ def compile_po(po: Path, lang: str) -> bytes:
     return buffer.getvalue()
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The compiled catalogue for `lang` (English: the identity)."""
     folder = LOCALES_DIR / lang / "LC_MESSAGES"

@@ -20,7 +20,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import NamedTuple
+from collections.abc import Mapping
 
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
@@ -63,7 +64,7 @@ class Saved:
             self._games.clear()
 
 
-_SAVED: "weakref.WeakKeyDictionary[Store, Saved]" = weakref.WeakKeyDictionary()
+_SAVED: weakref.WeakKeyDictionary[Store, Saved] = weakref.WeakKeyDictionary()
 _SAVED_LOCK = threading.Lock()
 
 

@@ -16,7 +16,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 _WORD = re.compile(r"\w+")
 #: Endings cut off a query word to reach its stem (accents already removed), longest first: Czech
@@ -123,15 +123,7 @@ def _terms(query: str, aliases: Iterable[Sequence[str]]) -> list[list[_Phrase]]:
 
 #: Words a player's question is made of that say nothing of what it is about ("kolik stojí vojsko",
 #: "who scores a farm"): left out of the search unless the question has nothing else. Folded.
-QUESTION_WORDS = frozenset("""
-kolik kdy kdo koho komu co cim jak jaky jaka jake jakou proc kde kam odkud ktery ktera ktere kterou
-muzu mohu muze muzeme muzou lze smim smi musim musi mam ma maji se si je jsou byt bude budu to ten ta
-tu tom na v ve do z ze za o u s k a i nebo ale kdyz pri po pred jeho jeji jejich moje muj ja my mi me
-tak uz jeste jen funguje funguji dela delaji stane stava hraje hrat dostane dostanu dostavam
-how what who whom whose when where which why does do did is are was were be been the a an of to in on
-at for with i my me we our you your it its can could may must should get gets got much many if there
-happens happen work works and or by from someone anyone any this that than have has had each every
-""".split())
+QUESTION_WORDS = frozenset(["kolik", "kdy", "kdo", "koho", "komu", "co", "cim", "jak", "jaky", "jaka", "jake", "jakou", "proc", "kde", "kam", "odkud", "ktery", "ktera", "ktere", "kterou", "muzu", "mohu", "muze", "muzeme", "muzou", "lze", "smim", "smi", "musim", "musi", "mam", "ma", "maji", "se", "si", "je", "jsou", "byt", "bude", "budu", "to", "ten", "ta", "tu", "tom", "na", "v", "ve", "do", "z", "ze", "za", "o", "u", "s", "k", "a", "i", "nebo", "ale", "kdyz", "pri", "po", "pred", "jeho", "jeji", "jejich", "moje", "muj", "ja", "my", "mi", "me", "tak", "uz", "jeste", "jen", "funguje", "funguji", "dela", "delaji", "stane", "stava", "hraje", "hrat", "dostane", "dostanu", "dostavam", "how", "what", "who", "whom", "whose", "when", "where", "which", "why", "does", "do", "did", "is", "are", "was", "were", "be", "been", "the", "a", "an", "of", "to", "in", "on", "at", "for", "with", "i", "my", "me", "we", "our", "you", "your", "it", "its", "can", "could", "may", "must", "should", "get", "gets", "got", "much", "many", "if", "there", "happens", "happen", "work", "works", "and", "or", "by", "from", "someone", "anyone", "any", "this", "that", "than", "have", "has", "had", "each", "every"])
 
 #: What players ask with, next to the words the rulebooks use (every game's search knows them).
 QUESTION_ALIASES = (

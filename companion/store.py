@@ -43,7 +43,8 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 try:
     import fcntl
@@ -96,7 +97,7 @@ class FolderLock:
         self._depth = 0
         self._fd: int | None = None
 
-    def __enter__(self) -> "FolderLock":
+    def __enter__(self) -> FolderLock:
         self._thread.acquire()
         try:
             if self._depth == 0 and fcntl is not None:
@@ -294,7 +295,7 @@ class Journal:
         self.entries, self.end, self.damaged, self.stamp = entries, end, damaged, stamp
 
     @classmethod
-    def read(cls, path: Path) -> "Journal":
+    def read(cls, path: Path) -> Journal:
         stamp = _stamp(path)
         try:
             raw = path.read_bytes()

@@ -20,7 +20,8 @@ import io
 import re
 import secrets
 import socket
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 COOKIE = "companion_table"
 LOOPBACK = ("127.0.0.1", "::1")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -47,7 +47,7 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-@lru_cache(maxsize=None)
+@cache
 def aliases(game: str) -> tuple[tuple[str, ...], ...]:
     """The rules search's aliases of a game (`[search] aliases` in its data file): groups of words that
     mean the same at the table, such as the rulebook's own terms and spellings next to the app's."""
@@ -59,7 +59,7 @@ def aliases(game: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(group) for group in groups)
 
 
-@lru_cache(maxsize=None)
+@cache
 def english_title(game: str) -> str:
     """A game's title in English (the exports' `title` column), read from its data file."""
     return load(DATA_DIR / f"{game}.toml")[0].get(f"{game}.game.title", {}).get("en", game)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import time
 import urllib.request
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import msgpack
 from websockets.asyncio.client import connect
@@ -63,7 +64,7 @@ class Phone:
         self.received = 0          # bytes
         self.crashed: str | None = None
         self.dropped: str | None = None  # why the connection ended, when the server ended it
-        self.on_patch: Callable[["Phone"], None] | None = None
+        self.on_patch: Callable[[Phone], None] | None = None
         self._ws = None
         self._reader: asyncio.Task | None = None
         self._index: dict[int, dict] = {}
@@ -71,7 +72,7 @@ class Phone:
         self._closing = False
         self._held: list | None = None  # patches not yet applied: a phone that lags behind (hold)
 
-    async def connect(self, timeout: float = 30, wait: bool = True) -> "Phone":
+    async def connect(self, timeout: float = 30, wait: bool = True) -> Phone:
         """Open the app; with `wait`, until the first screen (one with test ids) has arrived."""
         host = self.base.split("://", 1)[1]
         headers = {"Origin": self.base}
@@ -104,7 +105,7 @@ class Phone:
         if self._reader is not None:
             try:
                 await asyncio.wait_for(self._reader, 10)
-            except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - closing: whatever the reader ended with
+            except (TimeoutError, Exception):  # noqa: BLE001 - closing: whatever the reader ended with
                 self._reader.cancel()
         self._ws = None
 

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -50,7 +51,8 @@ def members(blob: bytes) -> dict[str, bytes]:
 
 def zipped(*files: tuple[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=compression) as out:
+    with zipfile.ZipFile(buffer, "w", compression=compression) as out, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Duplicate name", UserWarning)  # a hostile archive repeats one
         for name, raw in files:
             out.writestr(name, raw)
     return buffer.getvalue()
@@ -406,3 +408,4 @@ def test_restore_refuses_while_a_server_serves_the_folder(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+        holder.stdout.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import flet as ft
@@ -43,7 +43,7 @@ def strings(entry) -> tuple:
     return entry.string if isinstance(entry.string, tuple) else (entry.string,)
 
 
-@lru_cache(maxsize=None)
+@cache
 def messages_of(game: str) -> frozenset[str]:
     """The msgids a game's own modules (games/<id>.py, ui/<id>.py) use."""
     found = set()
@@ -238,7 +238,7 @@ def words(text: str) -> list[str]:
     return [w for w in re.findall(r"\w+", text) if not w.isdigit()]
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_ngrams(size: int = 8) -> dict[tuple, str]:
     found = {}
     for path in sorted(SEEDS.glob("*.txt")):
@@ -248,7 +248,7 @@ def seed_ngrams(size: int = 8) -> dict[tuple, str]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_sentences(least: int = 5) -> dict[tuple, str]:
     """Every sentence or clause (up to a colon or semicolon) of the seeds with at least `least` words:
     a short rulebook sentence copied whole ("Prvním začínajícím hráčem je nejstarší hráč") is a copy too."""

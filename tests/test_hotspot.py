@@ -67,10 +67,11 @@ def hotspot():
 def serve(space: str, data, *options: str) -> tuple[subprocess.Popen, list[str]]:
     """`companion serve --lan` in the namespace; the process and what it printed up to its QR code."""
     log = data.parent / "server.log"
-    proc = subprocess.Popen(["ip", "netns", "exec", space, sys.executable, "-m", "companion", "serve", "--lan",
-                             "--port", "8551", "--data-dir", str(data), *options],
-                            cwd=ROOT, stdout=open(log, "w"), stderr=subprocess.STDOUT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with open(log, "w") as out:  # the server writes its own copy of the handle
+        proc = subprocess.Popen(["ip", "netns", "exec", space, sys.executable, "-m", "companion", "serve", "--lan",
+                                 "--port", "8551", "--data-dir", str(data), *options],
+                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         printed = log.read_text().splitlines()

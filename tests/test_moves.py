@@ -75,7 +75,6 @@ def screen_acts(shell):
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_screen_draws_its_actions_as_the_table_says(game_id):
-    game = GAMES[game_id]
     form, actions = SCRIPTS[game_id]
     vm = ViewModel(Store(None))
     shell = Shell(Page(), vm)
@@ -106,7 +105,7 @@ def test_every_screen_draws_its_actions_as_the_table_says(game_id):
 
 def test_a_phone_that_belongs_to_a_player_shows_the_others_personal_actions_greyed():
     vm = ViewModel(Store(None))
-    shell = Shell(Page(), vm)
+    Shell(Page(), vm)
     form, actions = SCRIPTS["princes_of_the_renaissance"]
     assert vm.new_game("princes_of_the_renaissance", form)
     for kind, args in actions[:5]:  # up to the auction: baglioni bids next

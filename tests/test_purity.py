@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from companion.games import REGISTRY
+from tests.conftest import ROOT, examples
 
 PURE = ["companion/engine", "companion/games"]
 
@@ -22,11 +24,29 @@ def test_rules_code_imports_neither_flet_nor_tinydb(folder):
                 assert name.split(".")[0] not in {"flet", "tinydb", "babel"}, f"{path}: imports {name}"
 
 
-def test_score_command_loads_no_ui_no_database():
-    code = ("import sys, io; sys.stdin = io.StringIO('{}'); from companion import cli; "
-            "cli.main(['score', 'flanders-1302']); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in {'flet', 'tinydb', 'babel', 'companion'}))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=30)
-    loaded = eval(done.stdout.strip().splitlines()[-1])
-    assert not [m for m in loaded if m.split(".")[0] in {"flet", "tinydb", "babel"}]
-    assert "companion.store" not in loaded and not [m for m in loaded if m.startswith("companion.ui")]
+#: Top-level packages `companion score` must never import: the UI, the server, the database, Babel.
+NOT_FOR_SCORING = {"flet", "flet_web", "fastapi", "starlette", "uvicorn", "anyio", "msgpack", "tinydb", "babel"}
+#: Writes the loaded modules at the exit of `companion ARGS...`, run as `python -m companion` runs it.
+MODULES_AT_EXIT = ("import atexit, runpy, sys\n"
+                   "out, sys.argv = sys.argv[1], ['companion', *sys.argv[2:]]\n"
+                   "atexit.register(lambda: open(out, 'w').write('\\n'.join(sorted(sys.modules))))\n"
+                   "runpy.run_module('companion', run_name='__main__', alter_sys=True)\n")
+
+
+@pytest.mark.parametrize(("game_id", "cli_name"), REGISTRY)
+def test_score_imports_the_game_it_scores_and_nothing_of_the_ui(game_id, cli_name, tmp_path):
+    """`companion score GAME`: the game's own module (or folder), never another game's, Flet, the server
+    or the database (scoring-contract.md); so it starts in at most 1.5 times a bare interpreter."""
+    found = examples(cli_name)
+    data = tmp_path / "input.json"
+    data.write_text(json.dumps(found[0][1] if found else {}))  # without ../shared: the refusal path
+    out = tmp_path / "modules.txt"
+    done = subprocess.run([sys.executable, "-c", MODULES_AT_EXIT, str(out), "score", cli_name, str(data)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=30)
+    assert done.returncode == (0 if found else 2), done.stderr
+    loaded = out.read_text().split("\n")
+    assert f"companion.games.{game_id}" in loaded
+    assert [m for m in loaded if m.startswith("companion.games.") and m.split(".")[2] != game_id] == []
+    assert [m for m in loaded if m.split(".")[0] in NOT_FOR_SCORING] == []
+    assert [m for m in loaded if m.startswith(("companion.ui", "companion.store", "companion.server",
+                                               "companion.web", "companion.i18n"))] == []

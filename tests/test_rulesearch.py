@@ -24,7 +24,7 @@ def marked(hit: rulesearch.Hit) -> list[str]:
 
 @pytest.mark.parametrize("game, lang, query, key, words", [
     # Czech declension: the nominative finds the instrumental and the plural
-    ("flanders_1302", "cs", "katedrála", "gold_cards", {"katedrálu", "katedrálou", "katedrálu"}),
+    ("flanders_1302", "cs", "katedrála", "gold_cards", {"katedrálu", "katedrálou"}),
     ("flanders_1302", "cs", "katedrala", "city_scoring", {"katedrálou"}),
     # the e Czech drops: "dílek" finds "dílky", "dílků"
     ("flanders_1302", "cs", "krycí dílek", "covering", {"krycími dílky"}),

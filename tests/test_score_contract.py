@@ -164,14 +164,6 @@ def test_text_that_is_not_utf8_is_a_message():
     assert done.returncode == 2 and one_line_error(done.stderr.decode()) and "UTF-8" in done.stderr.decode()
 
 
-def test_scoring_imports_only_the_game_it_scores():
-    code = ("import sys, io; sys.stdin = io.StringIO('{}'); from companion import cli; "
-            "cli.main(['score', 'village']); "
-            "print(sorted(m for m in sys.modules if m.startswith('companion.games.')))")
-    done = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=30)
-    assert eval(done.stdout.strip().splitlines()[-1]) == ["companion.games.village"]
-
-
 def test_the_registry_agrees_with_the_games():
     from companion.games import GAMES, REGISTRY, SCORERS
 

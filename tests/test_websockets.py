@@ -5,7 +5,6 @@ that keeps sending them is disconnected."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import sys

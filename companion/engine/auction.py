@@ -10,13 +10,14 @@ passes the bidders (eligible players, clockwise from the opener) and each bid's 
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from .model import InvalidAction, Msg, N_
 
 
 def start(lot: Mapping[str, Any], currency: str, minimum: int, bidders: Sequence[str],
-          opener_must_bid: bool = False, skipped: Sequence[Mapping[str, str]] = ()) -> dict:
+          opener_must_bid: bool = False, skipped: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
     """A new auction; `bidders` are the eligible players clockwise from the opener (who acts first).
 
     `skipped` records players who may not bid, each `{"player", "reason"}`, for the auction's log.
@@ -27,42 +28,44 @@ def start(lot: Mapping[str, Any], currency: str, minimum: int, bidders: Sequence
             "opener_must_bid": opener_must_bid, "skipped": [dict(s) for s in skipped], "log": [], "frozen": []}
 
 
-def running(auction: Mapping | None) -> dict:
+def running(auction: dict[str, Any] | None) -> dict[str, Any]:
     """The auction under way, or refuse a bid when there is none."""
     if not auction:
         raise InvalidAction(Msg(N_("No auction is running.")))
     return auction
 
 
-def active(auction: Mapping) -> list[str]:
+def active(auction: Mapping[str, Any]) -> list[str]:
     """Bidders who have not passed, in bidding order."""
     return [p for p in auction["bidders"] if p not in auction["out"]]
 
 
-def finished(auction: Mapping) -> bool:
+def finished(auction: Mapping[str, Any]) -> bool:
     """Over when everyone else has passed on the leader, or everyone passed without a bid."""
     left = active(auction)
     return not left or (auction["leader"] is not None and left == [auction["leader"]])
 
 
-def winner(auction: Mapping) -> str | None:
+def winner(auction: Mapping[str, Any]) -> str | None:
     """The winner of a finished auction, or None when nobody bid."""
     return auction["leader"] if finished(auction) else None
 
 
-def lowest_bid(auction: Mapping) -> int:
+def lowest_bid(auction: Mapping[str, Any]) -> int:
     """The least the next bid may be: the minimum, or one more than the highest bid."""
-    return auction["minimum"] if auction["high"] is None else auction["high"] + 1
+    minimum: int = auction["minimum"]
+    high: int | None = auction["high"]
+    return minimum if high is None else high + 1
 
 
-def _turn(auction: Mapping, player: Any) -> None:
+def _turn(auction: Mapping[str, Any], player: Any) -> None:
     if finished(auction):
         raise InvalidAction(Msg(N_("This auction is over.")))
     if player != auction["next"]:
         raise InvalidAction(Msg(N_("It is another player's turn to bid.")), field="player")
 
 
-def _advance(auction: dict) -> None:
+def _advance(auction: dict[str, Any]) -> None:
     """The turn passes to the next bidder still in; a frozen bidder's turn is a pass."""
     while not finished(auction):
         order = auction["bidders"]
@@ -78,7 +81,7 @@ def _advance(auction: dict) -> None:
     auction["next"] = None
 
 
-def bid(auction: dict, player: str, amount: Any, limit: int | None = None) -> None:
+def bid(auction: dict[str, Any], player: str, amount: Any, limit: int | None = None) -> None:
     """`player` raises to `amount`; refused if it is not his turn, too low, or above `limit` (what he
     can pay, discounts included; None: no limit)."""
     _turn(auction, player)
@@ -97,7 +100,7 @@ def bid(auction: dict, player: str, amount: Any, limit: int | None = None) -> No
     _advance(auction)
 
 
-def freeze(auction: dict, player: str, target: Any) -> None:
+def freeze(auction: dict[str, Any], player: str, target: Any) -> None:
     """`player`, whose turn it is to bid, freezes `target`, another bidder still in: when the bidding
     next comes to the target, he passes (Princes' Freeze Bid). `player` then bids or passes as usual."""
     _turn(auction, player)
@@ -108,7 +111,7 @@ def freeze(auction: dict, player: str, target: Any) -> None:
     auction["frozen"].append(target)
 
 
-def pass_(auction: dict, player: str) -> None:
+def pass_(auction: dict[str, Any], player: str) -> None:
     """`player` passes: final for this auction."""
     _turn(auction, player)
     if auction["opener_must_bid"] and not auction["log"]:

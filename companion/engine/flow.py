@@ -9,14 +9,15 @@ checklist, a manual score correction) are handled here; the rest go to the game'
 """
 from __future__ import annotations
 
-import copy
 import marshal
-from typing import Mapping
+from collections.abc import Container
+from typing import Any
+from collections.abc import Mapping
 
 from .model import ALLOWED, GameDef, InvalidAction, Msg, N_, Rule
 
 
-def initial(game: GameDef, config: Mapping) -> dict:
+def initial(game: GameDef, config: Mapping[str, Any]) -> dict[str, Any]:
     """The state of a new session: the game's own state plus the shared bookkeeping."""
     state = game.initial_state(config)
     state.setdefault("ticks", [])
@@ -24,14 +25,14 @@ def initial(game: GameDef, config: Mapping) -> dict:
     return state
 
 
-def apply(game: GameDef, config: Mapping, state: Mapping, action: Mapping) -> dict:
+def apply(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
     """The state after `action`; raises InvalidAction and leaves `state` as it was."""
-    new = thaw(state)
+    new: dict[str, Any] = thaw(state)
     _reduce(game, config, new, action)
     return new
 
 
-def _reduce(game: GameDef, config: Mapping, state: dict, action: Mapping) -> None:
+def _reduce(game: GameDef, config: Mapping[str, Any], state: dict[str, Any], action: Mapping[str, Any]) -> None:
     """Change `state` in place by `action` (on a refusal it may be half changed: callers own a copy)."""
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise InvalidAction(Msg(N_("This action is not understood.")))
@@ -52,7 +53,7 @@ def _reduce(game: GameDef, config: Mapping, state: dict, action: Mapping) -> Non
         raise InvalidAction(Msg(N_("This action is not understood.")))
 
 
-def moves(game: GameDef, config: Mapping, state: Mapping) -> dict[str, Rule]:
+def moves(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Rule]:
     """The table of allowed actions in `state` (GameDef.moves), with the entries every game has: the
     setup checklist and a score correction, allowed at any time unless the game says otherwise."""
     table = {"tick": ALLOWED, "correct": ALLOWED, "phone": ALLOWED}
@@ -61,12 +62,12 @@ def moves(game: GameDef, config: Mapping, state: Mapping) -> dict[str, Rule]:
     return table
 
 
-def by_name(config: Mapping, players) -> str:
+def by_name(config: Mapping[str, Any], players: Container[str]) -> str:
     """The names of `players` (colours) in seating order, joined by commas."""
     return ", ".join(p["name"] for p in config["players"] if p["colour"] in players)
 
 
-def _allowed(game: GameDef, config: Mapping, state: Mapping, kind: str, args: Mapping) -> None:
+def _allowed(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], kind: str, args: Mapping[str, Any]) -> None:
     """Refuse `kind` where the game's table of allowed actions refuses it, or when the player it
     names is not one who may make it now."""
     rule = moves(game, config, state).get(kind)
@@ -81,12 +82,14 @@ def _allowed(game: GameDef, config: Mapping, state: Mapping, kind: str, args: Ma
                             field="player")
 
 
-def thaw(value):
+def thaw(value: Any) -> Any:
     """A copy of plain data that shares no dict, list or set with `value`: what `copy.deepcopy` makes
     of it (shared parts stay shared within the copy), about ten times faster."""
     try:
         return marshal.loads(marshal.dumps(value))
     except ValueError:  # not plain data (a mapping of another type, an object)
+        import copy  # only here: `companion score` never needs it (it starts faster without)
+
         return copy.deepcopy(dict(value) if isinstance(value, Mapping) else value)
 
 
@@ -94,17 +97,17 @@ def thaw(value):
 INDEPENDENT = frozenset({"tick", "correct", "phone"})
 
 
-def independent(game: GameDef, action: Mapping) -> bool:
+def independent(game: GameDef, action: Mapping[str, Any]) -> bool:
     """Whether `action` may be applied on a newer state than the one it was entered on."""
     return action.get("type") in INDEPENDENT | game.independent
 
 
-def score_track(state: Mapping, config: Mapping) -> dict[str, int]:
+def score_track(state: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, int]:
     """The running score of a game that keeps one on its score track (`state["scores"]`)."""
     return {p["colour"]: state["scores"][p["colour"]] for p in config["players"]}
 
 
-def stage(game: GameDef, state: Mapping) -> int | None:
+def stage(game: GameDef, state: Mapping[str, Any]) -> int | None:
     """The round `state` is in (GameDef.stage; by default the state's whole-number `"round"`), or None
     for a game without rounds."""
     if game.stage is not None:
@@ -113,7 +116,7 @@ def stage(game: GameDef, state: Mapping) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def undo_count(game: GameDef, log: list) -> int:
+def undo_count(game: GameDef, log: list[Any]) -> int:
     """How many actions at the end of `log` one undo takes back: the steps moved through since the
     last real action, and that action (only the steps when nothing else is left)."""
     n = len(log)
@@ -122,25 +125,25 @@ def undo_count(game: GameDef, log: list) -> int:
     return len(log) - n + (1 if n else 0)
 
 
-def replay(game: GameDef, config: Mapping, log: list) -> dict:
+def replay(game: GameDef, config: Mapping[str, Any], log: list[Any]) -> dict[str, Any]:
     """The state after every action of `log`, in order: one state changed in place, action by action,
     so the cost grows with the log's length, not with its square. Each action gets its own copy of
     the action and of the configuration, as `apply` would see them: whatever a reducer keeps of
     them in the state, a later action changes only the state, never the log, the configuration or
     what the next action reads."""
-    state = thaw(initial(game, config))
+    state: dict[str, Any] = thaw(initial(game, config))
     for action in log:
         _reduce(game, thaw(config), state, thaw(action))
     return state
 
 
-def need(state: Mapping, *phases: str) -> None:
+def need(state: Mapping[str, Any], *phases: str) -> None:
     """Refuse an action outside the phases of the game it belongs to."""
     if state.get("phase") not in phases:
         raise InvalidAction(Msg(N_("That is not possible at this point of the game.")))
 
 
-def describe(game: GameDef, action: Mapping, config: Mapping) -> Msg:
+def describe(game: GameDef, action: Mapping[str, Any], config: Mapping[str, Any]) -> Msg:
     """What an action did, for the game's history and "Undo: ...": the game's own words
     (GameDef.describe), and those of the line every game has for a phone changing hands."""
     if action.get("type") != "phone":
@@ -154,7 +157,7 @@ def describe(game: GameDef, action: Mapping, config: Mapping) -> Msg:
     return Msg(N_("Table: a phone now belongs to {now}"), {"now": now})
 
 
-def _phone(config: Mapping, args: Mapping) -> None:
+def _phone(config: Mapping[str, Any], args: Mapping[str, Any]) -> None:
     """A line in the log when a phone at the table changes hands (table mode: whose phone acts for
     whom); it changes nothing in the game."""
     colours = {p["colour"] for p in config["players"]}
@@ -163,7 +166,7 @@ def _phone(config: Mapping, args: Mapping) -> None:
         raise InvalidAction(Msg(N_("There is no such player at this table.")), field="player")
 
 
-def _tick(game: GameDef, config: Mapping, state: dict, args: Mapping) -> None:
+def _tick(game: GameDef, config: Mapping[str, Any], state: dict[str, Any], args: Mapping[str, Any]) -> None:
     item, done = args.get("item"), args.get("done")
     if item not in [i["id"] for i in game.setup_items(config)] or not isinstance(done, bool):
         raise InvalidAction(Msg(N_("There is no such item on the setup checklist.")))
@@ -174,7 +177,7 @@ def _tick(game: GameDef, config: Mapping, state: dict, args: Mapping) -> None:
         ticks.remove(item)
 
 
-def _correct(state: dict, args: Mapping, config: Mapping) -> None:
+def _correct(state: dict[str, Any], args: Mapping[str, Any], config: Mapping[str, Any]) -> None:
     """A manual score correction: a whole number of points (not 0) for a track, with a reason."""
     track, points, reason = args.get("track"), args.get("points"), args.get("reason")
     if track not in state.get("scores", {}):

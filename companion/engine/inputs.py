@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from .model import Msg, N_
 
@@ -53,7 +54,7 @@ def join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
-def obj(value: Any, path: str, required: Iterable[str] = (), optional: Iterable[str] = ()) -> Mapping:
+def obj(value: Any, path: str, required: Iterable[str] = (), optional: Iterable[str] = ()) -> Mapping[str, Any]:
     """A JSON object with exactly the allowed keys (unknown keys are an error: a typo never scores 0)."""
     if not isinstance(value, dict):
         raise InputError(path, Msg(N_("must be an object, got {got}"), {"got": _shown(value)}))
@@ -97,7 +98,7 @@ def choice(value: Any, path: str, allowed: Sequence[str]) -> str:
     return value
 
 
-def array(value: Any, path: str, low: int = 0, high: int | None = None) -> list:
+def array(value: Any, path: str, low: int = 0, high: int | None = None) -> list[Any]:
     """A list of `low` to `high` entries (without `high`, at most ENTRIES)."""
     if not isinstance(value, list):
         raise InputError(path, Msg(N_("must be a list, got {got}"), {"got": _shown(value)}))
@@ -109,7 +110,7 @@ def array(value: Any, path: str, low: int = 0, high: int | None = None) -> list:
 
 
 def common(data: Any, game: str, options: Sequence[str], low: int, high: int,
-           top: Iterable[str] = ()) -> tuple[Mapping, list[str], list]:
+           top: Iterable[str] = ()) -> tuple[Mapping[str, Any], list[str], list[Any]]:
     """The shape every game shares: `game`, `options`, `players` with unique ids; returns them checked."""
     obj(data, "", required=["players", *top], optional=["game", "options"])
     if "game" in data and data["game"] != game:

@@ -1,11 +1,13 @@
 """Core value types of the rules engine: messages, invalid actions, game definitions.
 
 Pure Python: nothing here may import Flet or TinyDB (tests/test_purity.py checks it).
+The annotations are evaluated (no `from __future__ import annotations`): NamedTuple would otherwise
+compile each string annotation, a sixth of `companion score`'s start (tests/test_purity.py).
 """
-from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
 
 
 def N_(text: str) -> str:
@@ -40,16 +42,13 @@ class Msg(NamedTuple):
         return render(self, lambda s: s, lambda s, p, n: s if n == 1 else p, resolve or (lambda key: key))
 
 
-def _params(params: Mapping[str, Any], resolve: Callable[[str], str]) -> dict:
+def _params(params: Mapping[str, Any], resolve: Callable[[str], str]) -> dict[str, Any]:
     return {k: resolve(v.key) if isinstance(v, Ref) else v for k, v in params.items()}
 
 
-def render(msg: Msg, gettext: Callable, ngettext: Callable, resolve: Callable[[str], str]) -> str:
+def render(msg: Msg, gettext: Callable[..., Any], ngettext: Callable[..., Any], resolve: Callable[[str], str]) -> str:
     """A message in the reader's language (gettext functions of that language, text resolver)."""
-    if msg.plural is None:
-        text = gettext(msg.text)
-    else:
-        text = ngettext(msg.text, msg.plural, msg.n)
+    text: str = gettext(msg.text) if msg.plural is None else ngettext(msg.text, msg.plural, msg.n)
     params = {k: render(v, gettext, ngettext, resolve) if isinstance(v, Msg) else v
               for k, v in msg.params.items()}
     return text.format(**_params(params, resolve))
@@ -143,19 +142,19 @@ class GameDef(NamedTuple):
     cli_name: str
     min_players: int
     max_players: int
-    new_config: Callable[[Mapping], dict]
-    setup_items: Callable[[Mapping], list]
-    initial_state: Callable[[Mapping], dict]
-    reducers: Mapping[str, Callable]
-    describe: Callable[[Mapping, Mapping], Msg]
-    score_cli: Callable[[Any], dict]
-    steps: Callable[[Mapping], tuple]
-    result: Callable[[Mapping, Mapping], dict]
-    independent: frozenset = frozenset()
-    progress: Callable[[Mapping, Mapping], dict] | None = None
-    guide: Callable[[Mapping, Mapping], Guide] | None = None
-    navigation: frozenset = frozenset()
-    personal: frozenset = frozenset()
-    stage: Callable[[Mapping], int | None] | None = None
-    kind: Callable[[Mapping], tuple[str, str]] | None = None
-    moves: Callable[[Mapping, Mapping], Mapping[str, Rule]] | None = None
+    new_config: Callable[[Mapping[str, Any]], dict[str, Any]]
+    setup_items: Callable[[Mapping[str, Any]], list[Any]]
+    initial_state: Callable[[Mapping[str, Any]], dict[str, Any]]
+    reducers: Mapping[str, Callable[..., Any]]
+    describe: Callable[[Mapping[str, Any], Mapping[str, Any]], Msg]
+    score_cli: Callable[[Any], dict[str, Any]]
+    steps: Callable[[Mapping[str, Any]], tuple[Any, ...]]
+    result: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]
+    independent: frozenset[str] = frozenset()
+    progress: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None
+    guide: Callable[[Mapping[str, Any], Mapping[str, Any]], Guide] | None = None
+    navigation: frozenset[str] = frozenset()
+    personal: frozenset[str] = frozenset()
+    stage: Callable[[Mapping[str, Any]], int | None] | None = None
+    kind: Callable[[Mapping[str, Any]], tuple[str, str]] | None = None
+    moves: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Rule]] | None = None

@@ -1,14 +1,15 @@
 """Ranking helpers shared by every game: tied groups, shared places, points by rank."""
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Sequence
 
 from .model import Msg, P_
 
 T = TypeVar("T")
 
 
-def tied_groups(items: Iterable[T], key: Callable[[T], Hashable]) -> list[list[T]]:
+def tied_groups(items: Iterable[T], key: Callable[[T], Any]) -> list[list[T]]:
     """Items sorted by `key` (highest first) and grouped where keys are equal.
 
     The sort is stable, so items of one group keep their input order.
@@ -45,7 +46,7 @@ def points_lowest_of_tied(groups: Sequence[Sequence[T]], table: Sequence[int]) -
     return [table[last - 1] if last <= len(table) else 0 for _first, last in positions(groups)]
 
 
-def places_without_tie_break(rows: list[dict], joined: Callable[[list[dict]], Any]) -> list[Msg]:
+def places_without_tie_break(rows: list[dict[str, Any]], joined: Callable[[list[dict[str, Any]]], Any]) -> list[Msg]:
     """For games whose rulebook names no tie-break: each row's total is the sum of its breakdown,
     rows are placed by total, tied rows share the place. Returns the lines explaining each tie;
     `joined(group)` names the tied players."""

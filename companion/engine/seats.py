@@ -1,14 +1,15 @@
 """The new-game form every game shares: players in seat order with names and colours, and who starts."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from .model import InvalidAction, Msg, N_
 
 NAME_LENGTH = 24
 
 
-def check_seats(raw: Mapping, colours: Sequence[str], low: int, high: int) -> tuple[list[dict], int]:
+def check_seats(raw: Mapping[str, Any], colours: Sequence[str], low: int, high: int) -> tuple[list[dict[str, Any]], int]:
     """The players (clockwise, each `{"colour", "name"}`, colours distinct) and the start seat.
 
     Raises InvalidAction naming the field (`players`, `players.1.name`, `start`, ...).
@@ -18,7 +19,7 @@ def check_seats(raw: Mapping, colours: Sequence[str], low: int, high: int) -> tu
         raise InvalidAction(Msg(N_("This game needs {low} to {high} players."), {"low": low, "high": high})
                             if low != high else Msg(N_("This game is for exactly {n} players."), {"n": low}),
                             field="players")
-    seen: set[str] = set()
+    seen: set[object] = set()
     clean = []
     for i, player in enumerate(players):
         if not isinstance(player, Mapping):

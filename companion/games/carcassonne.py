@@ -31,7 +31,8 @@ Decisions where the sources are silent (FACTS marks them UNKNOWN):
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine import inputs
 from ..engine.flow import by_name, score_track
@@ -307,7 +308,7 @@ def new_config(raw: Mapping) -> dict:
 
 
 def setup_items(config: Mapping) -> list[dict]:
-    items = [{"id": "tiles"}, {"id": "scoreboard"}]
+    items: list[dict[str, Any]] = [{"id": "tiles"}, {"id": "scoreboard"}]
     if config["gifts"]:
         items.append({"id": "gifts"})
     items.append({"id": "start_player", "params": {"name": config["players"][config["start"]]["name"]}})
@@ -332,7 +333,7 @@ def initial_state(config: Mapping) -> dict:
 
 def _colour(state: Mapping, args: Mapping) -> str:
     colour = args.get("player")
-    if colour not in state["scores"]:
+    if not isinstance(colour, str) or colour not in state["scores"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
     return colour
 
@@ -629,7 +630,7 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         return Msg(N_("Score correction for {name}: {points:+d} ({reason})"),
                    {"name": names.get(args.get("track"), ""), "points": args.get("points", 0),
                     "reason": args.get("reason", "")})
-    return Msg(simple.get(kind, N_("Unknown action")))
+    return Msg(simple.get(str(kind), N_("Unknown action")))
 
 
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from typing import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..engine import auction, inputs
 from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
@@ -166,7 +166,7 @@ def road_cost(road: str, transport: str | None, obstacle: bool = False) -> int |
     return None if cost is None else cost + obstacle
 
 
-def move_gold(visits: list[Mapping]) -> tuple[int, list[tuple[str, int]]]:
+def move_gold(visits: Sequence[Mapping]) -> tuple[int, list[tuple[str, int]]]:
     """Gold for a move (FACTS §5.4.6; TV-E8): each town reached pays its disc, each visit again; a road
     with a gold tile doubles the town it leads to; Elvenhold and a flying carpet's town pay nothing."""
     lines = []
@@ -200,6 +200,7 @@ def new_config(raw: Mapping) -> dict:
 def setup_items(config: Mapping) -> list[dict]:
     n = len(config["players"])
     start = {"name": config["players"][config["start"]]["name"]}
+    items: list[dict[str, Any]]
     if _variant(config) == "base":
         items = [{"id": "board"}, {"id": "base_towns", "params": {"pieces": TOWNS}}, {"id": "base_counters"},
                  {"id": "base_cards"}, {"id": "base_obstacles", "params": {"n": n}}, {"id": "base_rounds"},
@@ -243,7 +244,7 @@ def colour_at(config: Mapping, seat: int) -> str:
 
 
 
-def _player(state: Mapping, value) -> str:
+def _player(state: Mapping, value: Any) -> str:
     if value not in state["players"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
     return value
@@ -464,11 +465,11 @@ def _nobody_moves(state: dict, args: Mapping, config: Mapping) -> None:
     _next_phase(state, args, config)
 
 
-def _check_visits(state: Mapping, config: Mapping, family: str, raw) -> list[dict]:
+def _check_visits(state: Mapping, config: Mapping, family: str, raw: Any) -> list[dict]:
     if not isinstance(raw, list) or not raw:
         raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
     visits, here = [], state["players"][family]["at"]
-    for i, visit in enumerate(raw):
+    for visit in raw:
         if not isinstance(visit, Mapping) or visit.get("town") not in TOWN_LIST:
             raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
         if visit["town"] == here:
@@ -731,7 +732,7 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     if kind == "cards" and isinstance(args.get("cards"), Mapping):
         return Msg(N_("Travel cards in hand: {counts}"), {"counts": ", ".join(
             f"{p['name']} {args['cards'].get(p['colour'], 0)}" for p in config["players"])})
-    return Msg(simple.get(kind, N_("Unknown action")))
+    return Msg(simple.get(str(kind), N_("Unknown action")))
 
 
 def _describe_advance(args: Mapping, config: Mapping) -> Msg:

@@ -31,7 +31,8 @@ Decisions where the sources are silent (FACTS marks them UNKNOWN or inferred):
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine import inputs
 from ..engine.flow import score_track
@@ -106,7 +107,7 @@ def new_config(raw: Mapping) -> dict:
         config["empty_city"] = empty
     if variant == TWO_PLAYER:
         free = [c for c in COLOURS if c not in seen]
-        influenced = {}
+        influenced: dict[str, Any] = {}
         for i, player in enumerate(clean):
             chosen = (raw.get("influenced") or {}).get(player["colour"])
             if chosen not in free:
@@ -144,6 +145,7 @@ def setup_items(config: Mapping) -> list[dict]:
     """The setup checklist for exactly this configuration, each item a text id with its parameters."""
     players = config["players"]
     start = players[config["start"]]["name"]
+    items: list[dict[str, Any]]
     if config["variant"] == TWO_PLAYER:
         names = {p["colour"]: p["name"] for p in players}
         items = [
@@ -238,7 +240,7 @@ def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
     completed quarter do not rank. `names` (guild colour → player name) lets the lines name the
     players rather than their guild colours.
     """
-    def label(guild: str):
+    def label(guild: str) -> str | Ref:
         return (names or {}).get(guild) or guild_name(guild)
 
     quarters, masters = city["quarters"], city["masters"]
@@ -652,10 +654,10 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
             action_done = refused(N_("The players carry out their actions in step 4."))
         elif state["order"] is None:
             action_done = refused(N_("Work out the turn order in step 3 first: it says who acts when."))
-        elif on_turn(state, config) is None:
+        elif (turn := on_turn(state, config)) is None:
             action_done = refused(N_("Every player has carried out an action this round."))
         else:
-            action_done = Rule(by=frozenset({on_turn(state, config)}))
+            action_done = Rule(by=frozenset({turn}))
         if step != "start_gold":
             gold = refused(N_("The start player reveals the gold card in step 5."))
         elif state["gold_influence"] == state["round"]:

@@ -89,7 +89,8 @@ Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine import auction, inputs
 from ..engine.flow import by_name
@@ -529,7 +530,7 @@ def start_status(config: Mapping) -> dict[str, int]:
 
 def setup_items(config: Mapping) -> list[dict]:
     status = start_status(config)
-    items = [{"id": "board", "params": {c: status[c] for c in CITIES}},
+    items: list[dict[str, Any]] = [{"id": "board", "params": {c: status[c] for c in CITIES}},
              {"id": "war_marker"},
              {"id": "money", "params": {"gold": START_GOLD, "influence": START_INFLUENCE}},
              {"id": "families"},
@@ -705,9 +706,10 @@ def strength(state: Mapping, config: Mapping, war: Mapping, side: str, stat: str
         for troop in troops:
             parts.append((f"troop.{troop}", state["players"][family]["troops"][troop][stat]))
             if troop in bonuses:
-                bonus = bonuses[troop][0 if stat == "attack" else 1]
+                attack, defence, label = bonuses[troop]
+                bonus = attack if stat == "attack" else defence
                 if bonus:
-                    parts.append((bonuses[troop][2], bonus))
+                    parts.append((label, bonus))
         if stat == "defence" and state["players"][family]["troops"] and owns(state, family, "caterina_sforza"):
             parts.append(("tile.caterina_sforza", 2))
     if war["pope"] == side and state["pope"]:
@@ -724,7 +726,7 @@ def battle_round(state: Mapping, config: Mapping, war: Mapping, number: int, dic
     (round 2) the defender's attack meets the attacker's defence. Each side adds its die."""
     stats = {"attacker": "attack", "defender": "defence"} if number == 1 else \
         {"attacker": "defence", "defender": "attack"}
-    result = {"number": number, "dice": dict(dice), "sides": {}}
+    result: dict[str, Any] = {"number": number, "dice": dict(dice), "sides": {}}
     for side, stat in stats.items():
         base, parts = strength(state, config, war, side, stat)
         result["sides"][side] = {"stat": stat, "base": base, "parts": parts, "total": base + dice[side]}
@@ -1345,9 +1347,9 @@ def _battle(state: dict, args: Mapping, config: Mapping) -> None:
         state["used"].append(f"{family}:ludovico_sforza")
         played["reroll"] = family
     war["rounds"].append(played)
-    stage, side = outcome(war["rounds"], not option(config, "no_counter_attack"))
+    stage, winner = outcome(war["rounds"], not option(config, "no_counter_attack"))
     if stage == "over":
-        _result(state, war, side)
+        _result(state, war, winner)
 
 
 def _result(state: dict, war: dict, winner: str | None) -> None:
@@ -1493,7 +1495,7 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         return Msg(N_("Ledger correction for {name}: {what} {delta:+d} ({reason})"),
                    {"name": who, "what": text(f"currency.{args.get('what')}"), "delta": args.get("delta", 0),
                     "reason": args.get("reason", "")})
-    return Msg(simple.get(kind, N_("Unknown action")))
+    return Msg(simple.get(str(kind), N_("Unknown action")))
 
 
 

@@ -21,7 +21,8 @@ cell is in. `companion score score-sheet` scores the same sheet from JSON with t
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine import inputs
 from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
@@ -215,7 +216,7 @@ def steps(config: Mapping) -> tuple:
 
 
 def initial_state(config: Mapping) -> dict:
-    state = {"phase": "play", "cells": {p["colour"]: [{}] for p in config["players"]}}
+    state: dict[str, Any] = {"phase": "play", "cells": {p["colour"]: [{}] for p in config["players"]}}
     if config["sheet"]["per_round"]:
         state["round"] = 1
     return state
@@ -324,7 +325,7 @@ def describe(action: Mapping, config: Mapping) -> Msg:
                        else N_("{name}'s {category} cleared"), params)
         return Msg(N_("Round {round}: {name}, {category} {value}") if config["sheet"]["per_round"]
                    else N_("{name}: {category} {value}"), params)
-    return Msg({"next_round": N_("Next round"), "finish": N_("Final scoring done")}.get(kind, N_("Unknown action")))
+    return Msg({"next_round": N_("Next round"), "finish": N_("Final scoring done")}.get(str(kind), N_("Unknown action")))
 
 
 def guide(state: Mapping, config: Mapping) -> Guide:

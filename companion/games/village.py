@@ -20,7 +20,8 @@ counts are entered at the final scoring.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from ..engine import inputs
 from ..engine.flow import score_track
@@ -91,7 +92,7 @@ def new_config(raw: Mapping) -> dict:
 
 def setup_items(config: Mapping) -> list[dict]:
     n = len(config["players"])
-    items = [{"id": "board"}, {"id": "farmyards"}, {"id": "markers"}, {"id": "coins"},
+    items: list[dict[str, Any]] = [{"id": "board"}, {"id": "farmyards"}, {"id": "markers"}, {"id": "coins"},
              {"id": f"customers_{n}"}]
     if n < 4:
         items.append({"id": f"blocked_{n}"})
@@ -129,7 +130,7 @@ def _name(config: Mapping, colour: str) -> str:
 
 def _player(state: dict, config: Mapping, args: Mapping) -> tuple[str, dict]:
     colour = args.get("player")
-    if colour not in state["players"]:
+    if not isinstance(colour, str) or colour not in state["players"]:
         raise InvalidAction(Msg(N_("Choose a player.")), field="player")
     return colour, state["players"][colour]
 
@@ -553,7 +554,7 @@ def _finish(state: dict, args: Mapping, config: Mapping) -> None:
     state["phase"] = "over"
 
 
-def _in_turns(reducer):
+def _in_turns(reducer: Callable[[dict, Mapping, Mapping], None]) -> Callable[[dict, Mapping, Mapping], None]:
     """An entry made during the players' turns: once the first is made, the round is past filling the
     action spaces, and the header says so (not the step the round began with)."""
     def reduce(state: dict, args: Mapping, config: Mapping) -> None:

@@ -13,7 +13,8 @@ import inspect
 import logging
 import time
 import types
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import flet as ft
 

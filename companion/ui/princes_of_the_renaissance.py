@@ -659,8 +659,8 @@ def _extras(shell) -> list[ft.Control]:
                      _player_chips(shell, ident, others,
                                    lambda f, c=card_id: vm.dispatch("play_card", player=family, card=c, target=f))]
     for owner in _families(shell):
-        unused = lambda ability: (rules.owns(state, owner, ability)  # noqa: E731
-                                  and f"{owner}:{ability}" not in state["used"])
+        unused = lambda ability: (rules.owns(state, owner, ability)  # noqa: E731, B023 - used in this iteration
+                                  and f"{owner}:{ability}" not in state["used"])  # noqa: B023
         if (unused("banking") and state["events_left"]
                 and (owner == family or not rules.option(config, "banking_own_turn"))):
             swap = shell.draft.setdefault(f"bank-{owner}", {"amount": 3})

@@ -207,7 +207,7 @@ def _line(shell, rows: list[dict], keys: list[str]) -> str:
     if shell.vm.session["config"]["sheet"]["per_round"]:
         return " · ".join(f"{r + 1}: {sum(cells.values()) if len(cells) == len(keys) else '…'}"
                           for r, cells in enumerate(rows) if cells or r == len(rows) - 1)
-    return " · ".join(f"{category(shell, k)} {rows[0][k] if k in rows[0] else '–'}" for k in keys)
+    return " · ".join(f"{category(shell, k)} {rows[0].get(k, '–')}" for k in keys)
 
 
 def _cursor(shell, keys: list[str], rounds: int) -> dict:

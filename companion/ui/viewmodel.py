@@ -13,7 +13,8 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 from .. import backup, exchange, history
 from ..engine import flow

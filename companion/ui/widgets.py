@@ -3,7 +3,7 @@ people enter numbers at a table (chips for small ranges, steppers, a keypad)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import flet as ft
 

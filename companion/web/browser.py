@@ -22,7 +22,8 @@ The lock and the mount start at once, while the web client is still starting.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..engine.model import N_, Msg
 from ..i18n import LANGUAGES, translations
@@ -160,7 +161,7 @@ class PageStore(Store):
                 return
         self.notices.append(Msg(NOT_KEPT))
 
-    def start(self, browser: Browser) -> "PageStore":
+    def start(self, browser: Browser) -> PageStore:
         """The first start follows the browser's language; the page is told the UI's language; with
         games here, the browser is asked to keep them."""
         self.browser = browser

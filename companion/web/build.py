@@ -356,14 +356,14 @@ def bytecode(files: dict[str, bytes], pyodide: Path, stdlib: Path) -> dict[str, 
 def archive(files: dict[str, bytes]) -> bytes:
     """A .tar.gz of `files` with nothing that depends on when or where it was made."""
     buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as packed:
-        with tarfile.open(fileobj=packed, mode="w", format=tarfile.GNU_FORMAT) as tar:
-            for name in sorted(files):
-                info = tarfile.TarInfo(name)
-                info.size, info.mtime, info.mode = len(files[name]), MTIME, 0o644
-                info.uid = info.gid = 0
-                info.uname = info.gname = ""
-                tar.addfile(info, io.BytesIO(files[name]))
+    with (gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as packed,
+          tarfile.open(fileobj=packed, mode="w", format=tarfile.GNU_FORMAT) as tar):
+        for name in sorted(files):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(files[name]), MTIME, 0o644
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            tar.addfile(info, io.BytesIO(files[name]))
     return buffer.getvalue()
 
 

@@ -59,11 +59,12 @@ class Server:
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
-    def start(self, timeout: float = 60) -> "Server":
+    def start(self, timeout: float = 60) -> Server:
         command = [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data-dir",
                    str(self.data_dir), *(["--lan"] if self.lan else [])]
-        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        with open(self.log, "ab") as out:  # the server writes its own copy of the handle
+            self.proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

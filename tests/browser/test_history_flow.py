@@ -44,7 +44,7 @@ def test_history_statistics_and_charts(app, server, lang, tmp_path):
 
     with app.page.expect_download() as download:
         app.tap("export-json")
-    exported = json.loads(open(download.value.path(), encoding="utf-8").read())
+    exported = json.loads(download.value.path().read_text(encoding="utf-8"))
     assert [g["id"] for g in exported["games"]] == [sid]
     with app.page.expect_download() as download:
         app.tap("backup")

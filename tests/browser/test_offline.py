@@ -42,7 +42,7 @@ class StaticServer:
         self.options = ["--plain"] * plain + ["--phone"] * phone
         self.proc: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 30) -> "StaticServer":
+    def start(self, timeout: float = 30) -> StaticServer:
         self.proc = subprocess.Popen([sys.executable, str(HOST), str(self.folder), str(self.port), str(self.log),
                                       *self.options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
