@@ -15,10 +15,15 @@ from companion.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+#: Why the tests of the shared material are skipped in a bare clone (present, it must yield cases).
+NO_SHARED = (f"../shared is not beside the repository ({SHARED} is missing, a bare clone): the public "
+             "scoring examples and the rulebook seeds are not checked")
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=NO_SHARED)
 
 
 def examples(game: str) -> list[tuple[str, dict, dict]]:
-    """(name, input, expected) for each public example of `game` in ../shared/examples."""
+    """(name, input, expected) for each public example of `game` in ../shared/examples (none in a bare
+    clone: the tests that read them are marked `needs_shared`)."""
     found = []
     for path in sorted((SHARED / "examples").glob(f"{game}.*.input.json")):
         expected = path.with_name(path.name.replace(".input.json", ".expected.json"))
@@ -74,3 +79,17 @@ class Table:
         if field:
             assert caught.value.field == field
         return caught.value
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say which tests were skipped and why, grouped by reason (a bare clone skips those of ../shared)."""
+    why: dict[str, list[str]] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        why.setdefault(reason.removeprefix("Skipped: "), []).append(report.nodeid)
+    if why:
+        terminalreporter.section("skipped, and why")
+        for reason, nodes in why.items():
+            terminalreporter.write_line(f"{len(nodes)} skipped: {reason}")
+            for node in nodes:
+                terminalreporter.write_line(f"    {node}")
