@@ -12,6 +12,8 @@ if not SHARED.is_dir():
 
 CASES = [(path.name.split(".")[0], *case) for path in sorted((SHARED / "examples").glob("*.input.json"))
          for case in examples(path.name.split(".")[0]) if path.name.split(".")[1] == case[0]]
+if not CASES:  # ../shared is here: an empty table of cases is a failure, not a pass
+    pytest.fail(f"{SHARED / 'examples'} yields no public example", pytrace=False)
 
 
 @pytest.mark.parametrize("game, name, given, expected", CASES, ids=[f"{c[0]}.{c[1]}" for c in CASES])
