@@ -307,17 +307,8 @@ class App:
             last = box
             self.page.wait_for_timeout(100)
 
-    def still(self, clip: dict | None = None, timeout: float = 10) -> bytes:
-        """A screenshot (of `clip`) once the screen has stopped changing: two in a row alike."""
-        last = self.page.screenshot(clip=clip)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.page.wait_for_timeout(150)
-            shot = self.page.screenshot(clip=clip)
-            if shot == last:
-                return shot
-            last = shot
-        return last
+    def still(self, clip: dict | None = None) -> bytes:
+        return still(self.page, clip)
 
     def _wheel_into_view(self, target) -> None:
         """Scroll with the mouse wheel until the control is well inside the screen. While a text field
@@ -411,8 +402,8 @@ class App:
         """Save a screenshot in test-artifacts/ and make sure Flutter drew no error box in it."""
         out = ROOT / "test-artifacts"
         out.mkdir(exist_ok=True)
-        self.page.wait_for_timeout(1000)
-        png = self.page.screenshot(path=str(out / f"{name}.png"))
+        png = self.still()
+        (out / f"{name}.png").write_bytes(png)
         assert not error_box(png), f"{name}: Flutter drew an error box (a control that failed to lay out)"
 
 
@@ -420,6 +411,20 @@ class App:
 def app(page: Page, server) -> App:
     page.set_default_timeout(20_000)
     return App(page, "cs")
+
+
+def still(page, clip: dict | None = None, timeout: float = 10) -> bytes:
+    """A screenshot (of `clip`) once the screen has stopped changing (a scroll, a redraw, a font):
+    two in a row alike."""
+    last = page.screenshot(clip=clip)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        shot = page.screenshot(clip=clip)
+        if shot == last:
+            return shot
+        last = shot
+    return last
 
 
 def layout(page) -> dict:
@@ -432,7 +437,7 @@ def layout(page) -> dict:
     """
     broken = _error_box_anywhere(page)
     page.mouse.wheel(0, -10000)  # Flutter clips boxes at the scroll edges: measure from the top
-    page.wait_for_timeout(1000)
+    still(page)
     return {"error_box": broken, **page.evaluate("""() => {
         const vw = window.innerWidth, out = [], small = [];
         const edge = (id, side, d) => { const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
@@ -465,17 +470,15 @@ def _error_box_anywhere(page) -> bool:
     """Scroll through the whole screen a viewport at a time looking for an error box."""
     page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
     page.mouse.wheel(0, -10000)
-    page.wait_for_timeout(500)
     previous = None
     for _ in range(12):
-        png = page.screenshot()
+        png = still(page)
         if error_box(png):
             return True
         if png == previous:
             return False
         previous = png
         page.mouse.wheel(0, PHONE["height"] * 0.8)
-        page.wait_for_timeout(400)
     return False
 
 
