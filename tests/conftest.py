@@ -37,6 +37,15 @@ def store(request, tmp_path) -> Store:
     return Store(None if request.param == "memory" else tmp_path / "data")
 
 
+@pytest.fixture(scope="session")
+def web_build(tmp_path_factory) -> Path:
+    """One static build of the app (`companion build-web`, in process) for the whole run: the build's
+    own tests (tests/test_build_web.py) and the phone alone's (tests/browser/test_offline.py) share it;
+    nothing may change it."""
+    from companion.web.build import build
+    return build(tmp_path_factory.mktemp("web") / "site").folder
+
+
 def run_score(game: str, payload, *args: str) -> subprocess.CompletedProcess:
     """`python -m companion score GAME [ARGS]` with `payload` (an object, or raw text) on stdin."""
     data = payload if isinstance(payload, str) else json.dumps(payload)

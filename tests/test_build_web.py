@@ -55,15 +55,15 @@ def _without_network() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory) -> tuple[Path, Path]:
-    """Two builds in a row: the first by the command with the network blocked, the second in-process."""
+def builds(tmp_path_factory, web_build) -> tuple[Path, Path]:
+    """Two builds: the first by the command with the network blocked, the second in-process (the run's
+    shared one, conftest's `web_build`)."""
     root = tmp_path_factory.mktemp("builds")
     done = subprocess.run([*_without_network(), sys.executable, "-c", NO_NETWORK, str(root / "first")], cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"built {root / 'first'}: ")
-    build(root / "second")
-    return root / "first", root / "second"
+    return root / "first", web_build
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

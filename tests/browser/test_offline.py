@@ -122,9 +122,9 @@ def cached_files(page) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """One build for the whole session."""
-    return build(tmp_path_factory.mktemp("web") / "site").folder
+def site(web_build) -> Path:
+    """One build for the whole session (shared with tests/test_build_web.py)."""
+    return web_build
 
 
 @pytest.fixture
