@@ -15,10 +15,15 @@ from companion.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+#: Why the tests of the shared material are skipped in a bare clone (present, it must yield cases).
+NO_SHARED = (f"../shared is not beside the repository ({SHARED} is missing, a bare clone): the public "
+             "scoring examples and the rulebook seeds are not checked")
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=NO_SHARED)
 
 
 def examples(game: str) -> list[tuple[str, dict, dict]]:
-    """(name, input, expected) for each public example of `game` in ../shared/examples."""
+    """(name, input, expected) for each public example of `game` in ../shared/examples (none in a bare
+    clone: the tests that read them are marked `needs_shared`)."""
     found = []
     for path in sorted((SHARED / "examples").glob(f"{game}.*.input.json")):
         expected = path.with_name(path.name.replace(".input.json", ".expected.json"))
@@ -30,6 +35,15 @@ def examples(game: str) -> list[tuple[str, dict, dict]]:
 def store(request, tmp_path) -> Store:
     """A store on TinyDB's memory storage and on our atomic JSON file storage."""
     return Store(None if request.param == "memory" else tmp_path / "data")
+
+
+@pytest.fixture(scope="session")
+def web_build(tmp_path_factory) -> Path:
+    """One static build of the app (`companion build-web`, in process) for the whole run: the build's
+    own tests (tests/test_build_web.py) and the phone alone's (tests/browser/test_offline.py) share it;
+    nothing may change it."""
+    from companion.web.build import build
+    return build(tmp_path_factory.mktemp("web") / "site").folder
 
 
 def run_score(game: str, payload, *args: str) -> subprocess.CompletedProcess:
@@ -74,3 +88,17 @@ class Table:
         if field:
             assert caught.value.field == field
         return caught.value
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say which tests were skipped and why, grouped by reason (a bare clone skips those of ../shared)."""
+    why: dict[str, list[str]] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        why.setdefault(reason.removeprefix("Skipped: "), []).append(report.nodeid)
+    if why:
+        terminalreporter.section("skipped, and why")
+        for reason, nodes in why.items():
+            terminalreporter.write_line(f"{len(nodes)} skipped: {reason}")
+            for node in nodes:
+                terminalreporter.write_line(f"    {node}")

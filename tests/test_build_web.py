@@ -16,6 +16,7 @@ import struct
 import subprocess
 import sys
 import tarfile
+import time
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -54,15 +55,15 @@ def _without_network() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory) -> tuple[Path, Path]:
-    """Two builds in a row: the first by the command with the network blocked, the second in-process."""
+def builds(tmp_path_factory, web_build) -> tuple[Path, Path]:
+    """Two builds: the first by the command with the network blocked, the second in-process (the run's
+    shared one, conftest's `web_build`)."""
     root = tmp_path_factory.mktemp("builds")
     done = subprocess.run([*_without_network(), sys.executable, "-c", NO_NETWORK, str(root / "first")], cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"built {root / 'first'}: ")
-    build(root / "second")
-    return root / "first", root / "second"
+    return root / "first", web_build
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -113,6 +114,7 @@ def test_the_app_imports_from_what_the_archive_holds(tmp_path):
         (tmp_path / "app" / name).write_bytes(data)
     script = f"""
 import sys
+import time
 sys.path[:0] = [{str(tmp_path / 'app')!r}, {str(tmp_path / 'app' / '__pypackages__')!r}]
 import companion.web.browser, companion.ui.app
 from companion.store import Store
@@ -538,6 +540,14 @@ class Page:
         return self.kept
 
 
+async def until(predicate, timeout: float = 10) -> None:
+    """Wait on the event loop until `predicate()` holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
 @pytest.mark.parametrize("grants", [True, False])
 def test_the_page_follows_the_language_and_is_asked_to_keep_the_games_once_there_is_one(tmp_path, monkeypatch,
                                                                                         grants):
@@ -553,13 +563,13 @@ def test_the_page_follows_the_language_and_is_asked_to_keep_the_games_once_there
         assert len(page.told) == 2 and vm.notices() == []  # no game yet: nothing asked
         assert vm.new_game("flanders_1302", FORM)
         assert vm.new_game("flanders_1302", FORM)
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(1.5)  # the app looks at the browser's answer a while after asking
         assert page.told[2:] == [{"companionPersist": True}]  # asked once, when the first game was saved
         assert (vm.notices() == [browser.NOT_KEPT]) is not grants  # said on the home screen when refused
 
         page = Page(["fr-FR"], False)  # the next start: the language chosen, the games there: asked again
         vm = ViewModel(browser.PageStore(tmp_path / "data").start(page.browser))
-        await asyncio.sleep(0.1)
+        await until(lambda: len(page.told) >= 2)
         assert vm.lang == "en" and page.told == [{"companionLang": "en"}, {"companionPersist": True}]
         await asyncio.sleep(1.5)
 

@@ -21,12 +21,12 @@ from companion.i18n import Translator, czech_z, translations
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SHARED, needs_shared
 from tests.test_history import CARCASSONNE, CARCASSONNE_GAME
 from tests.test_i18n import KEYWORDS, catalogue
 from tests.test_screens import Page, walk
 
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = SHARED / "seeds"
 TEXTS, SECTIONS = texts.load_all()
 
 
@@ -261,10 +261,11 @@ def seed_sentences(least: int = 5) -> dict[tuple, str]:
     return found
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are in ../shared")
+@needs_shared
 def test_no_czech_text_repeats_eight_words_of_a_rulebook():
     copied = []
     grams = seed_ngrams()
+    assert grams, f"{SEEDS} yields no rulebook text"
     for where, text in every_czech_text().items():
         said = words(text)
         for i in range(len(said) - 7):
@@ -273,10 +274,11 @@ def test_no_czech_text_repeats_eight_words_of_a_rulebook():
     assert copied == [], "\n".join(copied)
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seeds are in ../shared")
+@needs_shared
 def test_no_czech_text_repeats_a_whole_sentence_of_a_rulebook():
     copied = []
     sentences = seed_sentences()
+    assert sentences, f"{SEEDS} yields no rulebook text"
     for where, text in every_czech_text().items():
         for sentence in re.split(r"[.!?:;\n]", text):
             said = tuple(words(sentence))

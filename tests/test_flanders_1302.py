@@ -12,7 +12,7 @@ from companion import texts
 from companion.engine import flow
 from companion.engine.model import InvalidAction
 from companion.games import flanders_1302 as fl
-from tests.conftest import ROOT, SHARED, assert_refused
+from tests.conftest import ROOT, SHARED, assert_refused, needs_shared
 from tests.conftest import run_score as score
 
 GAME_NAME = "flanders-1302"
@@ -118,18 +118,17 @@ def run_score(payload, *args):
     return score(GAME_NAME, payload, *args)
 
 
+@needs_shared
 def test_explanations_name_cities_in_english():
     path = SHARED / "examples" / "flanders-1302.liege.input.json"
-    if not path.exists():
-        pytest.skip("../shared/examples is not beside this checkout")
     done = run_score(path.read_text())
     assert any("Liège" in line for line in json.loads(done.stdout)["explain"])
 
 
+@needs_shared
 def test_score_reads_a_file_argument():
-    found = sorted((ROOT.parent / "shared" / "examples").glob("flanders-1302.*.input.json"))
-    if not found:
-        pytest.skip("../shared/examples is not beside this checkout")
+    found = sorted((SHARED / "examples").glob("flanders-1302.*.input.json"))
+    assert found, f"{SHARED / 'examples'} has no Flanders example"
     path = found[0]
     done = run_score("", str(path))
     assert done.returncode == 0 and json.loads(done.stdout)["winners"] == ["blue"]

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from companion import cli
-from tests.conftest import ROOT, SHARED, assert_refused, examples, run_score
+from tests.conftest import ROOT, SHARED, assert_refused, examples, needs_shared, run_score
 
 #: A rule text's key (`princes_of_the_renaissance.city.venice`) in an error: the contract's words are wanted.
 MESSAGE_KEY = re.compile(r"\b(flanders_1302|village|princes_of_the_renaissance|carcassonne|elfenland|score_sheet)\.\w")
@@ -87,7 +87,7 @@ def fuzzed(seed: int, count: int):
         yield game, text.encode("utf-8", "surrogatepass")
 
 
-@pytest.mark.skipif(not (SHARED / "examples").exists(), reason="../shared/examples is not beside the repository")
+@needs_shared
 def test_fuzzed_inputs_get_a_result_or_one_short_error_line():
     sys.set_int_max_str_digits(0)  # so the fuzzer can write 10**2150; the command reads it with the default limit
     try:
@@ -147,6 +147,7 @@ def test_an_endless_input_is_cut_at_the_size_cap(how):
     assert done.returncode == 2 and one_line_error(done.stderr) and "larger than" in done.stderr
 
 
+@needs_shared
 def test_closed_standard_output_is_a_message():
     example = next((SHARED / "examples").glob("flanders-1302.*.input.json"))
     done = score_shell(f"exec {PYTHON} -m companion score flanders-1302 {example} >&-")

@@ -10,6 +10,7 @@ import flet as ft
 import pytest
 
 from companion.games import GAMES
+from companion.i18n import translations
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
@@ -508,3 +509,15 @@ def test_a_damaged_games_file_is_downloaded_from_the_server(tmp_path):
     assert answer.json()["meta"]["1"]["game"] == "carcassonne"
     assert http.get("/download/game-0123456789ab.json").status_code == 404
     assert http.get("/download/game-..%2Fcompanion.json").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["cs", "en"])
+def test_the_result_screen_names_the_winner_and_each_players_points_in_both_languages(lang):
+    """What the browser flows read on the result screen, in the language each of them does not play."""
+    vm, shell = shell_on("carcassonne", CARCASSONNE, CARCASSONNE_GAME, lang=lang)
+    assert vm.route == "result"
+    said = translations(lang)
+    assert said.gettext("{name} wins!").format(name="Bořek") in words(by_id(shell.page, "winner"))
+    for colour, points in (("red", 5), ("blue", 12), ("green", 2)):
+        assert said.ngettext("{n} point", "{n} points", points).format(n=points) in words(by_id(shell.page,
+                                                                                             f"result-{colour}"))

@@ -22,6 +22,19 @@ from tests.phone import Phone
 from tests.test_screens import CARCASSONNE
 
 
+async def until(predicate, timeout: float = 10, what: str = "the condition") -> None:
+    """Wait on the event loop until `predicate()` holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def shell_of(shells, session_id):
+    """The Shell of the tab whose Flet session is `session_id` (None while it has none)."""
+    return next((ref() for ref in shells if ref() is not None and ref().page.session.id == session_id), None)
+
+
 @pytest.fixture
 def served(tmp_path, monkeypatch, request):
     """The web app on a free port, with one Carcassonne game and sessions kept `request.param`
@@ -77,13 +90,14 @@ def test_a_phone_that_left_is_not_redrawn_and_its_session_is_closed_soon(served)
         gone = await Phone(url, f"/game/{sid}", name="gone").connect()
         stays = await Phone(url, f"/game/{sid}", name="stays").connect()
         await gone.close()
-        await asyncio.sleep(1)                     # the server has seen the connection end
-        left = next(ref() for ref in shells if ref() is not None and ref().page.session.id == gone.session_id)
+        await until(lambda: shell_of(shells, gone.session_id).gone, what="the server to see the connection end")
+        left = shell_of(shells, gone.session_id)
         before = draws[id(left)]
         assert not left.page.controls             # its screen is let go at once
         for n in range(1, 6):                      # the other phone goes on tapping
             assert await stays.tap(f"meeple-red-{'plus' if n % 2 else 'minus'}")
-            await asyncio.sleep(0.3)
+            shown = f"{n % 2} / 7"
+            await until(lambda: stays.text("meeples-red") == shown, what=shown)  # drawn before the next tap
         assert stays.text("meeples-red") == "1 / 7"
         assert draws[id(left)] == before          # ... and the phone that left is never redrawn
         await stays.close()
@@ -144,18 +158,14 @@ def test_a_phone_back_before_its_session_closed_shows_what_was_saved_meanwhile(s
         away = await Phone(url, f"/game/{sid}", name="away").connect()
         stays = await Phone(url, f"/game/{sid}", name="stays").connect()
         await away.close()
-        await asyncio.sleep(0.5)
+        await until(lambda: shell_of(shells, away.session_id).gone, what="the server to see the phone leave")
         assert await stays.tap("meeple-green-plus")
-        await asyncio.sleep(0.5)
+        await until(lambda: stays.text("meeples-green") == "1 / 7", what="the save")
         back = await Phone(url, f"/game/{sid}", name="back", session_id=away.session_id).connect()
-        deadline = time.monotonic() + 10
-        while back.text("meeples-green") != "1 / 7" and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
+        await until(lambda: back.text("meeples-green") == "1 / 7", what="the catch-up")
         assert back.session_id == away.session_id and back.text("meeples-green") == "1 / 7"
         assert await stays.tap("meeple-green-plus")  # and it hears of the next save again
-        deadline = time.monotonic() + 10
-        while back.text("meeples-green") != "2 / 7" and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
+        await until(lambda: back.text("meeples-green") == "2 / 7", what="the next save")
         assert back.text("meeples-green") == "2 / 7"
         await back.close()
         await stays.close()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import types
 from concurrent.futures import ThreadPoolExecutor
 
 from companion import backup
@@ -180,3 +181,31 @@ def _click(control):
     from companion.ui.app import _walk
     target = next(c for c in _walk([control]) if getattr(c, "on_click", None))
     target.on_click(None)
+
+
+def test_a_draw_waiting_when_the_phone_left_draws_nothing(tmp_path):
+    """A draw set on a timer before the phone's connection went (Flet let go of it, the app has not yet
+    heard) or before its session was closed never draws: its connection is gone."""
+    store, first, second = two_phones(tmp_path)
+    page = Page()
+    page.session = types.SimpleNamespace(connection=object())
+    shell = Shell(page, second)
+    drawn = []
+    page.update = lambda: drawn.append(len(second.session["log"]))
+    sid = first.session["id"]
+
+    async def leaves(how):
+        assert first.dispatch("meeple", player="green", delta=1)
+        await shell.on_broadcast(("game", sid))  # a draw is waiting ...
+        how()                                    # ... when the phone leaves
+        await asyncio.sleep(3 * REDRAW_GAP)
+
+    def connection_gone():
+        page.session.connection = None
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, leaves(connection_gone)).result(30)
+        assert drawn == []
+        page.session.connection = object()
+        pool.submit(asyncio.run, leaves(shell.forget)).result(30)  # the session closed (page.on_close)
+        assert drawn == []

@@ -290,6 +290,7 @@ RECORDER = """
 import sys
 from companion.store import Store
 store = Store(sys.argv[1])
+print("ready", flush=True)
 sys.stdin.readline()  # both processes start writing together
 for i in range(int(sys.argv[3])):
     store.record(sys.argv[2], {"type": "meeple", "args": {"by": sys.argv[4], "i": i}})
@@ -300,8 +301,9 @@ def test_two_processes_writing_one_game_lose_nothing(tmp_path):
     """A player's own entries (recorded without `expect`) from two processes at once: every one is kept."""
     sid = Store(tmp_path).create_session("carcassonne", {"players": [{"colour": "red", "name": "Anna"}]})
     writers = [subprocess.Popen([sys.executable, "-c", RECORDER, str(tmp_path), sid, "150", name], cwd=ROOT,
-                                stdin=subprocess.PIPE, text=True) for name in ("a", "b")]
-    time.sleep(1.5)  # both have imported and opened the store
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for name in ("a", "b")]
+    for proc in writers:
+        assert proc.stdout.readline() == "ready\n"  # both have imported and opened the store
     for proc in writers:
         proc.stdin.write("go\n")
         proc.stdin.flush()

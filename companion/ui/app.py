@@ -222,9 +222,16 @@ class Shell:
     def _closing(self) -> bool:
         """Whether the phone's connection is closing: Flet 1.0.5's web connection lets go of its send
         queue before the session hears of it, and a draw in between would fail (the phone gets the
-        whole screen when it comes back)."""
-        connection = getattr(getattr(self.page, "session", None), "connection", None)
-        return connection is not None and getattr(connection, "_FletApp__send_queue", True) is None
+        whole screen when it comes back). A connection already gone, or a session let go, is closing too:
+        a timer set before the phone left must not outlive it."""
+        try:
+            session = getattr(self.page, "session", None)
+            if session is None:
+                return False  # a page drawn in this process (the tests' screens): there is no connection
+            connection = session.connection
+        except RuntimeError:  # the session itself was let go
+            return True
+        return connection is None or getattr(connection, "_FletApp__send_queue", True) is None
 
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games) with
@@ -1060,7 +1067,7 @@ def make_main(store: Store, join: str | None = None):
 
         page.on_disconnect = left
         page.on_connect = back
-        page.on_close = lambda e: page.pubsub.unsubscribe_all()
+        page.on_close = lambda e: (page.pubsub.unsubscribe_all(), shell.forget())  # no draw outlives it
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
             and e.route != shell.url() else None  # (a forged event may carry no route)
         page.update()  # the dark page (and the phone's services) while the phone says its language

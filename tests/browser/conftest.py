@@ -1,6 +1,20 @@
 """Browser tests: the real web app served by `companion serve`, driven by Playwright in Debian's
 headless Chromium at phone size (390×844). Flutter draws on a canvas, so the tests switch on its
-accessibility tree and find controls by role, label or `flt-semantics-identifier`."""
+accessibility tree and find controls by role, label or `flt-semantics-identifier`.
+
+The fixtures a test file uses (no import needed, except for the helpers and `Server`):
+
+- `server`: the module's `companion serve` (one process and one data dir per test module, started
+  at the module's first use), running when the test starts: a test that stopped or killed it finds
+  it started again by the next test, on the same port and data dir. Tests of one module share its
+  data, in any order: each starts its own game (find it by the id in `app.page.url` or by names
+  only it uses) and never counts on an empty list; a test that needs an empty data folder starts a
+  `Server(tmp_path / "data")` of its own.
+- `table`: the same in table mode (`serve --lan`, `table.join` is the join link), skipped on a
+  machine without a network address besides loopback.
+- `app`: an `App` on pytest-playwright's `page` (a new browser context per test, 390×844, a Czech
+  phone), nothing opened yet: call `app.open(server.url)`.
+- `browser`, `page`, `browser_type`: pytest-playwright's, on Debian's Chromium."""
 from __future__ import annotations
 
 import io
@@ -59,6 +73,12 @@ class Server:
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
+    def running(self) -> Server:
+        """Started, unless it is running (a test before may have stopped or killed it)."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        return self
+
     def start(self, timeout: float = 60) -> Server:
         command = [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data-dir",
                    str(self.data_dir), *(["--lan"] if self.lan else [])]
@@ -97,11 +117,33 @@ class Server:
         self.proc = None
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = Server(tmp_path / "data").start()
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """One `companion serve` for the whole module (started by `server` when first used)."""
+    srv = Server(tmp_path_factory.mktemp("serve") / "data")
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def server(module_server) -> Server:
+    return module_server.running()
+
+
+@pytest.fixture(scope="module")
+def module_table(tmp_path_factory):
+    """One `companion serve --lan` for the whole module (started by `table` when first used)."""
+    srv = Server(tmp_path_factory.mktemp("table") / "data", lan=True)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def table(module_table) -> Server:
+    srv = module_table.running()
+    if "://127." in srv.join:
+        pytest.skip("this machine has no network address besides loopback")
+    return srv
 
 
 @pytest.fixture(scope="session")
@@ -227,19 +269,33 @@ class App:
         bottom bar are still wholly inside the viewport, and the next action is in sight without
         any scrolling back."""
         for size in PHONES:
-            self.page.set_viewport_size(size)
-            self.page.wait_for_timeout(500)
+            self.resize(size)
             self.page.mouse.move(size["width"] / 2, size["height"] / 2)
             self.page.mouse.wheel(0, 20_000)
-            self.page.wait_for_timeout(600)
+            self._steady(self.id(primary or "bar").first)
             self.in_sight("header")
             self.in_sight("bar")
             if primary:
                 self.in_sight(primary)
             self.page.mouse.wheel(0, -20_000)
-            self.page.wait_for_timeout(300)
-        self.page.set_viewport_size(PHONE)
-        self.page.wait_for_timeout(400)
+        self.resize(PHONE)
+
+    def resize(self, size: dict) -> None:
+        """Set the viewport and wait until the app has laid itself out again at that size (the pinned
+        bar stands still, inside the new viewport)."""
+        self.page.set_viewport_size(size)
+        self.page.wait_for_function(f"() => window.innerWidth === {size['width']} && "
+                                    f"window.innerHeight === {size['height']}")
+        bar = self.id("bar").first
+        if not self.id("bar").count():
+            return
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            box = bar.bounding_box()
+            if box and box["y"] + box["height"] <= size["height"] + 1:
+                break
+            self.page.wait_for_timeout(50)
+        self._steady(bar)
 
     def _steady(self, target) -> None:
         """Wait until the control stops moving: Flutter follows a scroll a frame or two late, and a
@@ -251,6 +307,9 @@ class App:
                 return
             last = box
             self.page.wait_for_timeout(100)
+
+    def still(self, clip: dict | None = None) -> bytes:
+        return still(self.page, clip)
 
     def _wheel_into_view(self, target) -> None:
         """Scroll with the mouse wheel until the control is well inside the screen. While a text field
@@ -344,8 +403,8 @@ class App:
         """Save a screenshot in test-artifacts/ and make sure Flutter drew no error box in it."""
         out = ROOT / "test-artifacts"
         out.mkdir(exist_ok=True)
-        self.page.wait_for_timeout(1000)
-        png = self.page.screenshot(path=str(out / f"{name}.png"))
+        png = self.still()
+        (out / f"{name}.png").write_bytes(png)
         assert not error_box(png), f"{name}: Flutter drew an error box (a control that failed to lay out)"
 
 
@@ -353,6 +412,20 @@ class App:
 def app(page: Page, server) -> App:
     page.set_default_timeout(20_000)
     return App(page, "cs")
+
+
+def still(page, clip: dict | None = None, timeout: float = 10) -> bytes:
+    """A screenshot (of `clip`) once the screen has stopped changing (a scroll, a redraw, a font):
+    two in a row alike."""
+    last = page.screenshot(clip=clip)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(150)
+        shot = page.screenshot(clip=clip)
+        if shot == last:
+            return shot
+        last = shot
+    return last
 
 
 def layout(page) -> dict:
@@ -365,7 +438,7 @@ def layout(page) -> dict:
     """
     broken = _error_box_anywhere(page)
     page.mouse.wheel(0, -10000)  # Flutter clips boxes at the scroll edges: measure from the top
-    page.wait_for_timeout(1000)
+    still(page)
     return {"error_box": broken, **page.evaluate("""() => {
         const vw = window.innerWidth, out = [], small = [];
         const edge = (id, side, d) => { const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
@@ -398,17 +471,15 @@ def _error_box_anywhere(page) -> bool:
     """Scroll through the whole screen a viewport at a time looking for an error box."""
     page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
     page.mouse.wheel(0, -10000)
-    page.wait_for_timeout(500)
     previous = None
     for _ in range(12):
-        png = page.screenshot()
+        png = still(page)
         if error_box(png):
             return True
         if png == previous:
             return False
         previous = png
         page.mouse.wheel(0, PHONE["height"] * 0.8)
-        page.wait_for_timeout(400)
     return False
 
 

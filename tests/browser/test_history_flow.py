@@ -1,6 +1,6 @@
-"""History, statistics and charts in a real browser at phone size, in both languages: a finished game
-imported from a file the phone picks, listed, opened read-only with both charts, exported, backed up
-and restored."""
+"""History, statistics and charts in a real browser at phone size, in Czech (its decimal commas; English is
+drawn in process, tests/test_czech.py): a finished game imported from a file the phone picks, listed,
+opened read-only with both charts, exported, backed up and restored."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from tests.browser.conftest import assert_fits_a_phone, layout
 from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, walk
 
 
-@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize("lang", ["cs"])
 def test_history_statistics_and_charts(app, server, lang, tmp_path):
     vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
     played = tmp_path / "played.json"

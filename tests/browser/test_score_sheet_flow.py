@@ -1,6 +1,7 @@
-"""Any other game on a score sheet in a real browser at phone size, in both languages: make a sheet,
-play 3 rounds with 3 players on the keypad, undo, finish, find the game in the history and the
-statistics, export it and import it into an empty data folder (its sheet comes along)."""
+"""Any other game on a score sheet in a real browser at phone size, in English (one language: every screen
+is drawn in both in process, tests/test_screens.py): make a sheet, play 3 rounds with 3 players on the
+keypad, undo, finish, find the game in the history and the statistics, export it and import it into an
+empty data folder (its sheet comes along)."""
 from __future__ import annotations
 
 import json
@@ -22,7 +23,7 @@ def enter_round(app, round_: int) -> None:
         app.says(f"cell-{colour}", f"{round_}: {i + round_}")
 
 
-@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_a_score_sheet_from_the_form_to_the_statistics_and_another_device(app, server, lang, tmp_path):
     app.open(server.url)
     app.language(lang)

@@ -11,11 +11,10 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CZECH, PHONE, App
-from tests.browser.test_table_flow import table  # noqa: F401 - the fixture: a server in table mode
 
 
 @pytest.fixture
-def phone(browser, table):  # noqa: F811
+def phone(browser, table):
     """Opens a phone (its own browser context, like a device) with a browser language, via the join link."""
     contexts = []
 
@@ -45,9 +44,9 @@ def drawn_code(app: App, identifier: str = "join-qr") -> list[list[bool]]:
     centre dark or light (the code's size is read from its finder pattern's width)."""
     target = app.id(identifier)
     target.scroll_into_view_if_needed()
-    app.page.wait_for_timeout(800)
+    app._steady(target)
     box = target.bounding_box()
-    shot = Image.open(io.BytesIO(app.page.screenshot(clip=box))).convert("L")
+    shot = Image.open(io.BytesIO(app.still(box))).convert("L")
     width, height = shot.size
     dark = [[shot.getpixel((x, y)) < 128 for x in range(width)] for y in range(height)]
     assert sum(not pixel for row in dark for pixel in row) > width * height / 3, "no code drawn (the card is dark)"
@@ -63,7 +62,7 @@ def drawn_code(app: App, identifier: str = "join-qr") -> list[list[bool]]:
             for r in range(size)]
 
 
-def test_each_phone_keeps_its_own_language_and_shows_the_join_code(phone, table):  # noqa: F811
+def test_each_phone_keeps_its_own_language_and_shows_the_join_code(phone, table):
     anna, borek = phone(CZECH, "cs"), phone(CZECH, "cs")
     speaks(anna, "cs")
     speaks(borek, "cs")
