@@ -247,3 +247,47 @@ def test_a_finished_game_keeps_its_play_time_place_and_note(tmp_path):
     assert other.sessions("finished")[0]["details"]["place"] == "U Nováků"
     rows = list(csv.DictReader(io.StringIO(exchange.export_csv(vm.store).removeprefix("\ufeff"))))
     assert {(r["minutes"], r["location"], r["note"]) for r in rows} == {("95", "U Nováků", "Bořek won on the last tile")}
+
+
+def test_an_abandoned_game_is_in_the_history_marked_and_never_in_the_statistics():
+    vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
+    shell = Shell(Page(), vm)
+    finished = vm.session["id"]
+    assert vm.new_game("carcassonne", CARCASSONNE)
+    left = vm.session["id"]
+    vm.home()
+    assert f"abandon-{left}" in set(identifiers(shell.page.controls))
+    assert vm.abandon(left)
+    assert [e["id"] for e in vm.in_progress()] == []
+    assert vm.store.sessions("abandoned")[0]["id"] == left
+    stats = vm.statistics()
+    assert [row["plays"] for row in stats["kinds"]] == [1]           # only the finished game counts
+    assert [e["id"] for e in vm.finished()] == [finished]
+    vm.go("history")
+    shown = set(identifiers(shell.page.controls))
+    assert {f"abandoned-{left}", f"open-{finished}", f"delete-{left}"} <= shown
+    assert f"open-{left}" not in shown
+    assert not vm.abandon(finished)                                  # a finished game is not let go
+
+
+def test_a_deleted_game_can_be_had_back_until_the_next_screen():
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    for lang in ("cs", "en"):
+        vm.set_language(lang)
+        assert vm.new_game("carcassonne", CARCASSONNE)
+        sid = vm.session["id"]
+        vm.home()
+        shell.ask_delete(sid)                                        # asked first
+        assert f"delete-question-{sid}" in set(identifiers(shell.page.controls))
+        assert vm.in_progress()                                      # nothing deleted yet
+        shell.delete_game(sid)
+        assert vm.in_progress() == [] and "undo-delete" in set(identifiers(shell.page.controls))
+        assert vm.undo_delete()
+        assert [e["id"] for e in vm.in_progress()] == [sid]
+        assert "undo-delete" not in set(identifiers(shell.page.controls))
+        assert vm.delete_game(sid)
+        vm.go("history")                                             # the next screen: the deletion stands
+        assert vm.deletion is None and not vm.store.undelete(sid)
+        vm.home()
+        assert vm.in_progress() == [] and "undo-delete" not in set(identifiers(shell.page.controls))
