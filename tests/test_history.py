@@ -6,12 +6,14 @@ import io
 import json
 
 import flet as ft
+import pytest
 
 from companion import backup, exchange, history
 from companion.games import GAMES
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
+from tests.test_engine import SCRIPTS
 from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, controls_of, identifiers, walk
 
 
@@ -291,3 +293,29 @@ def test_a_deleted_game_can_be_had_back_until_the_next_screen():
         assert vm.deletion is None and not vm.store.undelete(sid)
         vm.home()
         assert vm.in_progress() == [] and "undo-delete" not in set(identifiers(shell.page.controls))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_result_screen_shows_one_total_per_player_the_final_one(game_id):
+    """Issue 25: the header's figure for each player is the total the result below it shows (not the
+    score track's points before the final scoring, nor gold and influence)."""
+    form, actions = SCRIPTS[game_id]
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game(game_id, form), vm.problem
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    if vm.state.get("phase") != "over":
+        pytest.skip(f"the {game_id} script does not end the game")
+    assert vm.route == "result"
+    shell.render()
+    result = vm.game.result(vm.state, vm.session["config"])
+    for row in result["players"]:
+        chip = next(c for c in controls_of(shell.page.controls)
+                    if isinstance(c, ft.Semantics) and c.identifier == f"fig-{row['id']}")
+        figures = [c.value for c in controls_of([chip]) if isinstance(c, ft.Text) and c.value != chip_name(vm, row)]
+        assert figures == [str(row["total"])], (row["id"], figures)
+
+
+def chip_name(vm, row) -> str:
+    return next(p["name"] for p in vm.session["config"]["players"] if p["colour"] == row["id"])
