@@ -328,7 +328,8 @@ class Shell:
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 role = None if self.me == guide.actor else self.vm.msg(guide.role) if guide.role else _("On turn:")
             # where the game is and who acts, in one flowing text (the actor's chip below is outlined)
-            rows.append(self.kept("where", (where, name, role), lambda: tid("where", self.where_line(where, name, role))))
+            rows.append(self.kept("where", (where, name, role),
+                                  lambda: tid("where", self.where_line(where, name, role))))
             if guide.actor and role is None:  # this phone's player: addressed on a line of its own
                 rows.append(self.kept("actor", (guide.actor, name),
                                       lambda: tid("actor", self.actor_line(guide.actor, name, None))))
@@ -359,7 +360,8 @@ class Shell:
         text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=[ft.TextSpan(text=where)])
         if role is not None:
             text_.spans += [ft.TextSpan(text=f" · {role} "),
-                            ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE, weight=ft.FontWeight.BOLD))]
+                            ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE,
+                                                                      weight=ft.FontWeight.BOLD))]
         if name is None or role is None:
             return text_
         return ft.Semantics(identifier="actor", key="actor", container=True, content=text_)
