@@ -702,7 +702,8 @@ class Store:
             for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
                         "created": session.get("created", time.time()),
-                        **({"details": session["details"]} if session.get("details") else {})}
+                        **({"details": session["details"]} if session.get("details") else {}),
+                        **({"abandoned": True} if session.get("status") == "abandoned" else {})}
                 name = f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json")
                 db = self._open(name)[0]
                 db.storage.write({"meta": {"1": meta},

@@ -319,3 +319,14 @@ def test_a_result_screen_shows_one_total_per_player_the_final_one(game_id):
 
 def chip_name(vm, row) -> str:
     return next(p["name"] for p in vm.session["config"]["players"] if p["colour"] == row["id"])
+
+
+def test_an_abandoned_game_stays_abandoned_through_an_export_and_an_import():
+    vm = ViewModel(Store(None))
+    assert vm.new_game("carcassonne", CARCASSONNE)
+    sid = vm.session["id"]
+    assert vm.abandon(sid)
+    other = Store(None)
+    assert exchange.import_json(other, exchange.export_json(vm.store)) == (1, 0)
+    assert [e["status"] for e in other.sessions()] == ["abandoned"]
+    assert ViewModel(other).finished() == []
