@@ -151,8 +151,8 @@ def _checked_game(raw: Any, where: str) -> dict:
                                 {"where": where, "game": repr(str(raw["game"])[:40])}))
     if "details" in raw and details_fault(raw["details"]) is not None:
         raise ImportRefused(Msg(N_("{where}: {reason}"), {"where": where, "reason": details_fault(raw["details"])}))
-    if raw["status"] not in ("active", "finished"):
-        raise ImportRefused(Msg(N_("{where}: status must be active or finished"), {"where": where}))
+    if raw["status"] not in ("active", "finished", "abandoned"):
+        raise ImportRefused(Msg(N_("{where}: status must be active, finished or abandoned"), {"where": where}))
     if not is_time(raw["created"]):
         raise ImportRefused(Msg(N_("{where}: created must be a time in seconds between 1970 and 2100"),
                                 {"where": where}))
@@ -186,7 +186,8 @@ def _checked_game(raw: Any, where: str) -> dict:
         raise ImportRefused(Msg(N_("{where}: the game cannot be replayed (it holds data no screen can enter)"),
                                 {"where": where})) from None
     finished = state.get("phase") == "over"
-    return {"game": game_id, "config": config, "log": actions, "status": "finished" if finished else "active",
+    status = "finished" if finished else "abandoned" if raw["status"] == "abandoned" else "active"
+    return {"game": game_id, "config": config, "log": actions, "status": status,
             "created": raw["created"], **({"result": history.summary(game, config, state, actions)} if finished else {}),
             **({"details": raw["details"]} if finished and raw.get("details") else {})}
 

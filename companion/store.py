@@ -81,7 +81,9 @@ LOCK, SERVER = "companion.lock", "server.lock"
 STAGING = ".restore-"
 #: A session id (also its file's name): 12 hex digits.
 SESSION_ID = re.compile(r"[0-9a-f]{12}")
-STATUSES = ("active", "finished", "damaged")
+STATUSES = ("active", "finished", "damaged", "abandoned")
+#: Where a deleted game's files wait while its deletion can still be undone (emptied at every start).
+TRASH = "deleted"
 #: Times the screens show: from 1970 to 2100 (a time outside is not a time of a game played).
 LATEST = 4_102_444_800
 
@@ -365,6 +367,8 @@ class Store:
         self._journals: dict[str, Journal] = {}  # as last read or written, by session
         self._checked: dict[str, dict] = {}  # catalogue entries found right, by key, as last read
         self._skipped: set[str] = set()
+        self._deleted: dict[str, dict] = {}  # deleted games that can be had back: their catalogue entries
+        self._trash: dict[str, TinyDB] = {}  # (in memory) their sessions
         if self.dir is not None:
             (self.dir / SESSIONS).mkdir(parents=True, exist_ok=True)
         self._writing = folder_lock(self.dir) if self.dir is not None else contextlib.nullcontext()
@@ -374,6 +378,7 @@ class Store:
                     stale.unlink(missing_ok=True)
                 for staging in self.dir.glob(f"{STAGING}*"):
                     shutil.rmtree(staging, ignore_errors=True)
+                shutil.rmtree(self.dir / TRASH, ignore_errors=True)  # deletions no longer undone stand
             missing = self.dir is not None and not (self.dir / INDEX).exists()
             self._index, index_lost = self._open(INDEX)
             if self.dir is not None:
@@ -698,7 +703,8 @@ class Store:
             for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
                         "created": session.get("created", time.time()),
-                        **({"details": session["details"]} if session.get("details") else {})}
+                        **({"details": session["details"]} if session.get("details") else {}),
+                        **({"abandoned": True} if session.get("status") == "abandoned" else {})}
                 name = f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json")
                 db = self._open(name)[0]
                 db.storage.write({"meta": {"1": meta},
@@ -868,18 +874,78 @@ class Store:
             self._index.table("sheets").upsert(sheet, Query().id == sheet["id"])
         return sheet
 
-    def delete(self, sid: str) -> None:
+    def abandon(self, sid: str) -> None:
+        """An unfinished game let go: kept in the history as abandoned (never counted in the statistics).
+        Its own file says so first, so a catalogue rebuilt from the files keeps it abandoned."""
         with self._lock, self._writing:
+            self._session_db(sid).table("meta").update({"abandoned": True}, doc_ids=[1])
+            self._index.table("sessions").update({"status": "abandoned"}, Query().id == sid)
+
+    def delete(self, sid: str, undoable: bool = False) -> None:
+        """Delete a game: its entry in the catalogue, then its files (killed in between, the file is
+        listed again at the next start: nothing is lost, and the catalogue never lists a missing file).
+        `undoable`: the files wait in the trash until `undelete` or `empty_trash` (or the next start)."""
+        with self._lock, self._writing:
+            table = self._index.table("sessions")
+            entry = table.get(Query().id == sid)
             db = self._sessions.pop(sid, None)
             if db is not None:
                 db.close()
+            table.remove(Query().id == sid)
+            if undoable and entry is not None:
+                self._deleted[sid] = dict(entry)
             if self.dir is not None:
-                (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
-                self._journal_path(sid).unlink(missing_ok=True)
+                trash = self.dir / TRASH
+                if undoable:
+                    trash.mkdir(exist_ok=True)
+                for path in (self.dir / SESSIONS / f"{sid}.json", self._journal_path(sid)):
+                    with contextlib.suppress(FileNotFoundError):
+                        if undoable:
+                            os.replace(path, trash / path.name)
+                        else:
+                            path.unlink()
+                AtomicJSONStorage.sync_folder(self.dir / SESSIONS)
                 self._journals.pop(sid, None)
             elif self._memory is not None:
-                self._memory.pop(f"{SESSIONS}/{sid}", None)
-            self._index.table("sessions").remove(Query().id == sid)
+                kept = self._memory.pop(f"{SESSIONS}/{sid}", None)
+                if undoable and kept is not None:
+                    self._trash[sid] = kept
+
+    def deleted(self) -> list[str]:
+        """The games deleted whose deletion can still be undone."""
+        return list(self._deleted)
+
+    def undelete(self, sid: str) -> bool:
+        """Have a deleted game back as it was: its files first, then its entry (killed in between, the
+        file is listed again at the next start). False when it is no longer in the trash."""
+        with self._lock, self._writing:
+            entry = self._deleted.pop(sid, None)
+            if entry is None:
+                return False
+            if self.dir is not None:
+                trash = self.dir / TRASH
+                if not (trash / f"{sid}.json").exists():
+                    return False
+                for name in (f"{sid}{JOURNAL}", f"{sid}.json"):  # the journal before the file it belongs to
+                    with contextlib.suppress(FileNotFoundError):
+                        os.replace(trash / name, self.dir / SESSIONS / name)
+                AtomicJSONStorage.sync_folder(self.dir / SESSIONS)
+            elif sid in self._trash:
+                self._memory[f"{SESSIONS}/{sid}"] = self._trash.pop(sid)
+            else:
+                return False
+            self._insert({"sessions": [entry]})
+            return True
+
+    def empty_trash(self, sid: str) -> None:
+        """The deletion of `sid` can no longer be undone: its files go for good."""
+        with self._lock, self._writing:
+            if self._deleted.pop(sid, None) is None:
+                return
+            self._trash.pop(sid, None)
+            if self.dir is not None:
+                for name in (f"{sid}.json", f"{sid}{JOURNAL}"):
+                    (self.dir / TRASH / name).unlink(missing_ok=True)
 
 
 def rebuilt_entry(sid: str, document: dict) -> dict:
@@ -896,7 +962,7 @@ def rebuilt_entry(sid: str, document: dict) -> dict:
             return dict(entry, status="finished", result=history.summary(game, config, state, log))
     except CANNOT_REPLAY:
         pass
-    return entry
+    return dict(entry, status="abandoned") if meta.get("abandoned") is True else entry
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -976,7 +1042,7 @@ def entry_fault(entry: Any) -> Msg | None:
     checks = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
               ("game", lambda v: v in GAME_IDS, N_("game must name one of the games")),
               ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
-              ("status", lambda v: v in STATUSES, N_("status must be active, finished or damaged")),
+              ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
               ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
               ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
               ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),

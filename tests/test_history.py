@@ -6,12 +6,14 @@ import io
 import json
 
 import flet as ft
+import pytest
 
 from companion import backup, exchange, history
 from companion.games import GAMES
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
+from tests.test_engine import SCRIPTS
 from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, controls_of, identifiers, walk
 
 
@@ -247,3 +249,84 @@ def test_a_finished_game_keeps_its_play_time_place_and_note(tmp_path):
     assert other.sessions("finished")[0]["details"]["place"] == "U Nováků"
     rows = list(csv.DictReader(io.StringIO(exchange.export_csv(vm.store).removeprefix("\ufeff"))))
     assert {(r["minutes"], r["location"], r["note"]) for r in rows} == {("95", "U Nováků", "Bořek won on the last tile")}
+
+
+def test_an_abandoned_game_is_in_the_history_marked_and_never_in_the_statistics():
+    vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
+    shell = Shell(Page(), vm)
+    finished = vm.session["id"]
+    assert vm.new_game("carcassonne", CARCASSONNE)
+    left = vm.session["id"]
+    vm.home()
+    assert f"abandon-{left}" in set(identifiers(shell.page.controls))
+    assert vm.abandon(left)
+    assert [e["id"] for e in vm.in_progress()] == []
+    assert vm.store.sessions("abandoned")[0]["id"] == left
+    stats = vm.statistics()
+    assert [row["plays"] for row in stats["kinds"]] == [1]           # only the finished game counts
+    assert [e["id"] for e in vm.finished()] == [finished]
+    vm.go("history")
+    shown = set(identifiers(shell.page.controls))
+    assert {f"abandoned-{left}", f"open-{finished}", f"delete-{left}"} <= shown
+    assert f"open-{left}" not in shown
+    assert not vm.abandon(finished)                                  # a finished game is not let go
+
+
+def test_a_deleted_game_can_be_had_back_until_the_next_screen():
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    for lang in ("cs", "en"):
+        vm.set_language(lang)
+        assert vm.new_game("carcassonne", CARCASSONNE)
+        sid = vm.session["id"]
+        vm.home()
+        shell.ask_delete(sid)                                        # asked first
+        assert f"delete-question-{sid}" in set(identifiers(shell.page.controls))
+        assert vm.in_progress()                                      # nothing deleted yet
+        shell.delete_game(sid)
+        assert vm.in_progress() == [] and "undo-delete" in set(identifiers(shell.page.controls))
+        assert vm.undo_delete()
+        assert [e["id"] for e in vm.in_progress()] == [sid]
+        assert "undo-delete" not in set(identifiers(shell.page.controls))
+        assert vm.delete_game(sid)
+        vm.go("history")                                             # the next screen: the deletion stands
+        assert vm.deletion is None and not vm.store.undelete(sid)
+        vm.home()
+        assert vm.in_progress() == [] and "undo-delete" not in set(identifiers(shell.page.controls))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_result_screen_shows_one_total_per_player_the_final_one(game_id):
+    """Issue 25: the header's figure for each player is the total the result below it shows (not the
+    score track's points before the final scoring, nor gold and influence)."""
+    form, actions = SCRIPTS[game_id]
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game(game_id, form), vm.problem
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    if vm.state.get("phase") != "over":
+        pytest.skip(f"the {game_id} script does not end the game")
+    assert vm.route == "result"
+    shell.render()
+    result = vm.game.result(vm.state, vm.session["config"])
+    for row in result["players"]:
+        chip = next(c for c in controls_of(shell.page.controls)
+                    if isinstance(c, ft.Semantics) and c.identifier == f"fig-{row['id']}")
+        figures = [c.value for c in controls_of([chip]) if isinstance(c, ft.Text) and c.value != chip_name(vm, row)]
+        assert figures == [str(row["total"])], (row["id"], figures)
+
+
+def chip_name(vm, row) -> str:
+    return next(p["name"] for p in vm.session["config"]["players"] if p["colour"] == row["id"])
+
+
+def test_an_abandoned_game_stays_abandoned_through_an_export_and_an_import():
+    vm = ViewModel(Store(None))
+    assert vm.new_game("carcassonne", CARCASSONNE)
+    sid = vm.session["id"]
+    assert vm.abandon(sid)
+    other = Store(None)
+    assert exchange.import_json(other, exchange.export_json(vm.store)) == (1, 0)
+    assert [e["status"] for e in other.sessions()] == ["abandoned"]
+    assert ViewModel(other).finished() == []

@@ -520,3 +520,83 @@ def test_an_import_a_kill_cut_short_while_the_server_ran_is_undone_by_the_next_i
     again = store.import_sessions([game])
     assert not (tmp_path / "sessions" / f"{ids[0]}.json").exists()
     assert [s["id"] for s in Store(tmp_path).sessions()] == again
+
+
+# -- letting an unfinished game go (issue 25): abandoned, or deleted with an undo -----------------------
+
+def test_an_abandoned_game_stays_listed_as_abandoned_even_in_a_rebuilt_catalogue(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("flanders_1302", CONFIG)
+    store.record(sid, {"type": "begin", "args": {}})
+    store.abandon(sid)
+    assert store.sessions("active") == [] and [s["id"] for s in store.sessions("abandoned")] == [sid]
+    assert [a["type"] for a in store.load(sid)["log"]] == ["begin"]       # kept whole
+    (tmp_path / "companion.json").unlink()                                 # the catalogue lost
+    assert [(s["id"], s["status"]) for s in Store(tmp_path).sessions()] == [(sid, "abandoned")]
+
+
+def test_a_deleted_game_comes_back_whole_until_its_deletion_stands(store):
+    sid = store.create_session("flanders_1302", CONFIG)
+    other = store.create_session("village", {"players": [{"colour": "red", "name": "Dana"}]})
+    store.record(sid, {"type": "begin", "args": {}})
+    before = [s for s in store.sessions() if s["id"] == sid]
+    store.delete(sid, undoable=True)
+    assert [s["id"] for s in store.sessions()] == [other]
+    assert store.undelete(sid)
+    assert [s for s in store.sessions() if s["id"] == sid] == before
+    assert [a["type"] for a in store.load(sid)["log"]] == ["begin"]
+    store.delete(sid, undoable=True)
+    store.empty_trash(sid)                                                 # on to the next screen
+    assert not store.undelete(sid)
+    assert [s["id"] for s in store.sessions()] == [other]
+    with pytest.raises(SessionLost):
+        store.load(sid)
+    if store.dir is not None:
+        assert sorted(p.name for p in store.dir.rglob(f"{sid}*")) == []
+
+
+def test_a_deletion_left_undecided_stands_at_the_next_start(tmp_path):
+    store = Store(tmp_path)
+    sid = store.create_session("flanders_1302", CONFIG)
+    store.delete(sid, undoable=True)
+    assert (tmp_path / "deleted" / f"{sid}.json").exists()
+    again = Store(tmp_path)
+    assert again.sessions() == [] and not (tmp_path / "deleted").exists()
+    assert not again.undelete(sid)
+
+
+@pytest.mark.parametrize("killed", ["delete", "undelete"])
+def test_a_deletion_or_its_undo_killed_half_way_loses_nothing(tmp_path, monkeypatch, killed):
+    """Killed between the catalogue and the files (either way round), the next start lists the game
+    again from its file, whole; the catalogue never lists a game whose file is missing."""
+    store = Store(tmp_path)
+    sid = store.create_session("flanders_1302", CONFIG)
+    store.record(sid, {"type": "begin", "args": {}})
+
+    class Killed(BaseException):
+        pass
+
+    def kill(*_args, **_kwargs):
+        raise Killed
+
+    replace = os.replace
+
+    def kill_at_the_files(source, target):
+        if os.path.dirname(source).endswith("sessions") and not os.path.basename(source).startswith("."):
+            raise Killed
+        return replace(source, target)
+
+    if killed == "delete":
+        monkeypatch.setattr("companion.store.os.replace", kill_at_the_files)  # after the catalogue, not the files
+        with pytest.raises(Killed):
+            store.delete(sid, undoable=True)
+    else:
+        store.delete(sid, undoable=True)
+        monkeypatch.setattr(Store, "_insert", kill)                   # after the files, before the catalogue
+        with pytest.raises(Killed):
+            store.undelete(sid)
+    monkeypatch.undo()
+    assert sid not in {s["id"] for s in store.sessions()}          # the catalogue, as the kill left it
+    again = Store(tmp_path)
+    assert [s["id"] for s in again.sessions("active")] == [sid]
+    assert [a["type"] for a in again.load(sid)["log"]] == ["begin"]

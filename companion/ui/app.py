@@ -23,10 +23,12 @@ from ..i18n import LANGUAGES, vocative
 from ..store import Store
 from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, score_sheet, village
 from .viewmodel import ViewModel
-from ..engine.model import P_, Guide
-from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
+from ..engine.model import P_, Guide, Msg
+from .widgets import (ACCENT, EDGE, HEADER, MESSAGE_ROOM, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
                       choice_chips, dot, drawn, error, heading, Keypad, reminder, text, tid, title, who)
 
+#: The top bar's buttons: as tall as a tap needs (48 px) and no taller, for the header's height.
+BAND = 48
 #: Seconds a tab waits for the phone to answer a question (its own storage) before giving up.
 PHONE_ANSWER = 10
 
@@ -275,13 +277,20 @@ class Shell:
         # A new screen is a new scrolling body, so it opens at its top; within a screen the body keeps
         # its place while the players enter things.
         key = f"body:{self.vm.route}:{guide.screen if guide else ''}"
-        body = ft.Column(screen.body, scroll=ft.ScrollMode.AUTO, expand=True, spacing=12,
+        room = ft.Container(height=MESSAGE_ROOM, key="message-room")  # scroll room above the message's slot
+        body = ft.Column([*screen.body, room], scroll=ft.ScrollMode.AUTO, expand=True, spacing=12,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH, key=key)
         if key != self._screen:
             self._screen = key
+        # The message (a refusal, a notice, the Undo question) floats in its slot over the body's foot,
+        # just above the bar: neither the bar nor the body changes size, so the primary button stays
+        # under the thumb and the body keeps its scroll place.
         frame = ft.Column([
             self.header(guide),
-            ft.Container(body, expand=True, padding=ft.Padding.only(left=12, right=12, top=10)),
+            ft.Stack([ft.Container(body, padding=ft.Padding.only(left=12, right=12, top=10), left=0, top=0, right=0,
+                                   bottom=0, key="body"),
+                      ft.Container(self.message(), left=8, right=8, bottom=6, key="message-slot")],
+                     expand=True, key="body-stack"),
             self.bottom_bar(screen.primary),
         ], expand=True, spacing=0, key="frame")
         self.stamp([frame])
@@ -309,7 +318,11 @@ class Shell:
             done = sum(1 for i in items if i["id"] in set(vm.state["ticks"]))
             return Guide(P_("Setup: {done} of {n} item ticked", "Setup: {done} of {n} items ticked", len(items),
                             done=done), screen="setup")
-        return vm.game.guide(vm.state, vm.session["config"])
+        guide = vm.game.guide(vm.state, vm.session["config"])
+        if vm.state.get("phase") == "over":  # one total per player: the result's final one, as below it
+            rows = vm.game.result(vm.state, vm.session["config"])["players"]
+            guide = guide._replace(figures={r["id"]: Msg("{n}", {"n": r["total"]}) for r in rows})
+        return guide
 
     def header(self, guide: Guide | None) -> ft.Control:
         in_game = bool(self.vm.session) and self.vm.route != "archive"
@@ -317,18 +330,21 @@ class Shell:
         if guide:
             _ = self.vm.t
             where = self.vm.msg(guide.where)
-            rows.append(self.kept("where", (where,), lambda: tid("where", ft.Text(where, size=SMALL,
-                                                                                  color=ft.Colors.GREY_300))))
+            name = role = None
             if guide.actor:
                 label = getattr(self.ui, "player_label", None)
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 role = None if self.me == guide.actor else self.vm.msg(guide.role) if guide.role else _("On turn:")
-                rows.append(self.kept("actor", (guide.actor, name, role),
-                                      lambda: tid("actor", self.actor_line(guide.actor, name, role))))
+            # where the game is and who acts, in one flowing text (the actor's chip below is outlined)
+            rows.append(self.kept("where", (where, name, role),
+                                  lambda: tid("where", self.where_line(where, name, role))))
+            if guide.actor and role is None:  # this phone's player: addressed on a line of its own
+                rows.append(self.kept("actor", (guide.actor, name),
+                                      lambda: tid("actor", self.actor_line(guide.actor, name, None))))
             if guide.figures:
                 rows.append(self.strip(guide))
-        return tid("header", ft.Container(ft.Column(rows, spacing=4, tight=True),
-                                          padding=ft.Padding.only(left=8, right=8, top=4, bottom=8),
+        return tid("header", ft.Container(ft.Column(rows, spacing=2, tight=True),
+                                          padding=ft.Padding.only(left=8, right=8, top=0, bottom=6),
                                           bgcolor=HEADER, border=ft.Border.only(bottom=ft.BorderSide(1, EDGE))))
 
     def strip(self, guide: Guide) -> ft.Control:
@@ -345,6 +361,18 @@ class Shell:
             chips.append(self.kept(f"fig-{p['colour']}", (p["name"], figure, stacked, acts),
                                    lambda p=p, figure=figure, acts=acts: self.chip(p, figure, stacked, acts)))
         return tid("strip", ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+
+    @staticmethod
+    def where_line(where: str, name: str | None, role: str | None) -> ft.Control:
+        """Where the game is, then (on another player's phone) who acts: "Round 2 · On turn: Anna"."""
+        text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=[ft.TextSpan(text=where)])
+        if role is not None:
+            text_.spans += [ft.TextSpan(text=f" · {role} "),
+                            ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE,
+                                                                      weight=ft.FontWeight.BOLD))]
+        if name is None or role is None:
+            return text_
+        return ft.Semantics(identifier="actor", key="actor", container=True, content=text_)
 
     def actor_line(self, actor: str, name: str, role: str | None) -> ft.Control:
         """Who acts now: "Your turn, <name>!" on that player's phone (`role` None), else the role and who."""
@@ -363,24 +391,39 @@ class Shell:
         value = ft.Text(figure, size=SMALL, weight=ft.FontWeight.BOLD)
         return tid(f"fig-{player['colour']}", ft.Container(
             ft.Column([name, value], spacing=0, tight=True) if stacked else ft.Row([name, value], spacing=6, tight=True),
-            padding=ft.Padding.symmetric(vertical=4, horizontal=8), border_radius=14,
+            padding=ft.Padding.symmetric(vertical=2, horizontal=8), border_radius=14,
             border=ft.Border.all(2 if acts else 1, ACCENT if acts else EDGE)))
 
-    def bottom_bar(self, primary: ft.Control | None) -> ft.Control:
-        """The refusal or notice where the eye is, Undo saying what it undoes, and the next action."""
+    def message(self) -> ft.Control:
+        """The refusal or notice where the eye is, or the question before taking back another player's
+        entry: drawn over the foot of the body, never in the bar (whose height it would change)."""
         vm = self.vm
-        rows: list[ft.Control] = []
+        label = self.confirming if vm.route in self.IN_GAME and vm.session else None
         if vm.problem:
-            rows.append(banner(vm.problem.text))
+            shown = banner(vm.problem.text, on_close=self.dismiss)
         elif vm.notice:
-            rows.append(banner(vm.notice, "notice-banner", problem=False))
+            shown = banner(vm.notice, "notice-banner", problem=False, on_close=self.dismiss)
+        elif label and label == vm.undo_label():
+            _ = vm.t
+            shown = banner(_("Take back {name}'s entry? {action}").format(
+                name=self.player_name(vm.undo_owner()), action=label), "undo-question", problem=False)
+        else:
+            return ft.Container(height=0)
+        return tid("message", ft.Container(shown, bgcolor=HEADER, border_radius=10))  # opaque over the body
+
+    def dismiss(self) -> None:
+        """A tap on the message puts it away (it may cover the foot of the body)."""
+        self.vm.problem, self.vm.notice = None, None
+        self.render()
+
+    def bottom_bar(self, primary: ft.Control | None) -> ft.Control:
+        """Undo saying what it undoes, and the next action: one row, whose height no message changes."""
+        vm = self.vm
         actions: list[ft.Control] = []
         label = vm.undo_label() if vm.route in self.IN_GAME and vm.session else None
         owner = vm.undo_owner() if label else None
         if label and self.confirming == label:  # another player's entry: this phone asks first
             _ = vm.t
-            rows.append(tid("undo-question", ft.Text(_("Take back {name}'s entry? {action}").format(
-                name=self.player_name(owner), action=label), size=SMALL, weight=ft.FontWeight.W_500)))
             actions += [ft.Container(bar_button(_("Keep it"), lambda e: self.ask_undo(None), "undo-keep",
                                                 primary=False), expand=True),
                         ft.Container(bar_button(_("Yes, undo it"), lambda e: self.undo_confirmed(), "undo-yes",
@@ -390,13 +433,11 @@ class Shell:
                                                    primary=False, icon=ft.Icons.UNDO), expand=True))
         if primary and not (label and self.confirming == label):
             actions.append(ft.Container(primary, expand=True))
-        if actions:
-            rows.append(ft.Row(actions, spacing=8, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
-                               intrinsic_height=True))
-        if not rows:
+        if not actions:
             return ft.Container(height=0, key="bar")
-        return tid("bar", ft.Container(ft.Column(rows, spacing=8, tight=True),
-                                       padding=ft.Padding.only(left=12, right=12, top=8, bottom=10),
+        return tid("bar", ft.Container(ft.Row(actions, spacing=8, vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+                                              intrinsic_height=True),
+                                       padding=ft.Padding.only(left=12, right=12, top=6, bottom=8),
                                        bgcolor=HEADER, border=ft.Border.only(top=ft.BorderSide(1, EDGE))))
 
     def ask_undo(self, label: str | None) -> None:
@@ -469,18 +510,18 @@ class Shell:
         other = "en" if self.vm.lang == "cs" else "cs"
         items: list[ft.Control] = [
             tid("nav-home", ft.IconButton(ft.Icons.HOME, tooltip=_("Home"), on_click=lambda e: self.home_clicked(),
-                                          width=TARGET, height=TARGET)),
+                                          width=BAND, height=BAND)),
             ft.Container(tid("bar-title", ft.Text(self.bar_title(), size=17, weight=ft.FontWeight.BOLD, max_lines=2)),
                          expand=True),
         ]
         if self.vm.session and self.vm.route != "archive":  # a finished game from the history is read-only
             items += [
-                tid("nav-scores", ft.IconButton(ft.Icons.LEADERBOARD, tooltip=_("Scores"), width=TARGET,
-                                                height=TARGET, on_click=lambda e: self.go("scores"))),
-                tid("nav-rules", ft.IconButton(ft.Icons.MENU_BOOK, tooltip=_("Rules"), width=TARGET, height=TARGET,
+                tid("nav-scores", ft.IconButton(ft.Icons.LEADERBOARD, tooltip=_("Scores"), width=BAND,
+                                                height=BAND, on_click=lambda e: self.go("scores"))),
+                tid("nav-rules", ft.IconButton(ft.Icons.MENU_BOOK, tooltip=_("Rules"), width=BAND, height=BAND,
                                                on_click=lambda e: self.go("rules"))),
             ]
-        items.append(tid(f"lang-{other}", ft.TextButton(content=ft.Text(other.upper(), size=TEXT), height=TARGET,
+        items.append(tid(f"lang-{other}", ft.TextButton(content=ft.Text(other.upper(), size=TEXT), height=BAND,
                                                         tooltip=LANGUAGES[other],
                                                         on_click=lambda e: self.vm.set_language(other))))
         return ft.Row(items, spacing=0)
@@ -680,12 +721,10 @@ class Shell:
 
     def home(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
+        # "New game" first, one compact button per game: in sight however many games are in progress
         controls: list[ft.Control] = [
-            title(_("Table companion")),
-            text(_("Set up, play and score board games together: the rules at hand, every score explained.")),
-            ft.Row([choice_chips("language", [(code, name) for code, name in LANGUAGES.items()], vm.lang,
-                                 vm.set_language)]),
-        ]
+            text(_("Set up, play and score board games together: the rules at hand, every score explained."), SMALL),
+            heading(_("New game")), *self.new_game_buttons()]
         for notice in vm.notices():
             controls.append(card([text(notice, color=ft.Colors.ORANGE_200)], "notice"))
         if self.join:
@@ -702,32 +741,12 @@ class Shell:
         controls.append(self.problem())
         if vm.damaged:
             controls.append(history.damaged(self))
+        if vm.deletion:
+            controls.append(self.deleted_card(vm.deletion))
         active = vm.in_progress()
         if active:
             controls.append(heading(_("Games in progress")))
-            for entry in active:
-                players = ft.Row([who(p["name"], p["colour"], SMALL) for p in entry["players"]], wrap=True)
-                when = vm.t.when(entry["created"], year=False, clock=True)
-                controls.append(card([
-                    text(vm.title(entry["game"], entry.get("title")), weight=ft.FontWeight.BOLD),
-                    players, text(_("Started {when}").format(when=when), SMALL),
-                    button(_("Resume"), lambda e, sid=entry["id"]: vm.open(sid), f"resume-{entry['id']}",
-                           icon=ft.Icons.PLAY_ARROW),
-                ], f"session-{entry['id']}"))
-        controls.append(heading(_("New game")))
-        for game in vm.games():
-            if game.id == score_sheet.GAME:  # its own cards below: "Another game" and "Our sheets"
-                continue
-            controls.append(card([
-                text(vm.t.text(f"{game.id}.game.title"), 20, weight=ft.FontWeight.BOLD),
-                text(vm.t.text(f"{game.id}.game.tagline"), SMALL),
-                button(_("New game"), lambda e, g=game.id: self.go(f"new:{g}"), f"new-{game.id}", icon=ft.Icons.ADD),
-            ], f"game-{game.id}"))
-        controls.append(card([
-            text(_("Another game"), 20, weight=ft.FontWeight.BOLD),
-            text(vm.t.text(f"{score_sheet.GAME}.game.tagline"), SMALL),
-            button(_("Make a score sheet"), lambda e: self.sheet_form(None), "new-sheet", icon=ft.Icons.ADD),
-        ], "game-sheet"))
+            controls += [self.session_card(entry) for entry in active]
         sheets = vm.sheets()
         if sheets:
             controls.append(heading(_("Our sheets")))
@@ -748,8 +767,70 @@ class Shell:
                      button(_("Finished games"), lambda e: self.go("history"), "nav-history", primary=False,
                             icon=ft.Icons.HISTORY),
                      button(_("Players and statistics"), lambda e: self.go("stats"), "nav-stats", primary=False,
-                            icon=ft.Icons.INSIGHTS)]
+                            icon=ft.Icons.INSIGHTS),
+                     ft.Row([choice_chips("language", [(code, name) for code, name in LANGUAGES.items()], vm.lang,
+                                          vm.set_language)])]
         return controls
+
+    def new_game_buttons(self) -> list[ft.Control]:
+        """A button per game (its title) and one for a score sheet of another game, two to a row."""
+        _, vm = self.vm.t, self.vm
+        buttons = [bar_button(vm.t.text(f"{game.id}.game.title"), lambda e, g=game.id: self.go(f"new:{g}"),
+                              f"new-{game.id}", primary=False, icon=ft.Icons.ADD)
+                   for game in vm.games() if game.id != score_sheet.GAME]  # the sheet: "Another game" below
+        buttons.append(bar_button(_("Another game"), lambda e: self.sheet_form(None), "new-sheet", primary=False,
+                                  icon=ft.Icons.ADD))
+        return [ft.Row([ft.Container(b, expand=True) for b in buttons[i:i + 2]], spacing=8, intrinsic_height=True,
+                       vertical_alignment=ft.CrossAxisAlignment.STRETCH) for i in range(0, len(buttons), 2)]
+
+    def session_card(self, entry: dict) -> ft.Control:
+        """A game in progress: resume it, let it go (kept in the history as abandoned) or delete it
+        (asked first; the home screen can have it back until the next screen)."""
+        _, vm = self.vm.t, self.vm
+        sid = entry["id"]
+        players = ft.Row([who(p["name"], p["colour"], SMALL) for p in entry["players"]], wrap=True)
+        when = vm.t.when(entry["created"], year=False, clock=True)
+        rows: list[ft.Control] = [
+            text(vm.title(entry["game"], entry.get("title")), weight=ft.FontWeight.BOLD),
+            players, text(_("Started {when}").format(when=when), SMALL)]
+        if self.draft.get("delete") != sid:
+            rows.append(button(_("Resume"), lambda e: vm.open(sid), f"resume-{sid}", icon=ft.Icons.PLAY_ARROW))
+        return card(rows + self.delete_controls(sid, abandon=True), f"session-{sid}")
+
+    def delete_controls(self, sid: str, abandon: bool = False) -> list[ft.Control]:
+        """Delete a game (and `abandon` it): the deletion asks first."""
+        _, vm = self.vm.t, self.vm
+        if self.draft.get("delete") == sid:
+            return [tid(f"delete-question-{sid}", text(_("Delete this game with all it recorded?"), SMALL,
+                                                       weight=ft.FontWeight.W_500)),
+                    ft.Row([ft.Container(button(_("Keep it"), lambda e: self.ask_delete(None), f"delete-keep-{sid}",
+                                                primary=False), expand=True),
+                            ft.Container(button(_("Delete it"), lambda e: self.delete_game(sid), f"delete-yes-{sid}",
+                                                icon=ft.Icons.DELETE), expand=True)], spacing=8)]
+        delete = ft.Container(button(_("Delete"), lambda e: self.ask_delete(sid), f"delete-{sid}", primary=False,
+                                     icon=ft.Icons.DELETE_OUTLINE), expand=True)
+        if not abandon:
+            return [ft.Row([delete])]
+        return [ft.Row([ft.Container(button(_("Abandon"), lambda e: vm.abandon(sid), f"abandon-{sid}", primary=False,
+                                            icon=ft.Icons.FLAG), expand=True), delete], spacing=8)]
+
+    def ask_delete(self, sid: str | None) -> None:
+        """Ask before deleting a game (None: the answer was "keep it")."""
+        self.draft["delete"] = sid
+        self.render()
+
+    def delete_game(self, sid: str) -> None:
+        self.draft.pop("delete", None)
+        self.vm.delete_game(sid)
+
+    def deleted_card(self, entry: dict) -> ft.Control:
+        """The game just deleted, with the way to have it back (until the next screen)."""
+        _, vm = self.vm.t, self.vm
+        names = ", ".join(p["name"] for p in entry["players"])
+        return card([text(_("Deleted: {game} ({players})").format(game=vm.title(entry["game"], entry.get("title")),
+                                                                   players=names), SMALL),
+                     button(_("Undo the deletion"), lambda e: vm.undo_delete(), "undo-delete", primary=False,
+                            icon=ft.Icons.UNDO)], "deleted", highlight=True)
 
     def sheet_form(self, sheet: dict | None) -> None:
         """"Another game": a new score sheet, or a saved one to play again (its form filled in)."""

@@ -97,6 +97,27 @@ def history_screen(shell) -> list[ft.Control]:
         controls.append(button(_("Show more ({n} left)").format(n=len(entries) - limit),
                                lambda e: (shell.draft["history"].update(limit=limit + PAGE), shell.render()),
                                "history-more", primary=False))
+    return controls + abandoned(shell)
+
+
+def abandoned(shell) -> list[ft.Control]:
+    """The games let go unfinished: listed, marked abandoned (the statistics never count them); each
+    can be deleted, asked first, with an undo until the next screen."""
+    _, vm = shell.vm.t, shell.vm
+    entries = vm.abandoned()
+    controls: list[ft.Control] = [shell.deleted_card(vm.deletion)] if vm.deletion else []
+    if entries:
+        controls.append(heading(_("Abandoned games")))
+    for entry in entries:
+        sid = entry["id"]
+        rows: list[ft.Control] = [
+            ft.Row([ft.Container(text(game_title(shell, entry["game"], entry.get("title")), weight=ft.FontWeight.BOLD),
+                                 expand=True),
+                    text(vm.t.when(entry["created"], clock=True), SMALL, color=ft.Colors.GREY_400)]),
+            text(", ".join(p["name"] for p in entry["players"]), SMALL),
+            tid(f"abandoned-{sid}", text(_("Abandoned, not finished"), SMALL, color=ft.Colors.ORANGE_200))]
+        rows += shell.delete_controls(sid)
+        controls.append(card(rows, f"past-{sid}"))
     return controls
 
 

@@ -80,6 +80,8 @@ class ViewModel:
         #: The game last found damaged (its log cannot be replayed): the home screen offers its file
         #: and its deletion.
         self.damaged: str | None = None
+        #: The catalogue entry of the game this screen deleted: it can be had back until the next screen.
+        self.deletion: dict | None = None
         #: Table mode: the player this phone belongs to; it bids and passes only for that player.
         self.me: str | None = None
         self._listeners: list[Callable[[], None]] = []
@@ -126,6 +128,7 @@ class ViewModel:
 
     @_locked
     def go(self, route: str) -> None:
+        self._let_go_deletion()
         self.route = route
         self.problem, self.notice, self.damaged = None, None, None
         self._changed()
@@ -185,6 +188,7 @@ class ViewModel:
             self.session, self.state, self.route, self.damaged = None, None, "home", sid
             self._changed()
             return False
+        self._let_go_deletion()
         self.session, self.state = session, state
         self.problem, self.damaged = None, None
         self.route = route or _route_for(state)
@@ -373,6 +377,64 @@ class ViewModel:
         self.on_saved("catalogue", sid)
         self._changed()
         return True
+
+    def _unfinished(self, sid: str) -> dict | None:
+        return next((e for e in self.store.sessions() if e["id"] == sid and e["status"] in ("active", "abandoned")),
+                    None)
+
+    @_locked
+    @_writes
+    def abandon(self, sid: str) -> bool:
+        """Let an unfinished game go: it stays in the history, marked abandoned, and never counts in
+        the statistics."""
+        if self._unfinished(sid) is None:
+            return False
+        self._let_go_deletion()
+        self.store.abandon(sid)
+        self.problem, self.notice = None, self.t(N_("The game is kept in the history as abandoned."))
+        self.on_saved("catalogue", sid)
+        self._changed()
+        return True
+
+    @_locked
+    @_writes
+    def delete_game(self, sid: str) -> bool:
+        """Delete an unfinished (or abandoned) game, after the screen asked; `undo_delete` has it back
+        until the next screen."""
+        entry = self._unfinished(sid)
+        if entry is None:
+            return False
+        self._let_go_deletion()
+        self.store.delete(sid, undoable=True)
+        self.deletion = entry
+        self.problem, self.notice = None, None
+        self.on_saved("catalogue", sid)
+        self._changed()
+        return True
+
+    @_locked
+    @_writes
+    def undo_delete(self) -> bool:
+        """Have the game just deleted back, as it was."""
+        entry, self.deletion = self.deletion, None
+        if entry is None or not self.store.undelete(entry["id"]):
+            self.problem = Problem(self.t(N_("The deleted game can no longer be had back.")))
+            self._changed()
+            return False
+        self.problem, self.notice = None, self.t(N_("The game is back."))
+        self.on_saved("catalogue", entry["id"])
+        self._changed()
+        return True
+
+    def _let_go_deletion(self) -> None:
+        """On to another screen: the deletion made on this one stands."""
+        if self.deletion is not None:
+            self.store.empty_trash(self.deletion["id"])
+            self.deletion = None
+
+    def abandoned(self) -> list[dict]:
+        """Games let go unfinished, newest first."""
+        return self.store.sessions(status="abandoned")
 
     def _refuse_file(self, error: Exception) -> bool:
         if isinstance(error, UnicodeDecodeError):

@@ -92,14 +92,21 @@ def button(label: str, on_click: Callable, ident: str | None = None, primary: bo
     return tid(ident, row) if ident else row
 
 
+#: The height of a button of the pinned bottom bar: the same on every screen, whatever its label says.
+BAR_BUTTON = 52
+
+
 def bar_button(label: str, on_click: Callable, ident: str, primary: bool = True, icon=None,
                disabled: bool = False, muted: bool = False) -> ft.Control:
-    """A button of the pinned bottom bar: as tall as its label needs (two lines fit), never below 48 px."""
+    """A button of the pinned bottom bar: always BAR_BUTTON tall, its label on at most two lines (a
+    longer one ends in "…"; a screen reader reads it whole, and Undo's is in the game's history)."""
     control_type = ft.FilledButton if primary else ft.OutlinedButton
-    style = ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=15, horizontal=10))
+    style = ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=4, horizontal=10))
     return tid(ident, control_type(
-        content=ft.Text(label, size=SMALL, text_align=ft.TextAlign.CENTER, weight=ft.FontWeight.W_500), icon=icon,
-        on_click=on_click, disabled=disabled, style=_muted_style(style) if muted else style))
+        content=ft.Text(label, size=14, text_align=ft.TextAlign.CENTER, weight=ft.FontWeight.W_500, max_lines=2,
+                        overflow=ft.TextOverflow.ELLIPSIS),
+        icon=icon, height=BAR_BUTTON, on_click=on_click, disabled=disabled,
+        style=_muted_style(style) if muted else style))
 
 
 @dataclass(frozen=True)
@@ -314,15 +321,28 @@ def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], se
     return ft.Row(chips, wrap=True, spacing=8, run_spacing=8)
 
 
-def banner(message: str, ident: str = "banner", problem: bool = True) -> ft.Control:
-    """A refusal's reason (or a notice) where the eye is: in the pinned bottom bar."""
+#: The most lines a message shows in its slot above the bar (the whole text is its tooltip and label).
+MESSAGE_LINES = 3
+#: The room the body leaves at its foot, so the message's slot never hides the body's last control.
+MESSAGE_ROOM = 110
+
+
+def banner(message: str, ident: str = "banner", problem: bool = True, on_close: Callable | None = None) -> ft.Control:
+    """A refusal's reason (or a notice) where the eye is: in its slot just above the pinned bottom bar,
+    at most MESSAGE_LINES lines (a longer one ends in "…"; a long press shows it whole, and a screen
+    reader reads it whole); `on_close`: a × puts it away."""
     colour = ft.Colors.RED_300 if problem else ACCENT
+    row: list[ft.Control] = [
+        ft.Icon(ft.Icons.ERROR_OUTLINE if problem else ft.Icons.INFO_OUTLINE, color=colour),
+        ft.Container(ft.Text(message, size=SMALL, weight=ft.FontWeight.W_500, max_lines=MESSAGE_LINES,
+                             overflow=ft.TextOverflow.ELLIPSIS), expand=True, tooltip=message)]
+    if on_close:
+        row.append(tid(f"{ident}-close", ft.IconButton(ft.Icons.CLOSE, icon_size=20, width=TARGET, height=TARGET,
+                                                       on_click=lambda e: on_close())))
     return tid(ident, ft.Container(
-        ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE if problem else ft.Icons.INFO_OUTLINE, color=colour),
-                ft.Container(ft.Text(message, size=SMALL, weight=ft.FontWeight.W_500), expand=True)],
-               vertical_alignment=ft.CrossAxisAlignment.START),
-        padding=ft.Padding.symmetric(vertical=8, horizontal=10), border_radius=10,
-        bgcolor=ft.Colors.with_opacity(0.18, colour)))
+        ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        padding=ft.Padding.only(left=10, right=2, top=2, bottom=2), border_radius=10,
+        bgcolor=ft.Colors.with_opacity(0.18, colour), border=ft.Border.all(1, colour)))
 
 
 def reminder(message: str) -> ft.Control:

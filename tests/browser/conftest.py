@@ -194,6 +194,7 @@ class App:
         for attempt in range(5):
             try:
                 target.scroll_into_view_if_needed(timeout=10_000)
+                self._clear_of_message(target)
                 self._steady(target)
                 self._watch()
                 target.click(timeout=10_000)
@@ -236,12 +237,24 @@ class App:
             return 0.0
         height = self.page.viewport_size["height"]
         top = self._edge("header", "bottom", 0.0)
-        bottom = self._edge("bar", "top", height)
+        bottom = min(self._edge("bar", "top", height), self._edge("message", "top", height))
         if box["y"] < top - 1 and not self._inside("header", box):
             return top - box["y"]
         if box["y"] + box["height"] > bottom + 1 and not self._inside("bar", box):
             return box["y"] + box["height"] - bottom
         return 0.0
+
+    def _clear_of_message(self, target) -> None:
+        """A control the message's slot (just above the bar) covers is scrolled up out from under it,
+        as the player would (the body leaves room for that at its foot)."""
+        box = target.first.bounding_box()
+        if box is None or not self.id("message").count() or self._inside("message", box) or self._inside("bar", box):
+            return
+        top = self._edge("message", "top", self.page.viewport_size["height"])
+        if box["y"] + box["height"] > top:
+            self.page.mouse.move(self.page.viewport_size["width"] / 2, self.page.viewport_size["height"] / 3)
+            self.page.mouse.wheel(0, box["y"] + box["height"] - top + 8)
+            self.page.wait_for_timeout(300)
 
     def _edge(self, identifier: str, side: str, default: float) -> float:
         box = self.id(identifier).first.bounding_box() if self.id(identifier).count() else None

@@ -181,12 +181,16 @@ def test_elfenland_ledgers_fit_a_phone_and_correct_gold_on_the_keypad(app, serve
 
 
 def reason_in_sight(app, identifier: str) -> None:
-    """A refusal's reason is wholly inside the viewport, between the pinned header and the pinned bar."""
+    """A refusal's reason is wholly inside the viewport, between the pinned header and the pinned bar,
+    and not under the message's slot above the bar."""
     app.in_sight(identifier)
     box = app.id(identifier).first.bounding_box()
     header, bar = app.id("header").first.bounding_box(), app.id("bar").first.bounding_box()
     assert header["y"] + header["height"] - 1 <= box["y"], (identifier, box, header)
     assert box["y"] + box["height"] <= bar["y"] + 1, (identifier, box, bar)
+    if app.id("message").count():
+        message = app.id("message").first.bounding_box()
+        assert box["y"] + box["height"] <= message["y"] + 1, (identifier, box, message)
 
 
 def test_a_greyed_control_says_why_in_sight_at_360_by_740(app, server):
@@ -207,9 +211,8 @@ def test_a_greyed_control_says_why_in_sight_at_360_by_740(app, server):
     app.says("gold-pile", app.n("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold",
                                 7, gold=21))
     app.tap("gold-card")           # greyed: an 8th gold card
-    # The reason in sight is the bar's banner. (Known bug, left open with issue 25's steady bar: when the
-    # pinned bar grows, this move screen goes back to its top, so the line next to the gold pile is then
-    # drawn below the screen.)
-    app.in_sight("banner")
+    # the screen keeps its place (the bar keeps its height): the line next to the gold pile is in sight
     app.says("error-gold-pile", app.t("There are only {n} gold cards.", n=7))
+    reason_in_sight(app, "error-gold-pile")
+    app.in_sight("banner")
     app.says("banner", app.t("There are only {n} gold cards.", n=7))
