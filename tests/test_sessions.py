@@ -97,7 +97,7 @@ def test_a_phone_that_left_is_not_redrawn_and_its_session_is_closed_soon(served)
         for n in range(1, 6):                      # the other phone goes on tapping
             assert await stays.tap(f"meeple-red-{'plus' if n % 2 else 'minus'}")
             shown = f"{n % 2} / 7"
-            await until(lambda: stays.text("meeples-red") == shown, what=shown)  # drawn before the next tap
+            await until(lambda shown=shown: stays.text("meeples-red") == shown, what=shown)  # drawn before the next tap
         assert stays.text("meeples-red") == "1 / 7"
         assert draws[id(left)] == before          # ... and the phone that left is never redrawn
         await stays.close()
