@@ -194,9 +194,9 @@ class App:
         height = self.page.viewport_size["height"]
         top = self._edge("header", "bottom", 0.0)
         bottom = self._edge("bar", "top", height)
-        if box["y"] < top - 1 and not self._inside("header", box):
+        if box["y"] < top - 1 and not self._part_of("header", target):
             return top - box["y"]
-        if box["y"] + box["height"] > bottom + 1 and not self._inside("bar", box):
+        if box["y"] + box["height"] > bottom + 1 and not self._part_of("bar", target):
             return box["y"] + box["height"] - bottom
         return 0.0
 
@@ -206,9 +206,10 @@ class App:
             return default
         return box["y"] + box["height"] if side == "bottom" else box["y"]
 
-    def _inside(self, identifier: str, box: dict) -> bool:
-        frame = self.id(identifier).first.bounding_box() if self.id(identifier).count() else None
-        return bool(frame) and frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
+    @staticmethod
+    def _part_of(identifier: str, target) -> bool:
+        """Whether the control belongs to the pinned header or bar (not merely drawn behind it)."""
+        return target.first.evaluate(f"e => !!e.closest('[flt-semantics-identifier=\"{identifier}\"]')")
 
     def in_sight(self, identifier: str) -> None:
         """The control is drawn inside the viewport, wholly (a message above or below the screen is a

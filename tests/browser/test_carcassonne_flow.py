@@ -33,6 +33,29 @@ def play_road(app) -> None:
     app.tap("next-turn")
 
 
+def prepare_tied_city(app) -> None:
+    """The taps benchmark's start: Anna on turn in a 3-player game; she and Bořek each have a
+    knight out."""
+    prepare_road(app)
+    app.tap("meeple-red-plus")
+    app.tap("meeple-others")
+    app.tap("meeple-green-plus")
+
+
+def play_tied_city(app) -> None:
+    """Anna completes a city of 4 tiles with 1 pennant where she and Bořek have a knight each: both
+    score 10, then the next player."""
+    app.tap("f-type-city")
+    app.tap("f-tiles-4")
+    app.tap("f-pennants-1")
+    app.tap("f-m-red-1")
+    app.tap("f-m-green-1")
+    app.tap("score-feature")
+    app.says("fig-green", "10")
+    app.tap("next-turn")
+    app.says("actor", "Bořek")
+
+
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.open(server.url)

@@ -50,6 +50,25 @@ def play_city(app) -> None:
     score_city(app, "ghent", {"blue": 3, "yellow": 2, "green": 2}, {"green": 1}, church=1)
 
 
+def prepare_round(app) -> None:
+    """The taps benchmark's start: a 3-player game at step 1 of round 1."""
+    new_three_player_game(app)
+    app.tap("begin")
+
+
+def play_round_no_city(app) -> None:
+    """A round in which no city is completed: the steps to the revealed cards (one each), the turn
+    order, each player's action, step 6 with nothing to score, and the next round."""
+    app.tap("next-step")
+    app.tap("next-step")
+    app.tap("order")
+    for _ in PLAYERS:
+        app.tap("action-done")
+    app.tap("next-step")
+    app.tap("end-round")
+    app.says("where", app.t("Round {round} · step {n} of {all}: {step}", round=2, n=1, all=6, step="")[:8])
+
+
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_a_whole_three_player_game(app, server, lang):
     app.open(server.url)

@@ -29,13 +29,28 @@ def play_turn(app) -> None:
     app.tap("next-turn")
 
 
+def play_market(app) -> None:
+    """A market day Anna starts: she sells to a customer showing 6 prestige, Bořek to one showing 3,
+    both pass and the day ends."""
+    app.tap("market-start")
+    app.tap("sale-6")
+    app.tap("market-sell")
+    app.tap("sale-3")
+    app.tap("market-sell")
+    app.tap("market-pass")
+    app.tap("market-pass")
+    expect(app.id("market")).to_have_count(0)
+
+
 def prepare_quiet_mass(app) -> None:
-    """The taps benchmark's start: the first mass, with nobody in the black bag or the church."""
+    """The taps benchmark's start: Anna on turn in the first round, nobody in the black bag or the
+    church."""
     prepare_turn(app)
-    app.tap("round-end")
 
 
 def play_quiet_mass(app) -> None:
+    """The last cube is taken: the round ends, and the mass nobody can act in ends at once."""
+    app.tap("round-end")
     app.tap("mass-quiet-end")
 
 
