@@ -198,6 +198,14 @@ class App:
             return top - box["y"]
         if box["y"] + box["height"] > bottom + 1 and not self._part_of("bar", target):
             return box["y"] + box["height"] - bottom
+        if (abs(box["y"] - top) <= 1 and top > 0) or abs(box["y"] + box["height"] - bottom) <= 1:
+            # Flutter clips the box of a control partly behind the header or the bar to the part in
+            # sight: the rest is what the player scrolls to see it whole
+            target.first.scroll_into_view_if_needed(timeout=10_000)
+            self._steady(target.first)
+            whole = target.first.bounding_box()
+            if whole is not None and whole["height"] > box["height"] + 1:
+                return whole["height"] - box["height"]
         return 0.0
 
     def _edge(self, identifier: str, side: str, default: float) -> float:
