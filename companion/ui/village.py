@@ -78,9 +78,6 @@ def round_screen(shell) -> Screen:
     controls: list[ft.Control] = []
     if state["phase"] == "play" and not state["market"]:
         controls.append(_steps(shell))
-    if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1 and state["step"] == "seed":
-        winners = ", ".join(shell.player_name(c) for c in state["last_mass"]["winners"]) or "—"
-        controls.append(text(_("Last mass: +2 prestige for {names}").format(names=winners), SMALL))
     if state["phase"] == "final_actions":
         order = rules.final_action_order(state, config)
         left = [shell.player_name(c) for c in order if c not in state["end"]["acted"]]
@@ -106,6 +103,10 @@ def round_screen(shell) -> Screen:
                               lambda e: vm.dispatch("round_end"), "round-end", primary=False, icon=ft.Icons.CHURCH))
         controls.append(ft.Column(events, spacing=8))
         controls += books(shell)
+        if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1 and state["step"] == "seed":
+            # the last mass's news under the books: the turn's entries stay in sight above it
+            winners = ", ".join(shell.player_name(c) for c in state["last_mass"]["winners"]) or "—"
+            controls.append(text(_("Last mass: +2 prestige for {names}").format(names=winners), SMALL))
         if state["phase"] == "play":
             controls.append(end_check(shell))
         primary = primary or act(vm, "next_turn", _("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
