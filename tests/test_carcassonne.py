@@ -449,3 +449,35 @@ def test_the_czech_final_tally_is_the_box_s_zaverecne_vyhodnoceni():
     czech = game_messages("carcassonne")
     assert not [m for m, cs in czech.items() if "sčítání" in cs or "bodování" in cs.lower()]
     assert czech["Final tally"] == "Závěrečné vyhodnocení"
+
+
+def test_the_feature_form_proposes_one_meeple_of_the_player_on_turn_only_when_one_is_out():
+    """The player on turn completed the feature: with a meeple of theirs out, the form starts with one
+    of them in it (a filled chip a tap empties); without one, nobody's is proposed. A player with one
+    meeple out has one chip; with more, a chip per count."""
+    from types import SimpleNamespace
+
+    import flet as ft
+
+    from tests.test_screens import by_id
+    vm, shell = shell_at([("begin", {}), ("meeple", {"player": "red", "delta": 1}),
+                          ("meeple", {"player": "blue", "delta": 1})])
+    shell.render()
+    by_id(shell.page, "f-type-city").on_click(None)
+    assert shell.draft["feature"]["meeples"] == {"red": 1}
+    assert isinstance(by_id(shell.page, "f-m-red"), ft.FilledButton)
+    assert isinstance(by_id(shell.page, "f-m-blue"), ft.OutlinedButton)
+    by_id(shell.page, "f-m-red").on_click(None)                           # one tap takes it out
+    by_id(shell.page, "f-m-blue").on_click(None)                          # and puts Bob's in
+    assert shell.draft["feature"]["meeples"] == {"red": 0, "blue": 1}
+    assert isinstance(by_id(shell.page, "f-m-blue"), ft.FilledButton)
+    vm, shell = shell_at([("begin", {}), *[("meeple", {"player": "red", "delta": 1})] * 2])
+    shell.render()
+    by_id(shell.page, "f-type-city").on_click(None)                      # two out: how many of them
+    assert isinstance(by_id(shell.page, "f-m-red-1"), ft.FilledButton)
+    by_id(shell.page, "f-m-red-2").on_click(SimpleNamespace(page=SimpleNamespace(data=shell)))
+    assert shell.draft["feature"]["meeples"] == {"red": 2}
+    vm, shell = shell_at([("begin", {}), ("meeple", {"player": "blue", "delta": 1})])   # Rut has none out
+    shell.render()
+    by_id(shell.page, "f-type-road").on_click(None)
+    assert shell.draft["feature"]["meeples"] == {}

@@ -410,7 +410,8 @@ def test_the_two_player_header_and_the_end_of_the_turn_name_the_player_on_turn()
 
 @pytest.mark.parametrize("actions, kind, reason", [
     pytest.param([], "score_city", "Completed cities are scored in step 6.", id="city-outside-step-6"),
-    pytest.param([], "turn_order", "The cards are revealed in step 3", id="order-outside-step-3"),
+    pytest.param([("goto_step", {"step": "start_gold"})], "turn_order", "The cards are revealed in step 3",
+                 id="order-after-step-3"),
     pytest.param([REVEAL, ("turn_order", {"cards": {"yellow": 1, "green": 1, "blue": 1, "red": 1}}), REVEAL],
                  "turn_order", "already set", id="order-twice"),
     pytest.param([("goto_step", {"step": "actions"})], "action_done", "Work out the turn order",
@@ -429,6 +430,19 @@ def test_the_table_refuses_out_of_step_actions_with_its_reason(actions, kind, re
     with pytest.raises(InvalidAction) as error:
         flow.apply(G, config, state, {"type": kind, "args": {}})
     assert error.value.msg == rule.refusal
+
+
+@pytest.mark.parametrize("step", ["gold_card", "choose", "reveal"])
+def test_the_revealed_cards_can_be_entered_on_steps_1_to_3_and_step_4_follows(step):
+    """Nothing is entered in steps 1 and 2, so the table may enter the cards revealed in step 3 on any
+    of the three: the order is worked out and the actions begin; once set, it is not entered twice."""
+    cards = {"yellow": 1, "green": 3, "blue": 2, "red": 1}
+    config, state = play(FOUR, [("begin", {}), ("goto_step", {"step": step})])
+    assert G.moves(state, config)["turn_order"].refusal is None
+    state = flow.apply(G, config, state, {"type": "turn_order", "args": {"cards": cards}})
+    assert state["step"] == "actions" and state["order"]["order"][0] == "green"
+    state = flow.apply(G, config, state, {"type": "goto_step", "args": {"step": "gold_card"}})
+    assert "already set" in G.moves(state, config)["turn_order"].refusal.english()
 
 
 def test_finish_names_the_cities_still_to_score_before_the_reducer_runs():

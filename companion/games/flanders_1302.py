@@ -61,6 +61,11 @@ INFLUENCE_BONUS = 3
 #: Points for the places 3, 4 and 5 of a city scoring; places 1 and 2 depend on the value.
 LOW_PLACES = (4, 2, 0)
 
+#: Steps 1–3 of the standard round: nothing is entered for the gold card (1) nor for the cards chosen
+#: in secret (2), so the cards revealed in step 3 may be entered on any of them; entering them ends
+#: the three steps and step 4 begins.
+BEFORE_ACTIONS = ("gold_card", "choose", "reveal")
+
 STEPS = {
     STANDARD: (Step("gold_card"), Step("choose"), Step("reveal", helper="turn_order"),
                Step("actions"), Step("start_gold", helper="gold_influence"),
@@ -644,7 +649,7 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
         turn_order = action_done = refused(N_("The two-player variant has no turn order to work out."))
         gold = refused(N_("The two-player variant plays without gold cards."))
     else:
-        if step != "reveal":
+        if step not in BEFORE_ACTIONS:
             turn_order = refused(N_("The cards are revealed in step 3: go to step 3 to enter them."))
         elif state["order"] is not None:
             turn_order = refused(N_("The turn order of this round is already set: undo it to enter it again."))

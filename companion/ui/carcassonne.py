@@ -107,19 +107,41 @@ def _meeple_picks(shell, draft: dict, ident: str, available: dict[str, int]) -> 
     if not players:
         return [text(_("Nobody has a meeple on the board."), SMALL)]
     rows: list[ft.Control] = [text(_("Meeples in it"), SMALL)]
+
+    def toggle(colour: str) -> None:
+        draft["meeples"][colour] = 0 if draft["meeples"].get(colour, 0) else 1
+        shell.render()
+
+    # a player with one meeple out has it in the feature or not: one chip each, side by side, that a
+    # tap fills or empties
+    single = [p for p in players if available[p["colour"]] == 1]
+    if single:
+        rows.append(ft.Row([tid(f"{ident}-{p['colour']}", (
+            ft.FilledButton if draft["meeples"].get(p["colour"], 0) else ft.OutlinedButton)(
+            content=who(p["name"], p["colour"]), height=TARGET,
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=14)),
+            on_click=lambda e, c=p["colour"]: toggle(c))) for p in single], wrap=True, spacing=8, run_spacing=8))
     for p in players:
-        rows.append(pick(f"{ident}-{p['colour']}", who(p["name"], p["colour"]), draft["meeples"].get(p["colour"], 0),
-                         0, available[p["colour"]], lambda v, c=p["colour"]: draft["meeples"].update({c: v})))
-        rows.append(shell.problem(f"meeples.{p['colour']}"))
+        if available[p["colour"]] > 1:       # how many of them: the name and its chips on one line
+            chips = pick(f"{ident}-{p['colour']}", None, draft["meeples"].get(p["colour"], 0), 0,
+                         available[p["colour"]], lambda v, c=p["colour"]: draft["meeples"].update({c: v}))
+            rows.append(ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
+                               spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    rows += [shell.problem(f"meeples.{p['colour']}") for p in players]
     return rows
 
 
-def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, int]) -> list[ft.Control]:
-    """Type, tiles, pennants (cities) or completed cities (fields), meeples per player."""
+def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, int],
+                  likely: str | None = None) -> list[ft.Control]:
+    """Type, tiles, pennants (cities) or completed cities (fields), meeples per player. `likely`: the
+    player whose meeple most likely stands in the feature (the one on turn, who completed it); when
+    that player has a meeple out, the form starts with one of theirs in it (a chip tap changes it)."""
     _ = shell.vm.t
 
     def choose(kind: str) -> None:
         draft.update(_new_feature(kind))  # nothing of another type's entry carries over
+        if likely and available.get(likely, 0) > 0:
+            draft["meeples"][likely] = 1
         shell.render()
 
     rows: list[ft.Control] = []
@@ -138,10 +160,25 @@ def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, in
         label = _("Tiles in its 3×3 (itself included)") if kind == "monastery" else _("Tiles")
         rows.append(count(f"{ident}-tiles", label, draft["tiles"], low, high, lambda v: draft.update(tiles=v)))
         if kind == "city":
-            rows.append(count(f"{ident}-pennants", _("Pennants"), draft["pennants"], 0, rules.LAND_TILES,
-                              lambda v: draft.update(pennants=v), chips=5))
+            rows.append(_pennants(shell, draft, ident))
     rows += [shell.problem("tiles"), shell.problem("pennants"), shell.problem("cities")]
     return rows + (_meeple_picks(shell, draft, f"{ident}-m", available) if kind else [])
+
+
+#: Pennants offered as chips, 0 to 3 beside the label on one line; "4+" goes on with a stepper.
+PENNANT_CHIPS = 3
+
+
+def _pennants(shell, draft: dict, ident: str) -> ft.Control:
+    _ = shell.vm.t
+    entry = count(f"{ident}-pennants", None if (draft["pennants"] or 0) <= PENNANT_CHIPS else _("Pennants"),
+                  draft["pennants"], 0, rules.LAND_TILES, lambda v: draft.update(pennants=v), chips=PENNANT_CHIPS)
+    if not isinstance(entry, ft.Row):      # more than the chips: the stepper, with its label
+        return entry
+    more = entry.controls[-1].content       # "4+", as narrow as a chip
+    more.width, more.style = 48, ft.ButtonStyle(padding=0)
+    return ft.Row([text(_("Pennants"), SMALL), *entry.controls], wrap=True, spacing=4, run_spacing=6,
+                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def _feature_args(draft: dict) -> dict:
@@ -174,7 +211,8 @@ def score_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("feature", _new_feature(None))
     rows: list[ft.Control] = [heading(_("Score a completed feature"))]
-    rows += _feature_form(shell, draft, "f", ("road", "city", "monastery"), _on_board(shell))
+    on_turn = vm.session["config"]["players"][vm.state["turn"]]["colour"]
+    rows += _feature_form(shell, draft, "f", ("road", "city", "monastery"), _on_board(shell), on_turn)
     if vm.state["scored"]:
         last = vm.state["scored"][-1]
         names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}

@@ -112,7 +112,8 @@ def round_screen(shell) -> Screen:
         shell.problem(),
     ]
     primary = None
-    if current.helper == "turn_order" or (current.id == "actions" and state.get("order")):
+    if (current.helper == "turn_order" or (current.id == "actions" and state.get("order"))
+            or (current.id in rules.BEFORE_ACTIONS and not state.get("order"))):
         controls += turn_order_helper(shell)
         if current.id == "actions" and rules.on_turn(state, config):
             primary = _action_done(shell, rules.on_turn(state, config))
@@ -167,11 +168,17 @@ def turn_order_helper(shell) -> list[ft.Control]:
         return [card(lines, "turn-order"), _influence_line(shell)]
     draft = shell.draft.setdefault("cards", {p["colour"]: 1 for p in config["players"]})
     sealed = _sealed_cards(shell) if shell.join else []
-    rows = [heading(_("Turn order helper")), text(_("How many cards did each player reveal?"), SMALL)]
+    ask = (_("How many cards did each player reveal?") if state["step"] == "reveal" else
+           _("Once the gold card is revealed (step 1) and everybody has chosen cards (step 2): how many cards "
+             "did each player reveal?"))
+    rows = [heading(_("Turn order helper")), text(ask, SMALL)]
     for p in config["players"]:
         held = state["influence"][p["colour"]]
-        rows += [pick(f"cards-{p['colour']}", who(p["name"], p["colour"]), draft[p["colour"]], 1, held + 1,
-                      lambda v, c=p["colour"]: draft.update({c: v})),
+        chips = pick(f"cards-{p['colour']}", None, draft[p["colour"]], 1, held + 1,
+                     lambda v, c=p["colour"]: draft.update({c: v}))
+        # the name and its chips on one line (they wrap under the name when a hand is large)
+        rows += [ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
+                        spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
                  shell.problem(f"cards.{p['colour']}")]
     rows += [_influence_line(shell), act(vm, "turn_order", _("Work out the order"),
                                          lambda e: shell.send("turn_order", "cards", cards=dict(draft)), "order")]

@@ -78,9 +78,6 @@ def round_screen(shell) -> Screen:
     controls: list[ft.Control] = []
     if state["phase"] == "play" and not state["market"]:
         controls.append(_steps(shell))
-    if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1 and state["step"] == "seed":
-        winners = ", ".join(shell.player_name(c) for c in state["last_mass"]["winners"]) or "—"
-        controls.append(text(_("Last mass: +2 prestige for {names}").format(names=winners), SMALL))
     if state["phase"] == "final_actions":
         order = rules.final_action_order(state, config)
         left = [shell.player_name(c) for c in order if c not in state["end"]["acted"]]
@@ -96,16 +93,22 @@ def round_screen(shell) -> Screen:
         controls += market
         primary = primary or sell
     else:
-        controls += books(shell)
-        controls.append(act(vm, "market_start", _("Market day (the market cube was taken)"), lambda e: vm.dispatch(
+        # what ends a turn's bookkeeping comes first, in sight on a small phone above the books: the
+        # market cube or the round's last cube taken
+        events = [act(vm, "market_start", _("Market day (the market cube was taken)"), lambda e: vm.dispatch(
             "market_start", player=turn["colour"]), "market-start", primary=False,
-            icon=ft.Icons.STOREFRONT))      # the player on turn took the cube: that player's phone or a shared one
+            icon=ft.Icons.STOREFRONT)]      # the player on turn took the cube: that player's phone or a shared one
         if state["phase"] == "play":
-            controls += [
-                act(vm, "round_end", _("The last cube was taken: end of the round"), lambda e: vm.dispatch("round_end"),
-                    "round-end", primary=False, icon=ft.Icons.CHURCH),
-                end_check(shell),
-            ]
+            events.append(act(vm, "round_end", _("The last cube was taken: end of the round"),
+                              lambda e: vm.dispatch("round_end"), "round-end", primary=False, icon=ft.Icons.CHURCH))
+        controls.append(ft.Column(events, spacing=8))
+        controls += books(shell)
+        if state["last_mass"] and state["last_mass"]["round"] == state["round"] - 1 and state["step"] == "seed":
+            # the last mass's news under the books: the turn's entries stay in sight above it
+            winners = ", ".join(shell.player_name(c) for c in state["last_mass"]["winners"]) or "—"
+            controls.append(text(_("Last mass: +2 prestige for {names}").format(names=winners), SMALL))
+        if state["phase"] == "play":
+            controls.append(end_check(shell))
         primary = primary or act(vm, "next_turn", _("Next player"), lambda e: vm.dispatch("next_turn"), "next-turn",
                                  icon=ft.Icons.ARROW_FORWARD, bar=True)
     if state["phase"] == "play":
@@ -223,12 +226,6 @@ def books(shell) -> list[ft.Control]:
                      lambda c: (shell.draft.update(ledger=c), shell.render())),
         tid(f"facts-{colour}", text(" · ".join(facts), SMALL)),
         row(_("Time"), *[narrow("time", f"+{n}", f"time-{n}", player=colour, amount=n) for n in (1, 2, 3)]),
-        entry(shell, "time", _("Plague +2"), "plague", player=colour, plague=True),
-        row(_("Coins"),
-            narrow("coins", "−1", "coin-minus", Msg(N_("Not enough coins.")) if player["coins"] == 0 else None,
-                   player=colour, delta=-1),
-            narrow("coins", "+1", "coin-plus", Msg(N_("The box has only 15 coins.")) if coins_left == 0 else None,
-                   player=colour, delta=1)),
         row(_("Grain"),
             narrow("grain", "−1", "grain-minus", Msg(N_("Not enough grain.")) if player["grain"] == 0 else None,
                    player=colour, delta=-1),
@@ -236,7 +233,13 @@ def books(shell) -> list[ft.Control]:
                    Msg(N_("A farmyard holds at most 5 grain bags.")) if player["grain"] >= rules.FARMYARD_GRAIN
                    else Msg(N_("The box has only 20 grain bags.")) if grain_left == 0 else None,
                    player=colour, delta=1)),
+        row(_("Coins"),
+            narrow("coins", "−1", "coin-minus", Msg(N_("Not enough coins.")) if player["coins"] == 0 else None,
+                   player=colour, delta=-1),
+            narrow("coins", "+1", "coin-plus", Msg(N_("The box has only 15 coins.")) if coins_left == 0 else None,
+                   player=colour, delta=1)),
         shell.problem("delta"),
+        entry(shell, "time", _("Plague +2"), "plague", player=colour, plague=True),
         row(_("Prestige"),
             pp("−1", -1, "pp-minus", Msg(N_("A score cannot go below 0.")) if state["scores"][colour] == 0 else None),
             pp("+1", 1, "pp-plus"), pp("+3", 3, "pp-plus3")),
@@ -284,6 +287,12 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
             count("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
                   lambda v: draft.update(prestige=v)),
             shell.problem("prestige"),
+            # passing and an empty market are in sight under the customer's prestige; what is handed in
+            # for a sale follows
+            act(vm, "market_pass", _("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
+                "market-pass", player=turn, primary=False),
+            act(vm, "market_end", _("No customer left at the stalls"), lambda e: vm.dispatch("market_end"),
+                "market-end", primary=False),
             pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
                  min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
             shell.problem("grain"),
@@ -293,11 +302,7 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
                                                              on_click=lambda e, g=g: add(g)))
                     for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
             *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
-            shell.problem("goods"),
-            act(vm, "market_pass", _("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
-                "market-pass", player=turn, primary=False),
-            act(vm, "market_end", _("No customer left at the stalls"), lambda e: vm.dispatch("market_end"),
-                "market-end", primary=False)]
+            shell.problem("goods")]
     for sale in market["sales"]:
         paid = rules.payment(sale["grain"], sale["goods"])
         line = _("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"])

@@ -238,17 +238,25 @@ class App:
         height = self.page.viewport_size["height"]
         top = self._edge("header", "bottom", 0.0)
         bottom = min(self._edge("bar", "top", height), self._edge("message", "top", height))
-        if box["y"] < top - 1 and not self._inside("header", box):
+        if box["y"] < top - 1 and not self._part_of("header", target):
             return top - box["y"]
-        if box["y"] + box["height"] > bottom + 1 and not self._inside("bar", box):
+        if box["y"] + box["height"] > bottom + 1 and not (self._part_of("bar", target) or self._part_of("message", target)):
             return box["y"] + box["height"] - bottom
+        if (abs(box["y"] - top) <= 1 and top > 0) or abs(box["y"] + box["height"] - bottom) <= 1:
+            # Flutter clips the box of a control partly behind the header or the bar to the part in
+            # sight: the rest is what the player scrolls to see it whole
+            target.first.scroll_into_view_if_needed(timeout=10_000)
+            self._steady(target.first)
+            whole = target.first.bounding_box()
+            if whole is not None and whole["height"] > box["height"] + 1:
+                return whole["height"] - box["height"]
         return 0.0
 
     def _clear_of_message(self, target) -> None:
         """A control the message's slot (just above the bar) covers is scrolled up out from under it,
         as the player would (the body leaves room for that at its foot)."""
         box = target.first.bounding_box()
-        if box is None or not self.id("message").count() or self._inside("message", box) or self._inside("bar", box):
+        if box is None or not self.id("message").count() or self._part_of("message", target) or self._part_of("bar", target):
             return
         top = self._edge("message", "top", self.page.viewport_size["height"])
         if box["y"] + box["height"] > top:
@@ -262,9 +270,10 @@ class App:
             return default
         return box["y"] + box["height"] if side == "bottom" else box["y"]
 
-    def _inside(self, identifier: str, box: dict) -> bool:
-        frame = self.id(identifier).first.bounding_box() if self.id(identifier).count() else None
-        return bool(frame) and frame["y"] - 1 <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"] + 1
+    @staticmethod
+    def _part_of(identifier: str, target) -> bool:
+        """Whether the control belongs to the pinned header or bar (not merely drawn behind it)."""
+        return target.first.evaluate(f"e => !!e.closest('[flt-semantics-identifier=\"{identifier}\"]')")
 
     def in_sight(self, identifier: str) -> None:
         """The control is drawn inside the viewport, wholly (a message above or below the screen is a

@@ -25,13 +25,35 @@ def prepare_road(app) -> None:
 
 
 def play_road(app) -> None:
-    """Anna's turn: she puts a meeple on a road her tile completes (3 tiles), scores it, next player."""
+    """Anna's turn: she puts a meeple on a road her tile completes (3 tiles; her meeple in it is
+    proposed), scores it, next player."""
     app.tap("meeple-red-plus")
     app.tap("f-type-road")
     app.tap("f-tiles-3")
-    app.tap("f-m-red-1")
     app.tap("score-feature")
     app.tap("next-turn")
+
+
+def prepare_tied_city(app) -> None:
+    """The taps benchmark's start: Anna on turn in a 3-player game; she and Bořek each have a
+    knight out."""
+    prepare_road(app)
+    app.tap("meeple-red-plus")
+    app.tap("meeple-others")
+    app.tap("meeple-green-plus")
+
+
+def play_tied_city(app) -> None:
+    """Anna completes a city of 4 tiles with 1 pennant where she and Bořek have a knight each: both
+    score 10, then the next player (her own knight is proposed: she completed the city)."""
+    app.tap("f-type-city")
+    app.tap("f-tiles-4")
+    app.tap("f-pennants-1")
+    app.tap("f-m-green")
+    app.tap("score-feature")
+    app.says("fig-green", "10")
+    app.tap("next-turn")
+    app.says("actor", "Bořek")
 
 
 @pytest.mark.parametrize("lang", ["cs"])
@@ -50,8 +72,7 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.tap("f-type-city")
     app.tap("f-tiles-4")
     app.tap("f-pennants-1")
-    app.tap("f-m-red-1")
-    app.tap("f-m-green-1")
+    app.tap("f-m-green")
     app.frame_holds("score-feature")
     app.tap("score-feature")
     app.says("last-scored", "10")
@@ -90,7 +111,7 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
     for _ in range(3):                       # no unfinished road, city or monastery
         app.tap("tally-next")
     app.tap("t-cities-1")
-    app.tap("t-m-green-1")
+    app.tap("t-m-green")
     app.frame_holds("tally-add")
     app.tap("tally-add")
     app.tap("tally-next")
@@ -102,15 +123,25 @@ def test_a_three_player_game_with_the_gifts(app, server, lang):
     app.shot(f"carcassonne-result-{lang}")
 
 
-def test_a_turn_with_a_completed_road_costs_six_taps_and_no_scrolling(app, server):
+@pytest.mark.parametrize("lang, size", [("cs", PHONES[1]), ("en", PHONES[0])])
+def test_a_road_costs_five_taps_and_a_tied_city_six_without_scrolling(app, server, lang, size):
+    """Issue 25: at 360×740 in Czech and 390×844 in English, a turn with a completed road is 5 taps and
+    a completed city with tied knights 6, every control in sight between the pinned bars."""
+    app.page.set_viewport_size(size)
     app.open(server.url)
-    app.language("en")
+    app.language(lang)
     prepare_road(app)
     app.taps, app.scrolled = 0, 0.0
     play_road(app)
-    assert (app.taps, app.scrolled) == (6, 0.0)
+    assert (app.taps, app.scrolled) == (5, 0.0)
     app.says("fig-red", "3")
     app.says("actor", "Bořek")
+    app.tap("nav-home")                      # a new game, started as the benchmark starts it
+    prepare_tied_city(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_tied_city(app)
+    assert (app.taps, app.scrolled) == (6, 0.0)
+    app.says("fig-red", "10")
 
 
 def test_carcassonne_screens_fit_a_phone(app, server):

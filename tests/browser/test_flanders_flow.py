@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, App, Server, assert_fits_a_phone, layout
+from tests.browser.conftest import PHONE, PHONES, App, Server, assert_fits_a_phone, layout
 
 PLAYERS = ["Anna", "Bořek", "Cyril"]  # blue, yellow, green (the form's default colours)
 
@@ -49,6 +49,23 @@ def prepare_city(app) -> None:
 def play_city(app) -> None:
     """One city scored (Ghent: blue 3, yellow 2, green 2 quarters, green's guild master, 1 church)."""
     score_city(app, "ghent", {"blue": 3, "yellow": 2, "green": 2}, {"green": 1}, church=1)
+
+
+def prepare_round(app) -> None:
+    """The taps benchmark's start: a 3-player game at step 1 of round 1."""
+    new_three_player_game(app)
+    app.tap("begin")
+
+
+def play_round_no_city(app) -> None:
+    """A round in which no city is completed: the cards revealed (one each) entered from step 1 on, the
+    turn order, each player's action, step 6 with nothing to score, and the next round."""
+    app.tap("order")
+    for _ in PLAYERS:
+        app.tap("action-done")
+    app.tap("next-step")
+    app.tap("end-round")
+    app.says("where", app.t("Round {round} · step {n} of {all}: {step}", round=2, n=1, all=6, step="")[:8])
 
 
 @pytest.mark.parametrize("lang", ["en"])
@@ -121,6 +138,24 @@ def test_a_whole_three_player_game(app, server, lang):
     expect(app.id("result-blue")).to_contain_text(app.n("{n} point", "{n} points", 12))
     app.frame_holds("done")
     app.shot(f"flanders-result-{lang}")
+
+
+@pytest.mark.parametrize("lang, size", [("cs", PHONES[1]), ("en", PHONES[0])])
+def test_a_round_with_no_city_and_a_city_cost_few_taps_and_no_scrolling(app, server, lang, size):
+    """Issue 25: in Czech at 360×740 and in English at 390×844, a round in which no city is completed
+    is 6 taps (the revealed cards entered from step 1 on) and a scored city at most 10, every control
+    in sight between the pinned bars."""
+    app.page.set_viewport_size(size)
+    app.open(server.url)
+    app.language(lang)
+    prepare_round(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_round_no_city(app)
+    assert (app.taps, app.scrolled) == (6, 0.0)
+    app.tap("step-scoring")
+    app.taps, app.scrolled = 0, 0.0
+    play_city(app)
+    assert app.taps <= 10 and app.scrolled == 0.0, (app.taps, app.scrolled)
 
 
 def reason_in_sight(app, reason: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import assert_fits_a_phone, layout
+from tests.browser.conftest import PHONES, assert_fits_a_phone, layout
 
 
 def new_game(app) -> None:
@@ -30,13 +30,28 @@ def play_turn(app) -> None:
     app.tap("next-turn")
 
 
+def play_market(app) -> None:
+    """A market day Anna starts: she sells to a customer showing 6 prestige, Bořek to one showing 3,
+    both pass and the day ends."""
+    app.tap("market-start")
+    app.tap("sale-6")
+    app.tap("market-sell")
+    app.tap("sale-3")
+    app.tap("market-sell")
+    app.tap("market-pass")
+    app.tap("market-pass")
+    expect(app.id("market")).to_have_count(0)
+
+
 def prepare_quiet_mass(app) -> None:
-    """The taps benchmark's start: the first mass, with nobody in the black bag or the church."""
+    """The taps benchmark's start: Anna on turn in the first round, nobody in the black bag or the
+    church."""
     prepare_turn(app)
-    app.tap("round-end")
 
 
 def play_quiet_mass(app) -> None:
+    """The last cube is taken: the round ends, and the mass nobody can act in ends at once."""
+    app.tap("round-end")
     app.tap("mass-quiet-end")
 
 
@@ -107,18 +122,26 @@ def test_a_two_player_village_game(app, server, lang):
     app.shot(f"village-result-{lang}")
 
 
-def test_a_turn_and_a_quiet_mass_cost_few_taps_and_no_scrolling(app, server):
+@pytest.mark.parametrize("lang, size", [("cs", PHONES[1]), ("en", PHONES[0])])
+def test_a_turn_a_market_and_a_quiet_mass_cost_few_taps_and_no_scrolling(app, server, lang, size):
+    """Issue 25: in Czech at 360×740 and in English at 390×844, the round's end (the last cube) and a
+    mass nobody can act in are 2 taps, a turn 4 and a market day with two sales 7 (at most 8), every
+    control in sight between the pinned bars."""
+    app.page.set_viewport_size(size)
     app.open(server.url)
-    app.language("en")
+    app.language(lang)
     prepare_quiet_mass(app)
     app.taps, app.scrolled = 0, 0.0
     play_quiet_mass(app)
-    assert (app.taps, app.scrolled) == (1, 0.0)
+    assert (app.taps, app.scrolled) == (2, 0.0)
     app.says("where", "2")
     app.taps = 0
     play_turn(app)
     assert (app.taps, app.scrolled) == (4, 0.0)
     app.says("actor", "Bořek")
+    app.taps = 0
+    play_market(app)
+    assert (app.taps, app.scrolled) == (7, 0.0)
 
 
 def test_village_screens_fit_a_phone(app, server):
