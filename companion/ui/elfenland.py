@@ -206,8 +206,8 @@ def _bank_short(shell, paid: int) -> ft.Control:
 
 def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
     """One tile at a time: the bidder (in the header) bids in one tap (the lowest bid, +1, +2, +5) or
-    on the keypad, or passes in the bottom bar; "nobody (else) bids" settles the tile, or the rest of
-    the row, in one tap."""
+    on the keypad, or passes in the bottom bar (or passes on every tile left this round, so that he is
+    not asked again); "nobody (else) bids" settles the tile, or the rest of the row, in one tap."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     n = 2 * len(config["players"])
