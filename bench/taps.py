@@ -8,7 +8,6 @@ counts the pixels to scroll); over all runs, the time from a tap to the screen c
 Most flows live beside their game's browser test (tests/browser/test_<game>_flow.py) as a pair of
 functions: `prepare(app)` brings a new game to the starting point (not counted), `play(app)` is the
 flow; the tests run the same flows, so a flow that breaks fails the suite, not only the benchmark.
-The Princes income and troop flows are written here, each in a function of its own.
 """
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import sync_playwright
 
 from tests.browser import test_carcassonne_flow as carcassonne
 from tests.browser import test_elfenland_flow as elfenland
@@ -29,48 +28,15 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, App, Server
 RUNS = (("cs", {"width": 360, "height": 740}, "cs-CZ"), ("en", {"width": 390, "height": 844}, "en-US"))
 
 
-def prepare_princes_income(app) -> None:
-    """A new 3-player game; Anna, Bořek and Cyril each auction an event tile of decade I."""
-    princes.start(app)
-    for key in ("bellini", "gozzoli", "da_vinci"):
-        princes.event(app, key)
-
-
-def play_princes_income(app) -> None:
-    """Anna reads the decade's last event tile (Verrocchio), auctions it (the others pass), the
-    decade ends and she books everybody's income as proposed."""
-    princes.event(app, "verrocchio", end=False)
-    app.tap("book-income")
-    expect(app.id("book-income")).to_have_count(0)
-
-
-def prepare_princes_troop(app) -> None:
-    """A new 3-player game, Anna on turn."""
-    princes.start(app)
-
-
-def play_princes_troop(app) -> None:
-    """Anna buys a crossbow (no values known in advance: price 4, attack 2, defence 1, read off the
-    tile) and ends her turn."""
-    app.tap("action-troop")
-    app.tap("troop-crossbow")
-    app.tap("troop-cost-4")
-    app.tap("troop-attack-2")
-    app.tap("troop-defence-1")
-    app.tap("buy-troop")
-    app.tap("end-turn")
-    app.says("actor", "Bořek")
-
-
 #: name → (prepare, play)
 FLOWS = {
     "flanders-city": (flanders.prepare_city, flanders.play_city),
     "flanders-round-no-city": (flanders.prepare_round, flanders.play_round_no_city),
     "princes-auction": (princes.prepare_auction, princes.play_auction),
     "princes-war": (princes.prepare_war, princes.play_war),
-    "princes-income": (prepare_princes_income, play_princes_income),
-    "princes-troop": (prepare_princes_troop, play_princes_troop),
-    "elfengold-auction": (elfenland.prepare_auction, elfenland.play_auction),
+    "princes-income": (princes.prepare_income, princes.play_income),
+    "princes-troop": (princes.prepare_troop, princes.play_troop),
+    "elfengold-auction": (elfenland.prepare_auction, elfenland.play_auction_with_a_bystander),
     "elfengold-quiet-round": (elfenland.prepare_quiet_round, elfenland.play_quiet_round),
     "village-turn": (village.prepare_turn, village.play_turn),
     "village-market": (village.prepare_turn, village.play_market),

@@ -397,6 +397,31 @@ def test_nobody_else_bids_this_round_sells_the_tile_on_offer_and_returns_the_res
         "No more bids: the last tile back to the pool")
 
 
+def test_a_player_who_bids_no_more_this_round_is_not_asked_again_until_the_next_round():
+    t = Table()
+    t.do("advance", to="auction")
+    t.refused("sit_out", player="blue")                            # red bids first: not blue's turn
+    t.do("bid", player="red", amount=1)
+    t.do("sit_out", player="blue")                                 # passes on tile 1, and on the rest
+    assert english(t, "sit_out", player="blue") == "Ben passes and bids on no more tiles this round"
+    t.do("bid", player="green", amount=2)
+    t.do("pass_bid", player="red")                                 # green wins tile 1 at 2
+    assert t.state["sold"][-1]["winner"] == "green" and t.gold("green") == 12 - 2
+    offer = t.state["auction"]                                     # tile 2: blue is not asked
+    assert offer["lot"]["index"] == 1 and offer["bidders"] == ["red", "green"]
+    assert offer["skipped"] == [{"player": "blue", "reason": "sits_out"}]
+    t.do("bid", player="red", amount=1)
+    t.refused("bid", player="blue", amount=2)                      # his turn does not come back this round
+    t.do("pass_bid", player="green")
+    assert t.state["sold"][-1]["winner"] == "red" and t.state["auction"]["next"] == "red"
+    t.do("no_more_bids", tile=2, winner=None, price=None)
+    t.do("advance", to="move")
+    t.do("nobody_moves", players=["red", "blue", "green"])
+    while t.state["round"] == 1 or t.state["step"] != "auction":
+        t.do("advance", to=el.next_stop(t.state, t.config))
+    assert "blue" in t.state["auction"]["bidders"] and not t.state["auction"]["skipped"]   # a new round
+
+
 def test_no_more_bids_when_the_winner_cannot_pay():
     """He gives all his gold to the bank and the tile goes up again; nobody else bids: it goes back."""
     t = Table()

@@ -65,8 +65,9 @@ SCRIPTS = {
         ("adjust", {"player": "blue", "delta": -1, "reason": "x"}),
         ("advance", {"to": "end"}), ("advance", {"to": "draw"}), ("gold_card", {}),
         ("take_pile", {"player": "red", "cards": 1}), ("advance", {"to": "tiles"}), ("advance", {"to": "auction"}),
-        ("bid", {"player": "blue", "amount": 1}), ("no_bid", {"tile": 0, "winner": "blue", "price": 1}),
-        ("no_more_bids", {"tile": 1, "winner": None, "price": None}), ("advance", {"to": "move"}),
+        ("bid", {"player": "blue", "amount": 1}), ("sit_out", {"player": "red"}),   # red bids no more
+        ("no_bid", {"tile": 1, "winner": None, "price": None}),
+        ("no_more_bids", {"tile": 2, "winner": None, "price": None}), ("advance", {"to": "move"}),
         ("nobody_moves", {"players": ["blue", "red"]}),
     ]),
     "carcassonne": ({"start": 1, "gifts": True, "players": [{"colour": "red", "name": "A"},

@@ -227,7 +227,8 @@ def initial_state(config: Mapping) -> dict:
             "step": _first_phase(config, 1),
             "players": {p["colour"]: {"gold": gold, "towns": [], "at": CAPITAL, "moved": False, "cards": 0}
                         for p in config["players"]},
-            "gold_pile": 0, "row": [], "next_tile": 0, "auction": None, "sold": [], "last_move": None}
+            "gold_pile": 0, "row": [], "next_tile": 0, "auction": None, "sold": [], "sitting_out": [],
+            "last_move": None}
 
 
 def _first_phase(config: Mapping, round_: int) -> str:
@@ -313,7 +314,7 @@ def _end_round(state: dict, config: Mapping) -> None:
     state["round"] += 1
     state["start"] = (state["start"] + 1) % len(config["players"])
     state.update(step=_first_phase(config, state["round"]), turn=state["start"], row=[], next_tile=0, sold=[],
-                 last_move=None)
+                 sitting_out=[], last_move=None)
 
 
 def _gold_card(state: dict, args: Mapping, config: Mapping) -> None:
@@ -366,13 +367,14 @@ def _turn_up(state: dict, config: Mapping, tiles: list) -> None:
 
 def _open(state: dict, config: Mapping) -> None:
     """Auction the next tile of the row, opened by the start player. A player without gold does not
-    bid (with nothing to lose he could win and fail to pay again and again); when nobody has gold,
-    the tile goes back to the pool at once."""
+    bid (with nothing to lose he could win and fail to pay again and again), nor does one who said he
+    bids on no more tiles this round; when nobody is left to bid, the tile goes back to the pool at once."""
     order = [colour_at(config, state["start"] + i) for i in range(len(config["players"]))]
-    bidders = [c for c in order if state["players"][c]["gold"] > 0]
+    out = state["sitting_out"]
+    bidders = [c for c in order if state["players"][c]["gold"] > 0 and c not in out]
+    skipped = [{"player": c, "reason": "sits_out" if c in out else "no_gold"} for c in order if c not in bidders]
     state["auction"] = auction.start({"tile": state["row"][state["next_tile"]], "index": state["next_tile"]}, "gold",
-                                     MIN_BID, bidders,
-                                     skipped=[{"player": c, "reason": "no_gold"} for c in order if c not in bidders])
+                                     MIN_BID, bidders, skipped=skipped)
     if auction.finished(state["auction"]):
         _settle(state, config, state["auction"])
 
@@ -384,6 +386,15 @@ def _bid(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _pass_bid(state: dict, args: Mapping, config: Mapping) -> None:
     auction.pass_(state["auction"], _player(state, args.get("player")))
+    _after_bid(state, config)
+
+
+def _sit_out(state: dict, args: Mapping, config: Mapping) -> None:
+    """The bidder on turn passes on this tile and bids on no more tiles this round: each later tile is
+    auctioned without him, so he costs no tap per tile (a pass he would make anyway, FACTS §5.4.4)."""
+    player = _player(state, args.get("player"))
+    auction.pass_(state["auction"], player)
+    state["sitting_out"].append(player)
     _after_bid(state, config)
 
 
@@ -633,9 +644,9 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
 
 
 #: The entries of a round's phases, and those of them that only Elfengold has.
-ROUND_ACTIONS = ("next_phase", "advance", "gold_card", "take_pile", "reveal", "bid", "pass_bid", "no_bid",
-                 "no_more_bids", "move", "pass_move", "nobody_moves")
-GOLD_ACTIONS = ("gold_card", "take_pile", "reveal", "bid", "pass_bid", "no_bid", "no_more_bids")
+ROUND_ACTIONS = ("next_phase", "advance", "gold_card", "take_pile", "reveal", "bid", "pass_bid", "sit_out",
+                 "no_bid", "no_more_bids", "move", "pass_move", "nobody_moves")
+GOLD_ACTIONS = ("gold_card", "take_pile", "reveal", "bid", "pass_bid", "sit_out", "no_bid", "no_more_bids")
 
 
 def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
@@ -672,12 +683,13 @@ def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
         # player has moved already
         moving, quiet_move = Rule(by=frozenset({colour_at(config, state["turn"])})), Rule(by=frozenset(waiting))
     return {"next_phase": onward, "advance": onward, "gold_card": card, "take_pile": pile, "reveal": reveal,
-            "bid": bidding, "pass_bid": bidding, "no_bid": quiet, "no_more_bids": quiet,
+            "bid": bidding, "pass_bid": bidding, "sit_out": bidding, "no_bid": quiet, "no_more_bids": quiet,
             "move": moving, "pass_move": moving, "nobody_moves": quiet_move}
 
 
 REDUCERS = {"begin": _begin, "next_phase": _next_phase, "advance": _advance, "gold_card": _gold_card,
-            "take_pile": _take_pile, "reveal": _reveal, "bid": _bid, "pass_bid": _pass_bid, "no_bid": _no_bid,
+            "take_pile": _take_pile, "reveal": _reveal, "bid": _bid, "pass_bid": _pass_bid, "sit_out": _sit_out,
+            "no_bid": _no_bid,
             "no_more_bids": _no_more_bids, "move": _move, "pass_move": _pass_move, "nobody_moves": _nobody_moves,
             "town": _town, "adjust": _adjust, "cards": _cards, "finish": _finish}
 
@@ -709,6 +721,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         return Msg(N_("{name} bids {amount}"), {"name": who, "amount": args.get("amount")})
     if kind == "pass_bid":
         return Msg(N_("{name} passes"), {"name": who})
+    if kind == "sit_out":
+        return Msg(N_("{name} passes and bids on no more tiles this round"), {"name": who})
     if kind in ("no_bid", "no_more_bids"):
         return _describe_quiet_auction(kind, args, config, names)
     if kind == "move":
@@ -822,5 +836,5 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), progress=lambda state, config: {
         p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide,
-    personal=frozenset({"bid", "pass_bid", "take_pile", "move", "pass_move"}), moves=moves
+    personal=frozenset({"bid", "pass_bid", "sit_out", "take_pile", "move", "pass_move"}), moves=moves
 )

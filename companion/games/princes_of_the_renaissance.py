@@ -1229,6 +1229,13 @@ def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
                     "rounds": []}
 
 
+def veto_possible(state: Mapping) -> bool:
+    """Whether anyone could veto a war now: a treachery card in a hand (it may be the Veto; the hands
+    are hidden) while no Veto has been played this turn, or an unused Lorenzo Medici."""
+    cards = "veto" not in state["turn_cards"] and any(p["treachery"] for p in state["players"].values())
+    return cards or _lorenzo(state)
+
+
 def _veto(state: dict, args: Mapping, config: Mapping) -> None:
     """Veto card or Lorenzo Medici: the war does not happen; it still counts on the track."""
     war = state["war"]

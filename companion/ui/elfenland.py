@@ -206,8 +206,8 @@ def _bank_short(shell, paid: int) -> ft.Control:
 
 def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
     """One tile at a time: the bidder (in the header) bids in one tap (the lowest bid, +1, +2, +5) or
-    on the keypad, or passes in the bottom bar; "nobody (else) bids" settles the tile, or the rest of
-    the row, in one tap."""
+    on the keypad, or passes in the bottom bar (or passes on every tile left this round, so that he is
+    not asked again); "nobody (else) bids" settles the tile, or the rest of the row, in one tap."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
     n = 2 * len(config["players"])
@@ -250,6 +250,8 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
         text(_("Bid:"), SMALL),
         ft.Row(chips, spacing=6),
         shell.problem("bid-chips"),
+        act(vm, "sit_out", _("{name} passes on every tile this round").format(name=shell.player_name(bidder)),
+            lambda e: vm.dispatch("sit_out", player=bidder), "sit-out", player=bidder, primary=False),
     ]
     primary = act(vm, "pass_bid", _("{name} passes").format(name=shell.player_name(bidder)),
                   lambda e: vm.dispatch("pass_bid", player=bidder), "pass-bid", player=bidder, bar=True)
@@ -276,9 +278,11 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
              else _("{name} passes").format(name=shell.player_name(entry["player"])) for entry in a["log"]]
     if story:
         rows.append(tid("auction-log", text(" · ".join(story), SMALL)))
-    if a["skipped"]:
-        rows.append(text(_("Without gold, no bid: {names}").format(
-            names=", ".join(shell.player_name(s["player"]) for s in a["skipped"])), SMALL))
+    for reason, line in (("no_gold", _("Without gold, no bid: {names}")),
+                         ("sits_out", _("No more bids this round: {names}"))):
+        names = [shell.player_name(s["player"]) for s in a["skipped"] if s["reason"] == reason]
+        if names:
+            rows.append(text(line.format(names=", ".join(names)), SMALL))
     controls.append(card(rows, "auction", highlight=True))
     controls += _sales(shell)
     return controls, primary
@@ -377,7 +381,10 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
         shell.problem("visits"),
         ft.Row(towns, wrap=True, spacing=6, run_spacing=6),
     ]
-    controls.append(card(rows, "move", highlight=True))
+    moving = card(rows, "move", highlight=True)
+    # before any town is tapped, not moving comes first: it would otherwise sit below the 22 towns
+    if visits:
+        controls.append(moving)
     roads = sum(not v["carpet"] for v in visits)
     draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
     cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
@@ -406,6 +413,8 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
     elif not visits:
         controls.append(act(vm, "pass_move", _("{name} does not move").format(name=name),
                             lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False))
+    if not visits:
+        controls.append(moving)
     if visits:
         if gold_game:
             label = (_("Take {gold} gold").format(gold=paid) if not cost else

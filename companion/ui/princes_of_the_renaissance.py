@@ -140,7 +140,11 @@ def round_screen(shell) -> Screen:
     if state["phase"] == "decade_end":
         return decade_end_screen(shell)
     shell.draft.pop("income", None)  # the decade goes on (an undo): its income is entered anew at its end
-    controls: list[ft.Control] = [_cities(shell), shell.problem()]
+    # a troop or a treachery card bought: the cities' statuses play no part, the form takes their room
+    buying = (not (state["pending"] or state["auction"] or state["war"] or state["acted"])
+              and shell.draft.get("action", {}).get("step") in ("troop", "treachery"))
+    controls: list[ft.Control] = [] if buying else [_cities(shell)]
+    controls.append(shell.problem())
     primary = None
     if state["pending"]:
         controls.append(_pending(shell))
@@ -221,18 +225,22 @@ def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
         draft = shell.draft["action"] = {"step": None, "turn": turn}
     current = draft["step"]
     if current is None:
-        short = {"troop": _("Troop"), "treachery": _("Treachery card"), "city": _("City tile"), "pope": _("Pope"),
+        short = {"treachery": _("Treachery card"), "city": _("City tile"), "pope": _("Pope"),
                  "event": _("Event tile"), "war": _("War")}
         controls += [heading(_("Choose the action of this turn")),
-                     choice_chips("action", [(s.id, short[s.id]) for s in rules.STEPS if s.id != "pass"], None,
-                                  lambda v: (draft.update(step=v), shell.render()))]
+                     choice_chips("action", [(s.id, short[s.id]) for s in rules.STEPS if s.id in short], None,
+                                  lambda v: (draft.update(step=v), shell.render())),
+                     text(_("Or buy a troop:"), SMALL), _troop_chips(shell, draft)]
         return controls, end
     helper, primary = {"troop": _troop_helper, "treachery": _card_helper, "city": _city_helper,
                        "pope": _pope_helper, "event": _event_helper, "war": _war_helper}[current](shell)
-    rows = [ft.Row([ft.Container(heading(shell.game_text(f"step.standard.{current}.title")), expand=True),
+    chosen = shell.draft.get("troop", {}).get("troop") if current == "troop" else None
+    title_ = shell.game_text(f"troop.{chosen}") if chosen else shell.game_text(f"step.standard.{current}.title")
+    rows = [ft.Row([ft.Container(heading(title_), expand=True),
                     tid("action-other", ft.TextButton(content=ft.Text(_("Another action"), size=SMALL),
                                                       height=TARGET, on_click=lambda e: (
-                                                          shell.draft.pop("action", None), shell.render())))]),
+                                                          shell.draft.pop("action", None), shell.draft.pop("troop", None),
+                                                          shell.render())))]),
             *helper, shell.rule_fold(f"{GAME}.step.standard.{current}", "action-rules")]
     controls.append(card(rows, "action-card"))
     return controls, primary or end
@@ -245,26 +253,73 @@ def _stats_draft(troop: str) -> dict:
     return dict(base, **rules.KNOWN_TROOPS.get(troop, {}))
 
 
+def _troop_chips(shell, action: dict | None = None) -> ft.Control:
+    """The troops the player on turn may still buy; a tap opens the troop form with that troop (from the
+    action chooser: the troop action too)."""
+    vm = shell.vm
+    owned = vm.state["players"][rules.active_family(vm.state, vm.session["config"])]["troops"]
+    draft = shell.draft.setdefault("troop", {"troop": None})
+
+    def choose(troop: str) -> None:
+        draft.clear()
+        draft.update(troop=troop, **_stats_draft(troop))
+        if action is not None:
+            action.update(step="troop")
+        shell.render()
+
+    return choice_chips("troop", [(t, shell.game_text(f"troop.{t}")) for t in rules.TROOPS if t not in owned],
+                        draft["troop"], choose)
+
+
+def _turn_left(shell, family: str) -> bool:
+    """Whether the player on turn could still do something of his turn after its action: a treachery
+    card to play (or Start War), or a tile ability of his own turn not used yet."""
+    state = shell.vm.state
+    return bool(state["players"][family]["treachery"]) or any(
+        rules.owns(state, family, ability) and f"{family}:{ability}" not in state["used"]
+        for ability in ("banking", "lucrezia_borgia", "alfonso_of_aragon"))
+
+
+def _buy_troop(shell, draft: dict, end: bool) -> None:
+    """Buy the troop; with `end`, the turn ends in the same tap (nothing of the turn is left)."""
+    vm = shell.vm
+    if vm.dispatch("buy_troop", **draft):
+        shell.draft.pop("troop", None)
+        if end:
+            shell.draft.pop("action", None)
+            vm.dispatch("end_turn")
+        shell.render()
+
+
 def _troop_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     family = rules.active_family(vm.state, vm.session["config"])
     owned = vm.state["players"][family]["troops"]
     draft = shell.draft.setdefault("troop", {"troop": None})
-    rows = [choice_chips("troop", [(t, shell.game_text(f"troop.{t}")) for t in rules.TROOPS if t not in owned],
-                         draft["troop"], lambda v: (draft.clear(), draft.update(troop=v, **_stats_draft(v)),
-                                                    shell.render())),
-            shell.problem("troop")]
+    # the troop chosen (its name is the card's heading; "Another action" changes it), its list gives
+    # way to what is read off the tile, so that all of it is in sight
+    rows = [] if draft["troop"] else [_troop_chips(shell)]
+    rows.append(shell.problem("troop"))
     primary = None
     if draft["troop"]:
-        rows.append(text(_("Read the values off the tile:"), SMALL))
-        rows += [count("troop-cost", _("Price (gold)"), draft["cost"], 1, 99, lambda v: draft.update(cost=v)),
+        rows += [count("troop-cost", _("Price printed on the tile (gold)"), draft["cost"], 1, 99,
+                       lambda v: draft.update(cost=v)),
                  shell.problem("cost")]
-        for key, label in (("attack", _("Attack")), ("defence", _("Defence")), ("gold", _("Income: gold")),
-                           ("influence", _("Income: influence"))):
-            rows += [pick(f"troop-{key}", label, draft[key], 0, 6, lambda v, k=key: draft.update({k: v})),
+        for key, label in (("attack", _("Attack")), ("defence", _("Defence"))):   # one row each: all in sight
+            rows += [count(f"troop-{key}", label, draft[key], 0, 9,
+                           lambda v, k=key: (draft.update({k: v}), shell.render()), chips=3),
                      shell.problem(key)]
-        primary = act(vm, "buy_troop", _("Buy the troop"), lambda e: shell.send("buy_troop", "troop", **draft),
-                      "buy-troop", icon=ft.Icons.CHECK, bar=True)
+        income = [pick(f"troop-{key}", label, draft[key], 0, 6, lambda v, k=key: (draft.update({k: v}), shell.render()))
+                  for key, label in (("gold", _("Income: gold")), ("influence", _("Income: influence")))]
+        rows += [shell.fold("troop-income", _("Income printed on it: {gold} gold, {influence} influence").format(
+                     gold=draft["gold"], influence=draft["influence"]), income, _("Most troops have none: tap to change")),
+                 shell.problem("gold"), shell.problem("influence")]
+        end = not _turn_left(shell, family)
+        primary = act(vm, "buy_troop", _("Buy the troop and end the turn") if end else _("Buy the troop"),
+                      lambda e: _buy_troop(shell, draft, end), "buy-troop", icon=ft.Icons.CHECK, bar=True)
+        if end:
+            rows.append(act(vm, "buy_troop", _("Buy the troop, the turn goes on"),
+                            lambda e: _buy_troop(shell, draft, False), "buy-troop-only", primary=False))
     for troop in [t for t in rules.TROOPS if t in owned]:
         rows.append(act(vm, "discard_troop", _("Discard: {troop}").format(troop=shell.game_text(f"troop.{troop}")),
                         lambda e, t=troop: vm.dispatch("discard_troop", troop=t), f"discard-{troop}",
@@ -345,20 +400,22 @@ def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         draft.update(event=event, currency=rules.KNOWN_EVENT_CURRENCY.get(event, draft["currency"]))
         shell.render()
 
-    rows = [text(_("Which event tile of this decade?"), SMALL),
-            choice_chips("event", [(e, shell.game_text(f"event.{e}")) for e in rules.EVENTS
-                                   if e not in vm.state["events_done"]], draft["event"], choose),
-            shell.problem("event")]
+    chips = choice_chips("event", [(e, shell.game_text(f"event.{e}")) for e in rules.EVENTS
+                                   if e not in vm.state["events_done"]], draft["event"], choose)
     if not draft["event"]:
-        return rows, None
-    rows += [text(_("Paid in (circle: gold, square: influence):"), SMALL),
-             choice_chips("currency", [("gold", shell.game_text("currency.gold")),
-                                       ("influence", shell.game_text("currency.influence"))], draft["currency"],
-                          lambda v: (draft.update(currency=v), shell.render())),
-             shell.problem("currency"),
-             pick("event-vp", _("VP printed on the tile"), draft["vp"], 0, rules.EVENT_VP_MAX,
-                  lambda v: draft.update(vp=v)),
-             _opening_bid(shell, "event", draft, 0, rules.LEDGER_MAX)]
+        return [text(_("Which event tile of this decade?"), SMALL), chips, shell.problem("event")], None
+    # the tile chosen, its list folds away so that what is read off the tile comes into sight
+    rows = [shell.fold("event-kind", _("Event tile: {event}").format(event=shell.game_text(f"event.{draft['event']}")),
+                       [chips], _("Tap to choose another")),
+            shell.problem("event"),
+            text(_("Paid in (circle: gold, square: influence):"), SMALL),
+            choice_chips("currency", [("gold", shell.game_text("currency.gold")),
+                                      ("influence", shell.game_text("currency.influence"))], draft["currency"],
+                         lambda v: (draft.update(currency=v), shell.render())),
+            shell.problem("currency"),
+            pick("event-vp", _("VP printed on the tile"), draft["vp"], 0, rules.EVENT_VP_MAX,
+                 lambda v: draft.update(vp=v)),
+            _opening_bid(shell, "event", draft, 0, rules.LEDGER_MAX)]
     return rows, _open_button(shell, "event", draft)
 
 
@@ -379,9 +436,20 @@ def _war_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     primary = None
     if draft["attacker"] and draft["defender"]:
-        primary = act(shell.vm, "declare_war", _("Declare the war"), lambda e: shell.send("declare_war", "war", **draft),
+        primary = act(shell.vm, "declare_war", _("Declare the war"), lambda e: _declare(shell, draft),
                       "declare-war", icon=ft.Icons.FLAG, bar=True)
     return _war_cities(shell, draft), primary
+
+
+def _declare(shell, draft: dict, card: bool = False) -> None:
+    """Declare the war; when nobody could veto it (no treachery card in any hand, no unused Lorenzo
+    Medici), the same tap goes on to the condottiere auctions, as "No veto" would."""
+    vm = shell.vm
+    if vm.dispatch("declare_war", **draft, **({"card": True} if card else {})):
+        shell.draft.pop("war", None)
+        if vm.state["war"] and vm.state["war"]["stage"] == "veto" and not rules.veto_possible(vm.state):
+            vm.dispatch("no_veto")
+        shell.render()
 
 
 def _start_war_card(shell) -> ft.Control:
@@ -390,8 +458,8 @@ def _start_war_card(shell) -> ft.Control:
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     return shell.fold("start-war", shell.game_text("card.start_war"),
                       [*_war_cities(shell, draft),
-                       act(shell.vm, "declare_war", _("Play the card and start the war"), lambda e: shell.send(
-                           "declare_war", "war", card=True, **draft), "declare-war-card")])
+                       act(shell.vm, "declare_war", _("Play the card and start the war"),
+                           lambda e: _declare(shell, draft, card=True), "declare-war-card")])
 
 
 # ----------------------------------------------------------------------------------------------

@@ -40,6 +40,23 @@ def play_auction(app) -> None:
     app.tap("no-more-bids")        # Anna pays 1; tiles 5 and 6 go back to the pool; route planning
 
 
+def play_auction_with_a_bystander(app) -> None:
+    """An auction of the 6 tiles of a 3-player round in which Bořek bids on none: Anna and Cyril
+    contest tiles 1 to 3, Anna takes tile 4 alone, tiles 5 and 6 go back to the pool."""
+    app.tap("next-phase")          # on to the auction: the row is turned up, tile 1 opens
+    app.tap("bid-min")             # Anna 1
+    app.tap("sit-out")             # Bořek passes on this tile and is not asked again this round
+    app.tap("bid-min")             # Cyril 2
+    app.tap("pass-bid")            # Anna: Cyril wins tile 1
+    for _ in range(2):             # tiles 2 and 3: Anna and Cyril only
+        app.tap("bid-min")
+        app.tap("bid-min")
+        app.tap("pass-bid")
+    app.tap("bid-min")             # tile 4: Anna
+    app.tap("no-bid")              # Cyril does not bid: Anna wins it
+    app.tap("no-more-bids")        # tiles 5 and 6 go back to the pool; route planning
+
+
 def prepare_quiet_round(app) -> None:
     """The taps benchmark's start: round 2 of a new Elfengold game, after a round 1 where nothing happened."""
     prepare_auction(app)
@@ -216,3 +233,22 @@ def test_a_greyed_control_says_why_in_sight_at_360_by_740(app, server):
     reason_in_sight(app, "error-gold-pile")
     app.in_sight("banner")
     app.says("banner", app.t("There are only {n} gold cards.", n=7))
+
+
+def test_a_bystander_costs_one_tap_a_round_and_not_moving_is_in_sight_on_a_small_czech_phone(app, server):
+    """Issue 25: at 360×740 in Czech, an auction of the 6 tiles in which Bořek bids on none costs 14
+    taps (his "no bids this round" once, not a pass per tile), with no scrolling; in the move phase
+    "does not move" is in sight above the 22 towns."""
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.open(server.url)
+    app.language("cs")
+    prepare_auction(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_auction_with_a_bystander(app)
+    assert (app.taps, app.scrolled) == (14, 0.0)
+    app.says("fig-red", figure(app, 0, 11))                 # Anna paid 1 for tile 4
+    app.says("fig-blue", figure(app, 0, 12))                # Bořek bid on nothing
+    app.says("fig-green", figure(app, 0, 6))                # Cyril paid 2 for each of tiles 1 to 3
+    app.tap("next-phase")                                   # move
+    assert app.reach(app.id("pass-move")) == 0.0
+    app.in_sight("pass-move")
