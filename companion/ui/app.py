@@ -22,6 +22,7 @@ from .. import rulesearch, table, texts
 from ..i18n import LANGUAGES, vocative
 from ..store import Store
 from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, score_sheet, village
+from . import teach as teach_ui
 from .viewmodel import ViewModel
 from ..engine.model import P_, Guide, Msg
 from .widgets import (ACCENT, EDGE, HEADER, MESSAGE_ROOM, SMALL, TARGET, TEXT, Screen, banner, bar_button, button, card,
@@ -269,7 +270,7 @@ class Shell:
             self._kept = {}     # and is drawn anew: a part is kept only where it stays in its place
         shown = self.screen()
         screen = shown if isinstance(shown, Screen) else Screen(shown)
-        screen.body = drawn(screen.body)
+        screen.body = drawn([*teach_ui.panel(self), *screen.body])
         for i, control in enumerate(screen.body):
             # The same key for the same place on the same screen: Flet then sends only what changed
             # (a new count, a new line), not the whole screen, and each phone redraws only that.
@@ -850,7 +851,7 @@ class Shell:
         form = ui.new_game_form(self, game_id)
         heading_ = ui.form_title(self, game_id) if hasattr(ui, "form_title") else _("New game: {game}").format(
             game=self.vm.t.text(f"{game_id}.game.title"))
-        return Screen([title(heading_), *form.body], form.primary)
+        return Screen([title(heading_), *teach_ui.form_choice(self, game_id), *form.body], form.primary)
 
     # -- setup checklist ------------------------------------------------------------------------------
 
@@ -873,7 +874,9 @@ class Shell:
             controls.append(tid(f"tick-{item['id']}", ft.Container(
                 ft.Row([ft.Icon(ft.Icons.CHECK_BOX if checked else ft.Icons.CHECK_BOX_OUTLINE_BLANK,
                                 color=ACCENT if checked else None, size=30),
-                        ft.Container(ft.Text(label, size=TEXT, color=ft.Colors.GREY_500 if checked else None),
+                        ft.Container(ft.Column([ft.Text(label, size=TEXT, color=ft.Colors.GREY_500 if checked else None),
+                                                *([why] if (why := teach_ui.setup_line(self, item["id"])) else [])],
+                                               spacing=2, tight=True),
                                      expand=True)], vertical_alignment=ft.CrossAxisAlignment.CENTER),
                 padding=ft.Padding.symmetric(vertical=10, horizontal=4), border_radius=8,
                 on_click=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c))))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable, Iterator
 
-from .. import backup, exchange, history
+from .. import backup, exchange, history, teach
 from ..engine import flow
 from ..engine.model import InvalidAction, Msg, N_, Rule
 from ..games import GAMES
@@ -92,6 +92,8 @@ class ViewModel:
         #: The log of the screen whose control is being handled (`as_shown`): None outside a tap.
         self._shown: list | None = None
         self._moves: tuple[int, dict[str, Rule]] | None = None  # the table of allowed actions, by state
+        #: The new-game form's "Teach us" switch: the next game started from the form teaches.
+        self.teach_next = False
 
     # -- observing -------------------------------------------------------------------------------
 
@@ -130,6 +132,7 @@ class ViewModel:
     def go(self, route: str) -> None:
         self._let_go_deletion()
         self.route = route
+        self.teach_next = False  # a new-game form opens with "Teach us" off
         self.problem, self.notice, self.damaged = None, None, None
         self._changed()
 
@@ -162,9 +165,65 @@ class ViewModel:
             config = game.new_config(form)
         except InvalidAction as error:
             return self._refuse(error)
+        if self.teach_next and teach.teaches(game_id):
+            # a group that has learnt this game before starts with teaching folded away (one tap opens it)
+            config["teach"] = "folded" if teach.group(game_id, config) in self._taught_groups() else "open"
+        self.teach_next = False
         sid = self.store.create_session(game_id, config)
         self.on_saved("catalogue", sid)
         return self.open(sid)
+
+    # -- teach mode ------------------------------------------------------------------------------
+
+    def set_teach_next(self, on: bool) -> None:
+        """The new-game form's "Teach us" switch."""
+        self.teach_next = bool(on)
+        self._changed()
+
+    def teach_mode(self) -> str | None:
+        """This game's teaching: "open" (setup and round 1 explained), "folded" (after round 1, or a group
+        that has learnt the game before: one tap opens a step's help), None (a game that does not teach)."""
+        if not self.session or self.session["config"].get("teach") not in ("open", "folded"):
+            return None
+        if self.session["config"]["teach"] == "open" and teach.first_round(self.session["game"], self.state,
+                                                                          self.session["log"]):
+            return "open"
+        return "folded"
+
+    def teach_recap(self) -> bool:
+        """True in round 2 of a game that taught round 1: the three-line recap is shown."""
+        return (self.session is not None and self.session["config"].get("teach") == "open"
+                and self.state.get("phase") not in ("setup", "over")
+                and teach.round_of(self.session["game"], self.state, self.session["log"]) == 2)
+
+    def teach_step(self) -> tuple[str, str] | None:
+        """"How to do it" and "why it matters" of the step on screen, in the reader's language (None:
+        no step, or a step without them)."""
+        step = teach.step(self.session["game"], self.session["config"], self.state)
+        if step is None:
+            return None
+        how, why = teach.how(self.session["game"], step)
+        shown = self.t.text(how.key), self.t.text(why.key)
+        return None if shown[0] == how.key else shown
+
+    def teach_explain(self) -> list[str]:
+        """The explanation on the spot of what just happened, with this table's names and numbers."""
+        return [self.t.msg(m) for m in teach.explain(self.session["game"], self.session["config"], self.state)]
+
+    def _taught_groups(self) -> list[str]:
+        """The groups that have learnt a game here (`teach.group` keys)."""
+        taught = self.store.setting(teach.TAUGHT, [])
+        return [g for g in taught if isinstance(g, str)] if isinstance(taught, list) else []
+
+    def _taught(self) -> None:
+        """Round 1 of a teaching game is over: its group has learnt the game."""
+        config = self.session["config"]
+        if config.get("teach") != "open" or teach.first_round(self.session["game"], self.state, self.session["log"]):
+            return
+        key = teach.group(self.session["game"], config)
+        taught = self._taught_groups()
+        if key not in taught:
+            self.store.set_setting(teach.TAUGHT, [*taught, key])
 
     @_locked
     def open(self, sid: str, route: str | None = None) -> bool:
@@ -605,6 +664,7 @@ class ViewModel:
                                           self.store.load(self.session["id"])["log"])
             self.store.set_status(self.session["id"], "finished" if finished else "active", summary)
         self.state = state
+        self._taught()
         self.problem = None
         if self.route not in ("rules", "log"):
             self.route = _route_for(state)

@@ -1,0 +1,130 @@
+"""Teach mode in a real browser at phone size, one short game per game: "Teach us" on the new-game
+form, the cards and the setup lines, the step's "how to do it", and the explanation on the spot of
+round 1's first scoring, market day or auction with this table's names and numbers. Flanders switches
+language inside the test (English, then Czech); Village and Carcassonne run in Czech, Princes and
+Elfenland in English (their other language: tests/test_teach.py, on the view-model)."""
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.test_flanders_flow import PLAYERS, score_city
+
+
+def at_top(app) -> None:
+    """Scroll the screen back to its top, where the teaching stands."""
+    app.page.mouse.move(195, 400)
+    app.page.mouse.wheel(0, -20_000)
+    app.page.wait_for_timeout(500)
+
+
+def explains(app, *parts: str) -> None:
+    at_top(app)
+    expect(app.id("teach-explain")).to_be_attached()
+    for part in parts:
+        app.says("teach-explain", part)
+
+
+def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
+    app.open(server.url)
+    app.language("en")
+    app.tap("new-flanders_1302")
+    app.tap("teach-yes")
+    app.names(*PLAYERS)
+    app.tap("empty-utrecht")
+    app.tap("create")
+    expect(app.id("teach-card-win")).to_be_attached()
+    app.says("why-board", "score track")
+    app.tap("begin")
+    at_top(app)
+    app.says("teach-how", "gold card")
+    app.tap("step-scoring")
+    # Ghent: Anna (blue) and Bořek (yellow) 3 quarters each, Cyril 1; Bořek has 2 guild masters, Anna 1
+    score_city(app, "ghent", {"blue": 3, "yellow": 3, "green": 1}, {"blue": 1, "yellow": 2})
+    explains(app, "Ghent is worth 7 points", "Bořek: quarters 3, guild masters 2, place 1: 7 points",
+             "Anna: quarters 3, guild masters 1, place 2: 4 points",
+             "Bořek ties on quarters with Anna and wins the tie with more guild masters.")
+    app.tap("lang-cs")
+    app.language("cs")
+    explains(app, "Gent má hodnotu 7 bodů", "Bořek")
+    app.says("teach-explain", "Anna")
+
+
+def test_village_teaches_the_market_day_in_czech(app, server):
+    app.open(server.url)
+    app.language("cs")
+    app.tap("new-village")
+    app.tap("teach-yes")
+    app.names("Anna", "Bořek")
+    app.tap("create")
+    expect(app.id("teach-card-score")).to_be_attached()
+    app.tap("begin")
+    app.tap("market-start")
+    app.tap("sale-6")
+    app.tap("market-sell")
+    app.tap("sale-3")
+    app.tap("market-sell")
+    explains(app, "Den trhu: kostku trhu vzal hráč Anna",
+             "Anna: zákazník za 6 bodů prestiže", "bez ztráty času",
+             "Bořek: zákazník za 3 body prestiže", "značka života teď stojí na 1")
+
+
+def test_princes_teaches_the_first_auction_in_english(app, server):
+    app.open(server.url)
+    app.language("en")
+    app.tap("new-princes_of_the_renaissance")
+    app.tap("teach-yes")
+    app.names("Anna", "Bořek", "Cyril")
+    app.tap("colour-1-d_este")
+    app.tap("create")
+    app.tap("tick-board")
+    app.tap("begin")
+    at_top(app)
+    app.says("teach-how", "choose one action")
+    # Anna opens Venice at 14, Bořek raises to 15, Cyril and Anna pass
+    app.tap("action-city")
+    app.tap("city-venice")
+    app.tap("open-auction")
+    app.tap("bid-15")
+    app.tap("pass-bid")
+    app.tap("pass-bid")
+    explains(app, "Venice", "Bořek bid 15 last and takes it.", "Bořek pays 15 (Gold) and has 25 left.")
+
+
+def test_carcassonne_teaches_the_first_completed_feature_in_czech(app, server):
+    app.open(server.url)
+    app.language("cs")
+    app.tap("new-carcassonne")
+    app.tap("teach-yes")
+    app.names("Anna", "Bořek", "Cyril")          # red, green, blue
+    app.tap("create")
+    app.says("why-tiles", "Kartičky jsou celá hra")
+    app.tap("begin")
+    # Anna and Bořek each have a knight in a city Anna completes: 4 tiles + 1 pennant = 10 each
+    app.tap("meeple-red-plus")
+    app.tap("meeple-others")
+    app.tap("meeple-green-plus")
+    app.tap("f-type-city")
+    app.tap("f-tiles-4")
+    app.tap("f-pennants-1")
+    app.tap("f-m-red-1")
+    app.tap("f-m-green-1")
+    app.tap("score-feature")
+    explains(app, "Anna, Bořek", "10", "Body teď: Anna 10, Bořek 10, Cyril 0.")
+
+
+def test_elfenland_teaches_the_first_auction_in_english(app, server):
+    app.open(server.url)
+    app.language("en")
+    app.tap("new-elfenland")
+    app.tap("teach-yes")
+    app.tap("wizards")
+    app.names("Anna", "Bořek", "Cyril")          # red, blue, green; Anna starts
+    app.tap("create")
+    app.tap("tick-board")
+    app.tap("begin")
+    app.tap("next-phase")                         # the auction: tile 1 opens
+    app.tap("bid-min")                            # Anna 1
+    app.tap("bid-min")                            # Bořek 2
+    app.tap("pass-bid")                           # Cyril
+    app.tap("pass-bid")                           # Anna: Bořek pays 2 of his 12 gold
+    explains(app, "First auction:", "goes to Bořek for 2 gold", "Bořek has 10 gold left.")
