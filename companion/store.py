@@ -43,7 +43,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 try:
     import fcntl
@@ -697,7 +697,9 @@ class Store:
             for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
                         "created": session.get("created", time.time()),
-                        **({"details": session["details"]} if session.get("details") else {})}
+                        **({"details": session["details"]} if session.get("details") else {}),
+                        **({"imported": dict(session["imported"], result=session["result"])}
+                           if session.get("imported") else {})}
                 name = f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json")
                 db = self._open(name)[0]
                 db.storage.write({"meta": {"1": meta},
@@ -760,7 +762,8 @@ class Store:
             if meta is None or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
                     or not all(isinstance(a.get("type"), str) and isinstance(a.get("args", {}), dict) for a in log):
                 raise SessionLost(sid)
-            return {"id": sid, "game": meta["game"], "config": meta["config"], "log": log}
+            return {"id": sid, "game": meta["game"], "config": meta["config"], "log": log,
+                    **({"imported": meta["imported"]} if imported_fault(meta) is None and "imported" in meta else {})}
 
     def record(self, sid: str, action: dict, expect: int | None = None) -> None:
         """Persist one action (one line appended to this session's journal).
@@ -887,6 +890,8 @@ def rebuilt_entry(sid: str, document: dict) -> dict:
     otherwise, also when the log cannot be replayed (opening it then says the game is damaged)."""
     meta = document["meta"]["1"]
     entry = _entry(sid, meta)
+    if "imported" in meta and imported_fault(meta) is None:
+        return dict(entry, status="finished", result=meta["imported"]["result"])
     _keys, log = _log_of(document)
     try:
         game, config = GAMES[meta["game"]], meta["config"]
@@ -913,10 +918,12 @@ def _entry(sid: str, meta: dict) -> dict:
     """A game's catalogue entry; with the configuration's own title (a score sheet's name) and the
     finished game's details, where it has them."""
     config = meta["config"]
-    title, details = config.get("title"), meta.get("details")
+    title, details, imported = config.get("title"), meta.get("details"), meta.get("imported")
     return {"id": sid, "game": meta["game"], "created": meta["created"], "status": "active",
             "players": [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in config.get("players", [])],
             **({"title": title} if isinstance(title, str) else {}),
+            **({"imported": {"source": imported["source"], "uuid": imported["uuid"]}}
+               if imported_fault(meta) is None and imported else {}),
             **({"details": details} if details_fault(details) is None else {})}
 
 
@@ -993,6 +1000,20 @@ def entry_fault(entry: Any) -> Msg | None:
     return None
 
 
+def imported_fault(meta: Mapping) -> Msg | None:
+    """What is wrong with an imported game's mark (`meta["imported"]`: from BG Stats, its play's uuid
+    and the result the file gave, for players of the game's configuration); None: nothing."""
+    imported = meta.get("imported")
+    players = meta.get("config", {}).get("players")
+    if not isinstance(imported, dict) or imported.get("source") != "bgstats" \
+            or not isinstance(imported.get("uuid"), str) or not 0 < len(imported["uuid"]) <= 64 \
+            or not _is_result(imported.get("result")) or not _is_players(players) \
+            or [r["colour"] for r in imported["result"]["players"]] != [p["colour"] for p in players] \
+            or not set(imported["result"]["winners"]) <= {p["colour"] for p in players}:
+        return Msg(N_("its import mark must name the BG Stats play and its result"))
+    return None
+
+
 #: The longest place and note a finished game's details take; the longest play time (minutes).
 PLACE_LENGTH, NOTE_LENGTH, MINUTES = 60, 500, 10_000
 
@@ -1066,6 +1087,8 @@ def session_fault(document: Any) -> Msg | None:
         return Msg(N_("its meta must name one of the games, with a configuration of players and a creation time"))
     if "details" in meta and details_fault(meta["details"]) is not None:
         return details_fault(meta["details"])
+    if "imported" in meta and (imported_fault(meta) is not None or document.get("log")):
+        return imported_fault(meta) or Msg(N_("an imported game has no move log"))
     for key, action in document.get("log", {}).items():
         if not is_action(action):
             return Msg(N_("its action {n} must have a type, arguments and a time"), {"n": key})
@@ -1094,6 +1117,8 @@ def replay_fault(document: dict) -> Msg | None:
     game, config = GAMES[meta["game"]], meta["config"]
     if len(json.dumps(config, ensure_ascii=False)) > CONFIG_BYTES:
         return Msg(N_("its configuration is larger than a new game's can be"))
+    if "imported" in meta:  # no log to replay: its result is the file's (session_fault checked it)
+        return imported_fault(meta)
     try:
         game.new_config(config)
         flow.initial(game, config)
