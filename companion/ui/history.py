@@ -199,11 +199,12 @@ def archive_screen(shell) -> list[ft.Control]:
 def imported_screen(shell) -> list[ft.Control]:
     """A finished game imported from BG Stats: its result as the file gave it and its details (no log)."""
     _, vm = shell.vm.t, shell.vm
+    ngettext = vm.t.n
     result = vm.session["imported"]["result"]
     names = {r["colour"]: r["name"] for r in result["players"]}
     rows = [card([ft.Row([text(f"{r['place']}.", weight=ft.FontWeight.BOLD),
                           ft.Container(who(r["name"], r["colour"]), expand=True),
-                          text(vm.t.n("{n} point", "{n} points", r["total"]).format(n=r["total"]),
+                          text(ngettext("{n} point", "{n} points", r["total"]).format(n=r["total"]),
                                weight=ft.FontWeight.BOLD)])], f"result-{r['colour']}")
             for r in sorted(result["players"], key=lambda r: r["place"])]
     return [title(game_title(shell, vm.session["game"], vm.session["config"].get("title"))),
