@@ -987,9 +987,12 @@ def entry_fault(entry: Any) -> Msg | None:
               ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
               ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
               ("details", lambda v: details_fault(v) is None,
-               N_("details must be a play time in minutes, a place and a note"))]
+               N_("details must be a play time in minutes, a place and a note")),
+              ("imported", lambda v: isinstance(v, dict) and set(v) == {"source", "uuid"} and v["source"] == "bgstats"
+               and isinstance(v["uuid"], str) and 0 < len(v["uuid"]) <= 64,
+               N_("imported must name the BG Stats play the game came from"))]
     for name, good, why in checks:
-        if name in ("result", "title", "details") and name not in entry:
+        if name in ("result", "title", "details", "imported") and name not in entry:
             continue
         try:
             ok = name in entry and good(entry[name])

@@ -250,3 +250,14 @@ def test_the_five_games_are_matched_by_id_or_by_name_in_either_language():
     assert bgstats.game_of({"name": "Carcassonne: Hunters and Gatherers", "bggId": 4390}, names) is None
     data = copy.deepcopy(sample())
     assert bgstats.check(data)[0]["game"] == "carcassonne" and data == sample()  # the file is not changed
+
+
+def test_a_catalogue_entry_with_a_wrong_import_mark_is_left_out(tmp_path):
+    store = Store(str(tmp_path))
+    exchange.import_json(store, text(dict(sample(), plays=sample()["plays"][:2])))
+    catalogue = json.loads((tmp_path / "companion.json").read_text())
+    key = next(iter(catalogue["sessions"]))
+    catalogue["sessions"][key]["imported"] = {"source": "bgstats", "uuid": ["a1"]}
+    (tmp_path / "companion.json").write_text(json.dumps(catalogue))
+    again = Store(str(tmp_path))
+    assert len(again.sessions()) == 1 and json.loads(exchange.export_bgstats(again))["plays"][0]["uuid"] == "b2"
