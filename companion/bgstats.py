@@ -18,7 +18,8 @@ refused whole (`Refused`, naming the entry). Player names are cut to the app's 2
 places to 60. A score must be a whole number (BG Stats writes it as text; an empty score counts 0).
 
 Writing (`export`): every finished game, its game with the `bggId` of the five games, its players
-(one id per name), its place as a location, its date, minutes, scores, ranks and winners. A play
+(one id per name) in seat order, its place as a location, its date, minutes, scores, ranks and
+winners (`startPlayer` and `newPlayer` are not kept, so they are written false). A play
 keeps the uuid it was imported with; a game played here gets a uuid made from its id, so the same
 game exported twice is the same play, and re-importing a file adds nothing twice.
 
@@ -304,26 +305,28 @@ def export(entries: Iterable[Mapping]) -> dict:
         key = history.kind(entry)
         if key not in games:
             name = result.get("title") or texts.english_title(entry["game"])
-            games[key] = {"id": len(games) + 1, "uuid": str(uuids.uuid5(NAMESPACE, key)), "name": name,
-                          "bggId": BGG_IDS.get(entry["game"], 0), "highestWins": not result.get("lowest", False)}
+            games[key] = {"id": len(games) + 1, "name": name, "bggId": BGG_IDS.get(entry["game"], 0),
+                          "highestWins": not result.get("lowest", False)}
         details = entry.get("details") or {}
         place = details.get("place") or ""
         if place and place.casefold() not in locations:
             locations[place.casefold()] = {"id": len(locations) + 1, "name": place}
         winners = set(result["winners"])
+        seats = [p.get("colour") for p in entry.get("players", [])]
         scores = []
-        for seat, row in enumerate(result["players"]):
+        for seat, row in enumerate(sorted(result["players"], key=lambda r: seats.index(r["colour"])
+                                          if r["colour"] in seats else len(seats))):
             who = _key(row["name"])
             if who not in players:
                 players[who] = {"id": len(players) + 1, "name": _clean(row["name"])}
             scores.append({"playerRefId": players[who]["id"], "score": str(row["total"]),
-                           "winner": row["colour"] in winners, "startPlayer": seat == 0, "newPlayer": False,
+                           "winner": row["colour"] in winners, "startPlayer": False, "newPlayer": False,
                            "seatOrder": seat + 1, "rank": row["place"]})
         minutes = history.minutes(entry)
         plays.append({"uuid": play_uuid(entry), "playDate": time.strftime("%Y-%m-%d %H:%M:%S",
                                                                           time.localtime(entry["created"])),
                       "durationMin": minutes or 0, "gameRefId": games[key]["id"],
                       **({"locationRefId": locations[place.casefold()]["id"]} if place else {}),
-                      "ignored": False, "playerScores": scores})
+                      "playerScores": scores})
     return {"games": list(games.values()), "players": list(players.values()), "locations": list(locations.values()),
             "plays": plays}
