@@ -242,8 +242,8 @@ def export(kind: str, data_dir: str | None) -> int:
 
 
 def import_(path: str, data_dir: str | None) -> int:
-    """Games from a JSON export or a BG Stats export; exit 2 with one message (and nothing changed: the data folder is not
-    even opened) if it is refused. Safe while the server runs: the store writes under the folder's lock."""
+    """Games from a JSON export or a BG Stats export; exit 2 with one message (and nothing changed: the
+    data folder is not even opened) if it is refused. Safe while the server runs: the store writes under the folder's lock."""
     from . import exchange
 
     try:

@@ -106,7 +106,8 @@ def shown(store: Store) -> list:
     out = []
     for e in by_date(store):
         winners = {r["colour"]: r["name"] for r in e["result"]["players"]}
-        out.append((e["game"], e["result"].get("title"), time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e["created"])),
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(e["created"]))
+        out.append((e["game"], e["result"].get("title"), when,
                     [(r["name"], r["total"], r["place"]) for r in e["result"]["players"]],
                     sorted(winners[w] for w in e["result"]["winners"]), history.minutes(e),
                     (e.get("details") or {}).get("place", "")))
@@ -232,7 +233,8 @@ def test_the_commands(tmp_path):
     again = companion("import", str(tmp_path / "bg.json"), "--data-dir", str(tmp_path / "a"))
     assert again.returncode == 0 and again.stdout == "imported 0 game(s), 5 already stored\n"
     out = companion("export", "--format", "bgstats", "--data-dir", str(tmp_path / "a"))
-    assert out.returncode == 0 and [p["uuid"] for p in json.loads(out.stdout)["plays"]] == ["a1", "b2", "c3", "d4", "e5"]
+    assert out.returncode == 0
+    assert [p["uuid"] for p in json.loads(out.stdout)["plays"]] == ["a1", "b2", "c3", "d4", "e5"]
     (tmp_path / "bad.json").write_text(broken(put("plays/1/playerScores/0/playerRefId", 42)), encoding="utf-8")
     before = snapshot(tmp_path / "a")
     bad = companion("import", str(tmp_path / "bad.json"), "--data-dir", str(tmp_path / "a"))
