@@ -33,10 +33,12 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("game", metavar="GAME")
     score.add_argument("file", metavar="FILE", nargs="?", default="-")
     export = sub.add_parser("export", help="every stored game as CSV or JSON on standard output")
-    export.add_argument("--format", choices=("csv", "csv-excel-cs", "json"), default="json",
-                        help="csv-excel-cs: for Excel in Czech (`;` between cells, decimal commas)")
+    export.add_argument("--format", choices=("csv", "csv-excel-cs", "json", "bgstats"), default="json",
+                        help="csv-excel-cs: for Excel in Czech (`;` between cells, decimal commas); bgstats: the "
+                             "finished games as a file BG Stats imports")
     export.add_argument("--data-dir", default=None)
-    load = sub.add_parser("import", help="take back games from a JSON export (nothing changes if it is refused)")
+    load = sub.add_parser("import", help="take back games from a JSON export or a BG Stats export (nothing "
+                                         "changes if it is refused)")
     load.add_argument("file", metavar="FILE")
     load.add_argument("--data-dir", default=None)
     keep = sub.add_parser("backup", help="the whole data folder as one zip file (FILE - is standard output)")
@@ -259,14 +261,16 @@ def export(kind: str, data_dir: str | None) -> int:
         return _folder_failure(folder, error)
     if kind == "json":
         sys.stdout.write(exchange.export_json(store) + "\n")
+    elif kind == "bgstats":
+        sys.stdout.write(exchange.export_bgstats(store) + "\n")
     else:
         sys.stdout.write(exchange.export_csv(store, excel_cs=kind == "csv-excel-cs"))
     return 0
 
 
 def import_(path: str, data_dir: str | None) -> int:
-    """Games from a JSON export; exit 2 with one message (and nothing changed: the data folder is not
-    even opened) if it is refused. Safe while the server runs: the store writes under the folder's lock."""
+    """Games from a JSON export or a BG Stats export; exit 2 with one message (and nothing changed: the
+    data folder is not even opened) if it is refused. Safe while the server runs: the store writes under the folder's lock."""
     from . import exchange
 
     try:

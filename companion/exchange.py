@@ -18,6 +18,12 @@ which JSON does not allow; no lone surrogate, which no file can hold), every gam
 changes nothing. Games already stored (the same game, configuration and log) are skipped, so
 importing the same export twice does not duplicate them.
 
+A BG Stats export (companion/bgstats.py) is recognised by its lists of plays and players: its plays
+become finished games marked as imported (no log; the result its file gave), a play already stored
+(the same uuid) is skipped, and a file that fails any check changes nothing. `export_bgstats` writes
+the finished games as BG Stats reads them. The JSON export keeps an imported game with its mark and
+result, and takes it back as such.
+
 A CSV cell that a spreadsheet would take for a formula (a name starting with `=`, `+`, `-` or
 `@`) is written with a `'` in front, so it stays text.
 """
@@ -29,8 +35,9 @@ import io
 import json
 import time
 from typing import Any
+from collections.abc import Mapping
 
-from . import history, texts
+from . import bgstats, history, texts
 from . import store as store_limits
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
@@ -62,6 +69,16 @@ class ImportRefused(Exception):
 def _games(store: Store) -> list[dict]:
     out = []
     for entry in sorted(store.sessions(), key=lambda e: (e["created"], e["id"])):
+        if entry.get("imported"):  # from BG Stats: no log, the result its file gave
+            if entry.get("result"):
+                out.append({"id": entry["id"], "game": EXPORT_NAME[entry["game"]], "created": entry["created"],
+                            "status": "finished", "config": _imported_config(store, entry), "log": [],
+                            "imported": entry["imported"],
+                            "result": {"players": [{"id": r["colour"], "total": r["total"], "place": r["place"],
+                                                    "breakdown": r["breakdown"]} for r in entry["result"]["players"]],
+                                       "winners": entry["result"]["winners"]},
+                            **({"details": entry["details"]} if entry.get("details") else {})})
+            continue
         try:
             session = store.load(entry["id"])
             game = GAMES[session["game"]]
@@ -140,6 +157,71 @@ def _fingerprint(game: str, config: Any, log: list) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+def _mark(game: Mapping) -> str:
+    """What tells a stored game from another: a BG Stats play's uuid, else its game, configuration and log."""
+    if game.get("imported"):
+        return f"{bgstats.SOURCE}:{game['imported']['uuid']}"
+    return _fingerprint(game["game"], game["config"], game["log"])
+
+
+def export_bgstats(store: Store) -> str:
+    """Every finished game as a BG Stats export (companion/bgstats.py)."""
+    entries = store.sessions("finished")
+    for entry in entries:
+        if not entry.get("result"):  # finished before the history kept summaries
+            try:
+                session = store.load(entry["id"])
+                game = GAMES[session["game"]]
+                state = flow.replay(game, session["config"], session["log"])
+                entry["result"] = history.summary(game, session["config"], state, session["log"])
+            except (SessionLost, *CANNOT_REPLAY):
+                continue
+    return json.dumps(bgstats.export(entries), ensure_ascii=False, indent=1)
+
+
+def _imported_config(store: Store, entry: dict) -> dict:
+    try:
+        return store.load(entry["id"])["config"]
+    except SessionLost:
+        return {"players": entry["players"]}
+
+
+def _checked_imported(raw: dict, where: str) -> dict:
+    """A game an export holds as imported from BG Stats: its mark, players, result and details."""
+    game_id = IMPORT_NAME[raw["game"]]
+    config, result, mark = raw["config"], raw.get("result"), raw["imported"]
+    players = config.get("players")
+    bad = Msg(N_("{where}: an imported game must have its players, its result and no log"), {"where": where})
+    try:
+        colours = [p["colour"] for p in players]
+        names = {p["colour"]: p["name"] for p in players}
+        summary = {"winners": list(result["winners"]),
+                   "players": [{"colour": r["id"], "name": names[r["id"]], "total": r["total"], "place": r["place"],
+                                "breakdown": r["breakdown"]} for r in result["players"]]}
+    except (TypeError, KeyError, AttributeError):
+        raise ImportRefused(bad) from None
+    if game_id == "score_sheet":
+        try:
+            if GAMES[game_id].new_config(config)["sheet"] != config.get("sheet"):
+                raise ImportRefused(bad)
+        except InvalidAction:
+            raise ImportRefused(bad) from None
+        summary["kind"], summary["title"] = GAMES[game_id].kind(config)
+        if config["sheet"]["lowest"]:
+            summary["lowest"] = True
+    elif set(config) != {"players"}:
+        raise ImportRefused(bad)
+    if raw["log"] != [] or raw["status"] != "finished" or not isinstance(mark, dict) \
+            or not 1 <= len(players) <= bgstats.MAX_PLAYERS or colours != list(bgstats.COLOURS[:len(players)]) \
+            or store_limits.imported_fault({"config": config, "imported": dict(mark, result=summary)}) is not None \
+            or not all(isinstance(n, str) and 0 < len(n) <= bgstats.NAME for n in names.values()) \
+            or len(json.dumps(config, ensure_ascii=False)) > store_limits.CONFIG_BYTES:
+        raise ImportRefused(bad)
+    return {"game": game_id, "config": config, "log": [], "status": "finished", "created": raw["created"],
+            "result": summary, "imported": {"source": mark["source"], "uuid": mark["uuid"]},
+            **({"details": raw["details"]} if raw.get("details") else {})}
+
+
 def _checked_game(raw: Any, where: str) -> dict:
     if not isinstance(raw, dict):
         raise ImportRefused(Msg(N_("{where} must be an object"), {"where": where}))
@@ -156,12 +238,14 @@ def _checked_game(raw: Any, where: str) -> dict:
     if not is_time(raw["created"]):
         raise ImportRefused(Msg(N_("{where}: created must be a time in seconds between 1970 and 2100"),
                                 {"where": where}))
+    if not isinstance(raw["config"], dict):
+        raise ImportRefused(Msg(N_("{where}: config must be an object"), {"where": where}))
+    if "imported" in raw:
+        return _checked_imported(raw, where)
     log = raw["log"]
     if not isinstance(log, list) or len(log) > MAX_ACTIONS:
         raise ImportRefused(Msg(N_("{where}: log must be a list of at most {n} actions"),
                                 {"where": where, "n": MAX_ACTIONS}))
-    if not isinstance(raw["config"], dict):
-        raise ImportRefused(Msg(N_("{where}: config must be an object"), {"where": where}))
     game_id = IMPORT_NAME[raw["game"]]
     game = GAMES[game_id]
     try:
@@ -210,13 +294,20 @@ def check_json(text: str) -> Checked:
                                 {"line": error.lineno, "column": error.colno})) from None
     except ValueError:  # a number of more than 4,300 digits
         raise ImportRefused(Msg(N_("the file holds a number too long to read"))) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ImportRefused(Msg(N_('not a companion export: "format" must be {format}'),
-                                {"format": json.dumps(FORMAT)}))
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ImportRefused(Msg(N_("the file holds text that is not valid Unicode (a lone surrogate)"))) from None
+    except RecursionError:
+        raise ImportRefused(Msg(N_("the file is nested too deeply"))) from None
+    if bgstats.looks_like(data):
+        try:
+            return Checked(bgstats.check(data), [])
+        except bgstats.Refused as error:
+            raise ImportRefused(error.msg) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused(Msg(N_('not a companion export: "format" must be {format}'),
+                                {"format": json.dumps(FORMAT)}))
     games, sheets = _checked_games(data)
     return Checked(games, sheets)
 
@@ -261,10 +352,10 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
             session = store.load(entry["id"])
         except SessionLost:
             continue
-        known.add(_fingerprint(session["game"], session["config"], session["log"]))
+        known.add(_mark(session))
     new, seen = [], set()
     for item in checked:
-        mark = _fingerprint(item["game"], item["config"], item["log"])
+        mark = _mark(item)
         if mark not in known and mark not in seen:
             seen.add(mark)
             new.append(item)

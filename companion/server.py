@@ -133,6 +133,8 @@ def add_downloads(app, store: Store, data_dir: str) -> None:
         exchange.export_csv(store, excel_cs=True), "text/csv; charset=utf-8", "games-excel-cs.csv"))
     app.add_api_route("/download/games.json", lambda: attachment(exchange.export_json(store), "application/json",
                                                                  "games.json"))
+    app.add_api_route("/download/bgstats.json", lambda: attachment(exchange.export_bgstats(store), "application/json",
+                                                                   "bgstats.json"))
     app.add_api_route("/download/backup.zip", lambda: attachment(backup.backup(data_dir), "application/zip",
                                                                  "backup.zip"))
 

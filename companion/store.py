@@ -43,8 +43,8 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
-from collections.abc import Callable, Iterable
 
 try:
     import fcntl
@@ -704,7 +704,9 @@ class Store:
                 meta = {"game": session["game"], "config": session["config"],
                         "created": session.get("created", time.time()),
                         **({"details": session["details"]} if session.get("details") else {}),
-                        **({"abandoned": True} if session.get("status") == "abandoned" else {})}
+                        **({"abandoned": True} if session.get("status") == "abandoned" else {}),
+                        **({"imported": dict(session["imported"], result=session["result"])}
+                           if session.get("imported") else {})}
                 name = f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json")
                 db = self._open(name)[0]
                 db.storage.write({"meta": {"1": meta},
@@ -767,7 +769,8 @@ class Store:
             if meta is None or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
                     or not all(isinstance(a.get("type"), str) and isinstance(a.get("args", {}), dict) for a in log):
                 raise SessionLost(sid)
-            return {"id": sid, "game": meta["game"], "config": meta["config"], "log": log}
+            return {"id": sid, "game": meta["game"], "config": meta["config"], "log": log,
+                    **({"imported": meta["imported"]} if imported_fault(meta) is None and "imported" in meta else {})}
 
     def record(self, sid: str, action: dict, expect: int | None = None) -> None:
         """Persist one action (one line appended to this session's journal).
@@ -954,6 +957,8 @@ def rebuilt_entry(sid: str, document: dict) -> dict:
     otherwise, also when the log cannot be replayed (opening it then says the game is damaged)."""
     meta = document["meta"]["1"]
     entry = _entry(sid, meta)
+    if "imported" in meta and imported_fault(meta) is None:
+        return dict(entry, status="finished", result=meta["imported"]["result"])
     _keys, log = _log_of(document)
     try:
         game, config = GAMES[meta["game"]], meta["config"]
@@ -980,10 +985,12 @@ def _entry(sid: str, meta: dict) -> dict:
     """A game's catalogue entry; with the configuration's own title (a score sheet's name) and the
     finished game's details, where it has them."""
     config = meta["config"]
-    title, details = config.get("title"), meta.get("details")
+    title, details, imported = config.get("title"), meta.get("details"), meta.get("imported")
     return {"id": sid, "game": meta["game"], "created": meta["created"], "status": "active",
             "players": [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in config.get("players", [])],
             **({"title": title} if isinstance(title, str) else {}),
+            **({"imported": {"source": imported["source"], "uuid": imported["uuid"]}}
+               if imported_fault(meta) is None and imported else {}),
             **({"details": details} if details_fault(details) is None else {})}
 
 
@@ -1047,9 +1054,12 @@ def entry_fault(entry: Any) -> Msg | None:
               ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
               ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
               ("details", lambda v: details_fault(v) is None,
-               N_("details must be a play time in minutes, a place and a note"))]
+               N_("details must be a play time in minutes, a place and a note")),
+              ("imported", lambda v: isinstance(v, dict) and set(v) == {"source", "uuid"} and v["source"] == "bgstats"
+               and isinstance(v["uuid"], str) and 0 < len(v["uuid"]) <= 64,
+               N_("imported must name the BG Stats play the game came from"))]
     for name, good, why in checks:
-        if name in ("result", "title", "details") and name not in entry:
+        if name in ("result", "title", "details", "imported") and name not in entry:
             continue
         try:
             ok = name in entry and good(entry[name])
@@ -1057,6 +1067,20 @@ def entry_fault(entry: Any) -> Msg | None:
             ok = False
         if not ok:
             return Msg(why)
+    return None
+
+
+def imported_fault(meta: Mapping) -> Msg | None:
+    """What is wrong with an imported game's mark (`meta["imported"]`: from BG Stats, its play's uuid
+    and the result the file gave, for players of the game's configuration); None: nothing."""
+    imported = meta.get("imported")
+    players = meta.get("config", {}).get("players")
+    if not isinstance(imported, dict) or imported.get("source") != "bgstats" \
+            or not isinstance(imported.get("uuid"), str) or not 0 < len(imported["uuid"]) <= 64 \
+            or not _is_result(imported.get("result")) or not _is_players(players) \
+            or [r["colour"] for r in imported["result"]["players"]] != [p["colour"] for p in players] \
+            or not set(imported["result"]["winners"]) <= {p["colour"] for p in players}:
+        return Msg(N_("its import mark must name the BG Stats play and its result"))
     return None
 
 
@@ -1133,6 +1157,8 @@ def session_fault(document: Any) -> Msg | None:
         return Msg(N_("its meta must name one of the games, with a configuration of players and a creation time"))
     if "details" in meta and details_fault(meta["details"]) is not None:
         return details_fault(meta["details"])
+    if "imported" in meta and (imported_fault(meta) is not None or document.get("log")):
+        return imported_fault(meta) or Msg(N_("an imported game has no move log"))
     for key, action in document.get("log", {}).items():
         if not is_action(action):
             return Msg(N_("its action {n} must have a type, arguments and a time"), {"n": key})
@@ -1161,6 +1187,8 @@ def replay_fault(document: dict) -> Msg | None:
     game, config = GAMES[meta["game"]], meta["config"]
     if len(json.dumps(config, ensure_ascii=False)) > CONFIG_BYTES:
         return Msg(N_("its configuration is larger than a new game's can be"))
+    if "imported" in meta:  # no log to replay: its result is the file's (session_fault checked it)
+        return imported_fault(meta)
     try:
         game.new_config(config)
         flow.initial(game, config)

@@ -9,7 +9,7 @@ import flet as ft
 
 from .. import history as looking_back
 from .widgets import (ACCENT, GUILD_COLOURS, SMALL, TEXT, Keypad, button, card, choice_chips, dot,
-                      heading, text, tid, title)
+                      heading, text, tid, title, who)
 
 PAGE = 30  # finished games listed per "show more"
 #: Category colours of the per-category chart: greys of clearly different lightness, none near the
@@ -175,12 +175,14 @@ def downloads(shell) -> ft.Control:
                 tid("export-csv-cs", ft.OutlinedButton(_("CSV for Excel (Czech)"),
                                                        on_click=lambda e: fetch("games-excel-cs.csv"), height=52)),
                 tid("export-json", ft.OutlinedButton("JSON", on_click=lambda e: fetch("games.json"), height=52)),
+                tid("export-bgstats", ft.OutlinedButton("BG Stats", on_click=lambda e: fetch("bgstats.json"),
+                                                        height=52)),
                 tid("backup", ft.OutlinedButton(_("Backup"), on_click=lambda e: fetch("backup.zip"), height=52))],
                wrap=True),
-        text(_("Import adds the games of a JSON export; restore replaces everything with a backup, so save a "
-               "backup of what is here first.") if vm.browser else
-             _("Import adds the games of a JSON export; restore replaces everything with a backup (what was here "
-               "is kept aside in the data folder)."), SMALL, color=ft.Colors.GREY_400),
+        text(_("Import adds the games of a JSON export or of a BG Stats export; restore replaces everything with "
+               "a backup, so save a backup of what is here first.") if vm.browser else
+             _("Import adds the games of a JSON export or of a BG Stats export; restore replaces everything with a "
+               "backup (what was here is kept aside in the data folder)."), SMALL, color=ft.Colors.GREY_400),
         ft.Row([tid("import-json", ft.OutlinedButton(_("Import games"), icon=ft.Icons.UPLOAD_FILE, height=52,
                                                      on_click=lambda e: shell.page.run_task(upload, "json"))),
                 tid("restore", ft.OutlinedButton(_("Restore a backup"), icon=ft.Icons.RESTORE, height=52,
@@ -195,6 +197,8 @@ def archive_screen(shell) -> list[ft.Control]:
     time, place and note (which can be changed), the log."""
     _, vm = shell.vm.t, shell.vm
     config = vm.session["config"]
+    if vm.session.get("imported"):
+        return imported_screen(shell)
     result = vm.game.result(vm.state, config)
     ended = vm.session["log"][-1].get("at") if vm.session["log"] else None  # an imported log has no times
     when = vm.t.when(ended, clock=True) if ended else ""
@@ -211,6 +215,28 @@ def archive_screen(shell) -> list[ft.Control]:
     lines = vm.history()
     controls += [text(f"{len(lines) - i}. {line}", SMALL) for i, line in enumerate(lines)]
     return controls
+
+
+def imported_screen(shell) -> list[ft.Control]:
+    """A finished game imported from BG Stats: its result as the file gave it and its details (no log)."""
+    _, vm = shell.vm.t, shell.vm
+    ngettext = vm.t.n
+    result = vm.session["imported"]["result"]
+    names = {r["colour"]: r["name"] for r in result["players"]}
+    rows = [card([ft.Row([text(f"{r['place']}.", weight=ft.FontWeight.BOLD),
+                          ft.Container(who(r["name"], r["colour"]), expand=True),
+                          text(ngettext("{n} point", "{n} points", r["total"]).format(n=r["total"]),
+                               weight=ft.FontWeight.BOLD)])], f"result-{r['colour']}")
+            for r in sorted(result["players"], key=lambda r: r["place"])]
+    return [title(game_title(shell, vm.session["game"], vm.session["config"].get("title"))),
+            button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
+                   icon=ft.Icons.ARROW_BACK),
+            tid("imported-note", text(_("Imported from BG Stats: only the scores were recorded, so there is no "
+                                        "move log."), SMALL, color=ft.Colors.GREY_400)),
+            *([card([text(_("Won by {names}").format(names=", ".join(names[w] for w in result["winners"])),
+                          weight=ft.FontWeight.BOLD, color=ACCENT)], "winner", highlight=True)]
+              if result["winners"] else []),
+            *rows, details_card(shell)]
 
 
 def details_card(shell) -> ft.Control:

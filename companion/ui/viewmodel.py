@@ -233,7 +233,11 @@ class ViewModel:
         try:
             with saved(self.store).lock:
                 session = self.store.load(sid)
-                session["log"], state = self._state_after(session)
+                if session.get("imported"):  # from BG Stats: no log to replay, only the result its file gave
+                    state = {"phase": "over"}
+                    route = "archive"
+                else:
+                    session["log"], state = self._state_after(session)
         except SessionLost:
             self.problem = Problem(self.t(N_("This game could not be opened.")))
             self.session, self.state, self.route, self.damaged = None, None, "home", None
@@ -362,7 +366,7 @@ class ViewModel:
 
     #: What the history's export buttons download: the name (also the server's /download/ route) and
     #: how it is made.
-    EXPORTS = ("games.csv", "games-excel-cs.csv", "games.json", "backup.zip")
+    EXPORTS = ("games.csv", "games-excel-cs.csv", "games.json", "bgstats.json", "backup.zip")
 
     def export_file(self, name: str) -> tuple[str, bytes] | None:
         """The file name and the bytes of `games.csv`, `games-excel-cs.csv` (for Excel in Czech: `;`
@@ -374,6 +378,8 @@ class ViewModel:
             return stamped, exchange.export_csv(self.store, excel_cs=name == "games-excel-cs.csv").encode("utf-8")
         if name == "games.json":
             return stamped, exchange.export_json(self.store).encode("utf-8")
+        if name == "bgstats.json":
+            return stamped, exchange.export_bgstats(self.store).encode("utf-8")
         try:
             return stamped, backup.backup(self.store.dir)
         except (backup.BackupRefused, OSError) as error:
@@ -569,6 +575,8 @@ class ViewModel:
         return self.open(sid, "archive")
 
     def progression(self) -> dict[str, list[int]] | None:
+        if self.session.get("imported"):
+            return None
         return history.progression(self.game, self.session["config"], self.session["log"])
 
     def sealed(self, kind: str) -> list[str]:
