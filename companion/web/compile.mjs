@@ -29,7 +29,8 @@ for (const [where, root] of [["/src", folder], ["/pyodide", pyodideDir], ["/out"
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root }, where);
 }
 pyodide.globals.set("stdlib_out", `/out/${path.basename(stdlibOut)}`);
-pyodide.runPython(`
+try {
+  pyodide.runPython(`
 import ast, importlib.util, marshal, pathlib, py_compile, sys, zipfile
 
 for source in sorted(pathlib.Path("/src").rglob("*.py")):
@@ -95,3 +96,7 @@ with zipfile.ZipFile("/pyodide/python_stdlib.zip") as stdlib:
                 info.compress_type = zipfile.ZIP_DEFLATED
             compiled.writestr(info, data)
 `);
+} catch (error) {
+  console.error(error.message);  // Python's traceback, without node's own stack
+  process.exit(1);
+}
