@@ -142,11 +142,12 @@ self.addEventListener("fetch", (event) => {
       return hit;
     }
     // "no-cache": never a file of an older build that the HTTP cache kept.
-    const response = await (request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" }));
-    if (response.ok && name in FILES && request.mode !== "navigate") {
-      const keeping = cache.put(name, response.clone()).then(() => got(name));
+    const response = request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" });
+    if (name in FILES && request.mode !== "navigate") {
+      // Marked as being kept from the moment it is asked for; the copy is taken before the page reads it.
+      const keeping = response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => got(name)));
       KEEPING.set(name, keeping);
-      event.waitUntil(keeping.finally(() => KEEPING.delete(name)));
+      event.waitUntil(keeping.catch(() => null).finally(() => KEEPING.delete(name)));
     }
     return response;
   })());
