@@ -1,13 +1,20 @@
 """The phone alone on a mid-range phone (README "Putting it on a phone"): first visit, reload,
 offline reload, a cold start from the home-screen icon, and the bytes a first visit costs.
 
-    python bench/phone.py [RUNS] [--folder SITE]     (default 3 runs of a fresh build)
+    python bench/phone.py [RUNS] [--folder SITE [--folder SITE2 ...]]
+
+Without --folder it builds the app once and measures that (default 3 runs). With several folders
+(an old build and a new one) the runs take them in turn, A B A B ..., so that the load of a shared
+machine falls on both alike; it prints each run, the load average before it, and the medians per
+folder.
 
 The phone: headless Chromium at 360×740, device pixel ratio 3, touch, the page's CPU slowed ×4
-(DevTools' Emulation.setCPUThrottlingRate). The network: a static host on 127.0.0.1 that gzips
-text as common hosts do (tests/static_host.py --phone) and sends as a 20 Mbit/s, 40 ms mobile
-link does, for every request of the page, its workers and its service worker (DevTools' network
-emulation would slow the page's own requests only). Every other host is blocked.
+(DevTools' Emulation.setCPUThrottlingRate) and its network set to 20 Mbit/s down, 5 Mbit/s up and
+40 ms (DevTools' Network.emulateNetworkConditions). DevTools sets both on the page only, not on the
+page's Python worker nor on its service worker, which make almost all the requests; so the static
+host (tests/static_host.py --phone, on 127.0.0.1, gzip as common hosts do) also sends as that link
+does: 40 ms late and 20 Mbit/s for all of its responses together. (The few requests the page makes
+before its service worker runs, about 100 kB, pass both.) Every other host is blocked.
 - first visit: a fresh profile, the page opened → the home screen; then how long until the app is
   ready offline (the service worker has what it needs); the bytes are everything the host sent
   until then;
@@ -32,11 +39,17 @@ from tests.browser.test_offline import OFFLINE_ARGS, StaticServer, show_home  # 
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 3, "is_mobile": True,
          "has_touch": True}
 CPU_SLOWDOWN = 4
+#: The mobile link (Network.emulateNetworkConditions: bytes a second, milliseconds).
+NETWORK = {"offline": False, "downloadThroughput": 20e6 / 8, "uploadThroughput": 5e6 / 8, "latency": 40}
 QUIET = 2.0
 
 
-def slow_cpu(page) -> None:
-    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+def as_phone(page) -> None:
+    """The page's CPU slowed and its network made a mobile link, by DevTools."""
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    session.send("Network.enable")
+    session.send("Network.emulateNetworkConditions", NETWORK)
 
 
 def timed(page, start) -> float:
@@ -80,7 +93,7 @@ def run(playwright, folder: Path, profile: Path) -> dict[str, float]:
         context = playwright.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, args=OFFLINE_ARGS, headless=True, **PHONE)
         page = context.pages[0]
-        slow_cpu(page)
+        as_phone(page)
         return context, page
 
     server = StaticServer(folder, phone=True).start()
@@ -103,27 +116,35 @@ def run(playwright, folder: Path, profile: Path) -> dict[str, float]:
     return figures
 
 
+def load() -> float:
+    """The machine's load average over the last minute."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
 def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
     runs = int(argv[0]) if argv and argv[0].isdigit() else 3
     with tempfile.TemporaryDirectory(prefix="companion-phone-") as temp:
-        if "--folder" in argv:
-            folder = Path(argv[argv.index("--folder") + 1])
-        else:
+        folders = [Path(argv[i + 1]) for i, arg in enumerate(argv) if arg == "--folder"]
+        if not folders:
             from companion.web.build import build
 
             built = build(Path(temp) / "site")
-            folder = built.folder
+            folders = [built.folder]
             print(f"folder: {built.files} files, {built.size / 1e6:.1f} MB, built in {built.seconds:.1f} s")
-        results = []
+        results: dict[Path, list[dict[str, float]]] = {folder: [] for folder in folders}
         with sync_playwright() as playwright:
             for number in range(runs):
-                results.append(run(playwright, folder, Path(temp) / f"profile-{number}"))
-                print(f"run {number + 1}: " + ", ".join(f"{key} {value:.2f}" for key, value in results[-1].items()),
-                      flush=True)
-    print("median: " + ", ".join(f"{key} {statistics.median(r[key] for r in results):.2f}"
-                                 + ("" if key == "MB" else " s") for key in results[0]))
+                for folder in folders:
+                    before = load()
+                    results[folder].append(run(playwright, folder, Path(temp) / f"profile-{number}-{folders.index(folder)}"))
+                    print(f"{folder} run {number + 1} (load {before:.1f}): "
+                          + ", ".join(f"{key} {value:.2f}" for key, value in results[folder][-1].items()), flush=True)
+    for folder, figures in results.items():
+        print(f"{folder} median of {len(figures)}: " + ", ".join(
+            f"{key} {statistics.median(r[key] for r in figures):.2f}" + ("" if key == "MB" else " s")
+            for key in figures[0]))
 
 
 if __name__ == "__main__":

@@ -579,3 +579,69 @@ def test_the_page_follows_the_language_and_is_asked_to_keep_the_games_once_there
 def test_a_first_start_in_a_browser_of_another_language_is_in_english(tmp_path):
     page = Page(["fr-FR", "de"], True)
     assert ViewModel(browser.PageStore(tmp_path / "data").start(page.browser)).lang == "en"
+
+
+def test_the_standard_library_holds_what_the_app_can_import_and_not_the_rest(builds):
+    """Trimmed for a first visit: mail, HTTP, XML, tests, debuggers and the REPL are left out."""
+    if not shutil.which("node"):
+        pytest.skip("node.js is not installed: Pyodide's standard library is shipped whole")
+    with zipfile.ZipFile(builds[0] / "pyodide" / "python_stdlib.zip") as stdlib:
+        tops = {name.split("/")[0].removesuffix(".pyc") for name in stdlib.namelist()}
+    assert {"asyncio", "json", "csv", "zipfile", "tarfile", "gzip", "gettext", "tomllib", "uuid", "_strptime",
+            "encodings", "pyodide", "_pyodide", "runpy", "traceback", "urllib"} <= tops
+    assert not tops & {"email", "http", "xml", "unittest", "multiprocessing", "_pyrepl", "pydoc_data", "pdb"}
+    assert (builds[0] / "pyodide" / "python_stdlib.zip").stat().st_size < 2_700_000  # Pyodide's: 4.5 MB compiled
+
+
+#: Under node.js, Pyodide with the built folder's own (trimmed) standard library runs the app's code:
+#: every module of companion imported, a game played, exported as CSV and JSON, backed up and restored.
+TRIMMED_RUN = """
+import { pathToFileURL } from "node:url";
+const [site, app] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(`${site}/pyodide/pyodide.mjs`).href);
+const pyodide = await loadPyodide({ indexURL: `${site}/pyodide/` });
+pyodide.FS.mkdirTree("/app");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: app }, "/app");
+pyodide.runPython(`
+import importlib, pkgutil, sys
+sys.path[:0] = ["/app", "/app/__pypackages__"]
+import companion
+for module in pkgutil.walk_packages(companion.__path__, "companion."):
+    if module.name != "companion.web.browser":  # it imports js, which needs a page
+        importlib.import_module(module.name)
+import flet, runpy, traceback, pyodide.http, urllib.parse, shutil, tarfile, gzip
+from companion.store import Store
+from companion.ui.viewmodel import ViewModel
+from companion import backup, exchange
+vm = ViewModel(Store("/tmp/data"))
+assert vm.new_game("flanders_1302", FORM) and vm.dispatch("tick", item="board", done=True)
+blob = backup.backup("/tmp/data")
+print(len(exchange.export_csv(vm.store)) > 0, len(exchange.export_json(vm.store)) > 0,
+      backup.restore("/tmp/other", blob)[0], sorted(m for m in sys.modules if m.split(".")[0] in ("email", "http")))
+`);
+"""
+
+
+def test_the_app_runs_on_the_trimmed_standard_library(builds, tmp_path):
+    if not shutil.which("node"):
+        pytest.skip("node.js is not installed: Pyodide's standard library is shipped whole")
+    with tarfile.open(builds[0] / ARCHIVE) as tar:
+        tar.extractall(tmp_path / "app", filter="data")
+    script = tmp_path / "run.mjs"
+    script.write_text(TRIMMED_RUN.replace("FORM)", f"{FORM!r})"), encoding="utf-8")
+    done = subprocess.run(["node", str(script), str(builds[0]), str(tmp_path / "app")], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "True True 1 []"
+
+
+def test_a_module_that_imports_what_the_build_leaves_out_fails_the_build(tmp_path):
+    if not shutil.which("node"):
+        pytest.skip("node.js is not installed: Pyodide's standard library is shipped whole")
+    import flet_web
+
+    from companion.web.build import BuildError, bytecode
+
+    pyodide = Path(flet_web.get_package_web_dir()) / "pyodide"
+    with pytest.raises(BuildError, match="companion/mail.py imports email"):
+        bytecode({"companion/mail.py": b"def send():\n    import email.message\n"}, pyodide, tmp_path / "stdlib.zip")

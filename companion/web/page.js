@@ -78,7 +78,7 @@ async function companionServiceWorker() {
   });
   const registering = sw.register("sw.js").catch((error) => console.warn("companion: no service worker:", error));
   if (sw.controller) {
-    return;  // a later start: the app's files come from its cache (the browser checks for a new build meanwhile)
+    return false;  // a later start: the app's files come from its cache (the browser checks for a new build meanwhile)
   }
   if (await registering && !sw.controller) {
     await new Promise((resolve) => {
@@ -86,6 +86,7 @@ async function companionServiceWorker() {
       setTimeout(resolve, 10000);  // a worker that never takes over must not keep the app from starting
     });
   }
+  return Boolean(sw.controller);
 }
 
 // Python starts at once, while Flutter loads: Flet's python.js starts its worker only when the
@@ -141,8 +142,13 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
   navigator.serviceWorker?.controller?.postMessage("complete");
 };
 
-companionServiceWorker().then(() => {
+companionServiceWorker().then((first) => {
   companionPython();
+  if (first) {
+    // A first visit: the app's archive downloads now, beside Pyodide, rather than once Python is up
+    // and asks for it; the service worker keeps it, and hands it to Python from its cache.
+    fetch(flet.appPackageUrl).then((response) => response.arrayBuffer()).catch(() => null);
+  }
   const flutter = document.createElement("script");
   flutter.src = "flutter_bootstrap.js";
   flutter.async = true;

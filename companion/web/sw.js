@@ -18,6 +18,9 @@ const FILES = %FILES%;
 const ON_DEMAND = %ON_DEMAND%;
 const CACHE = `companion-${VERSION}`;
 const SCOPE = new URL(self.registration.scope);
+// The files being downloaded and kept right now: a second request for one of them (the page fetched
+// app.tar.gz ahead of Python, which then asks for it too) waits for it instead of downloading it again.
+const KEEPING = new Map();
 
 // Tell the start screen a file is here (its progress line counts the bytes).
 async function got(name) {
@@ -128,6 +131,9 @@ self.addEventListener("fetch", (event) => {
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // Every page of the app is index.html: the route is in the hash, which no request carries.
+    if (KEEPING.has(name)) {
+      await KEEPING.get(name).catch(() => null);
+    }
     const hit = await cache.match(request.mode === "navigate" ? "index.html" : name);
     if (hit) {
       if (name in FILES) {
@@ -136,9 +142,12 @@ self.addEventListener("fetch", (event) => {
       return hit;
     }
     // "no-cache": never a file of an older build that the HTTP cache kept.
-    const response = await (request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" }));
-    if (response.ok && name in FILES && request.mode !== "navigate") {
-      event.waitUntil(cache.put(name, response.clone()).then(() => got(name)));
+    const response = request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" });
+    if (name in FILES && request.mode !== "navigate") {
+      // Marked as being kept from the moment it is asked for; the copy is taken before the page reads it.
+      const keeping = response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => got(name)));
+      KEEPING.set(name, keeping);
+      event.waitUntil(keeping.catch(() => null).finally(() => KEEPING.delete(name)));
     }
     return response;
   })());
