@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 
 from . import history, texts
 from .engine.model import Msg, N_
-from .games import score_sheet
+from .games.score_sheet import rules as score_sheet
 
 SOURCE = "bgstats"
 #: The five games' BoardGameGeek ids, each checked against a stored public page (carcassonne 822,

@@ -41,13 +41,13 @@ from . import bgstats, history, texts
 from . import store as store_limits
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
-from .games import GAMES, REGISTRY
+from .games import GAME_IDS, GAMES, cli_name
 from .store import CANNOT_REPLAY, SessionLost, Store, details_fault, is_time, sheet_fault
 
 FORMAT = {"name": "companion", "version": 1}
 #: Each game's name in every export (its name on the command line); an import takes either spelling.
-EXPORT_NAME = {game_id: cli_name for game_id, cli_name in REGISTRY}
-IMPORT_NAME = {**{game_id: game_id for game_id, _ in REGISTRY}, **{cli: game_id for game_id, cli in REGISTRY}}
+EXPORT_NAME = {game_id: cli_name(game_id) for game_id in GAME_IDS}
+IMPORT_NAME = {**{game_id: game_id for game_id in GAME_IDS}, **{cli_name(game_id): game_id for game_id in GAME_IDS}}
 
 MAX_BYTES = 50_000_000            # a file larger than this is not an export of ours
 MAX_GAMES = 100_000

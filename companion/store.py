@@ -61,7 +61,7 @@ from . import texts as text_data
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_, P_
 from .games import GAME_IDS, GAMES
-from .games.score_sheet import check_sheet
+from .games.score_sheet.rules import check_sheet
 
 INDEX, TEXTS, SESSIONS = "companion.json", "texts.json", "sessions"
 #: A copy of the settings (the language, the join token), kept beside the catalogue: a catalogue that

@@ -106,7 +106,7 @@ def explain(game_id: str, config: Mapping, state: Mapping) -> list[Msg]:
 
 
 def _flanders(config: Mapping, state: Mapping) -> list[Msg]:
-    from .games import flanders_1302 as rules
+    from .games.flanders_1302 import rules as rules
     names = _names(config)
     if state["cities"]:
         name, city = next(iter(state["cities"].items()))
@@ -127,7 +127,7 @@ def _flanders(config: Mapping, state: Mapping) -> list[Msg]:
 
 
 def _village(config: Mapping, state: Mapping) -> list[Msg]:
-    from .games import village as rules
+    from .games.village import rules as rules
     market = state.get("market")
     if not market:
         return []
@@ -152,7 +152,7 @@ def _village(config: Mapping, state: Mapping) -> list[Msg]:
 
 
 def _princes(config: Mapping, state: Mapping) -> list[Msg]:
-    from .games import princes_of_the_renaissance as rules
+    from .games.princes_of_the_renaissance import rules as rules
     names = _names(config)
     war = state.get("last_war")
     if war and war.get("rounds"):
@@ -201,7 +201,7 @@ def _princes(config: Mapping, state: Mapping) -> list[Msg]:
 
 
 def _carcassonne(config: Mapping, state: Mapping) -> list[Msg]:
-    from .games import carcassonne as rules
+    from .games.carcassonne import rules as rules
     if not state["scored"]:
         return []
     feature = state["scored"][0]
@@ -214,7 +214,7 @@ def _carcassonne(config: Mapping, state: Mapping) -> list[Msg]:
 
 
 def _elfenland(config: Mapping, state: Mapping) -> list[Msg]:
-    from .games import elfenland as rules
+    from .games.elfenland import rules as rules
     names = _names(config)
     move = state.get("last_move")
     if move and move["visits"]:

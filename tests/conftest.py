@@ -2,6 +2,7 @@
 game session driven action by action."""
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -29,6 +30,11 @@ def examples(game: str) -> list[tuple[str, dict, dict]]:
         expected = path.with_name(path.name.replace(".input.json", ".expected.json"))
         found.append((path.name.split(".")[1], json.loads(path.read_text()), json.loads(expected.read_text())))
     return found
+
+
+def game_examples(game_id: str):
+    """A game's `examples.py` (its folder's `SCRIPT` and `CONFIGS`): what the conformance tests play."""
+    return importlib.import_module(f"companion.games.{game_id}.examples")
 
 
 @pytest.fixture(params=["memory", "file"])

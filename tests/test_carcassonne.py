@@ -10,7 +10,7 @@ import pytest
 from companion.engine import flow
 from companion.engine.inputs import InputError
 from companion.engine.model import InvalidAction
-from companion.games import carcassonne as cc
+from companion.games.carcassonne import rules as cc
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
 

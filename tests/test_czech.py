@@ -45,10 +45,9 @@ def strings(entry) -> tuple:
 
 @cache
 def messages_of(game: str) -> frozenset[str]:
-    """The msgids a game's own modules (games/<id>.py, ui/<id>.py) use."""
+    """The msgids a game's own modules (every module of its folder companion/games/<id>/) use."""
     found = set()
-    for part in ("games", "ui"):
-        path = ROOT / "companion" / part / f"{game}.py"
+    for path in sorted((ROOT / "companion" / "games" / game).glob("*.py")):
         for _line, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.add(message if isinstance(message, str) else message[0])
     return frozenset(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import elfenland as el
+from companion.games.elfenland import rules as el
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
 

@@ -7,94 +7,27 @@ import pytest
 
 from companion.engine import flow, ranking
 from companion.engine.model import InvalidAction
-from companion.games import GAMES
+from companion import games as registry
+from companion.games import GAME_IDS, GAMES
+from tests.conftest import game_examples
 
-#: A short scripted session per game: (new-game form, actions). Every registered game has one.
-SCRIPTS = {
-    "flanders_1302": ({"variant": "standard", "start": 1, "players": [
-        {"colour": "blue", "name": "A"}, {"colour": "red", "name": "B"}, {"colour": "green", "name": "C"}],
-        "empty_city": "ypres"}, [
-        ("tick", {"item": "board", "done": True}), ("begin", {}), ("goto_step", {"step": "reveal"}),
-        ("turn_order", {"cards": {"blue": 2, "red": 1, "green": 3}}), ("action_done", {"player": "green"}),
-        ("action_done", {"player": "blue"}), ("action_done", {"player": "red"}), ("gold_influence", {}),
-        ("goto_step", {"step": "scoring"}),
-        ("score_city", {"city": "ghent", "quarters": {"blue": 2, "red": 1}, "church": 1}),
-        ("correct", {"track": "grey", "points": 1, "reason": "forgot"}),
-        ("end_round", {"board": False, "deck": False}), ("goto_step", {"step": "scoring"}),
-        ("end_round", {"board": True, "deck": False}),
-        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in ("bruges", "leuven", "utrecht", "liege")],
-        ("finish", {"cards": {"blue": 2, "red": 4, "green": 1}}),
-    ]),
-    "village": ({"start": 0, "lap": 6, "players": [{"colour": "red", "name": "A"}, {"colour": "ivory", "name": "B"}]}, [
-        ("tick", {"item": "board", "done": True}), ("begin", {}), ("time", {"player": "red", "amount": 3}),
-        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 4}),
-        ("market_pass", {"player": "ivory"}), ("market_pass", {"player": "red"}), ("church", {"player": "ivory"}),
-        ("coins", {"player": "ivory", "delta": 2}), ("correct", {"track": "red", "points": 3, "reason": "travel"}),
-        ("next_turn", {}), ("round_end", {}), ("mass_buy", {"player": "ivory"}),
-        ("mass_draw", {"members": {}, "monks": 3}), ("mass_end", {}),
-        ("time", {"player": "ivory", "amount": 6}),
-        ("death", {"player": "ivory", "number": "1", "profession": "farmyard", "place": "grave"}),
-        ("market_start", {"player": "red"}), ("end_trigger", {"player": "ivory"}), ("market_pass", {"player": "red"}),
-        ("market_pass", {"player": "ivory"}), ("next_turn", {}), ("next_turn", {}), ("mass_quiet", {}),
-        ("finish", {"players": {"red": {"cities_visited": 1, "council": [0, 0, 0, 0]},
-                                "ivory": {"cities_visited": 0, "council": [0, 0, 0, 0]}}}),
-    ]),
-    "princes_of_the_renaissance": ({"start": 1, "players": [
-        {"colour": "baglioni", "name": "A"}, {"colour": "d_este", "name": "B"}, {"colour": "gonzaga", "name": "C"}]}, [
-        ("tick", {"item": "board", "done": True}), ("begin", {}),
-        ("buy_troop", {"troop": "pike", "cost": 4, "attack": 0, "defence": 2}), ("end_turn", {}),
-        ("open_auction", {"lot": "city", "city": "rome", "tile": "plain", "gold": 1, "influence": 0, "amount": 10}),
-        ("bid", {"player": "baglioni", "amount": 11}), ("pass_bid", {"player": "d_este"}), ("pass_bid", {"player": "gonzaga"}),
-        ("end_turn", {}), ("declare_war", {"attacker": "rome", "defender": "milan"}), ("no_veto", {}),
-        ("bid", {"player": "d_este", "amount": 2}), ("battle", {"dice": {"attacker": 4, "defender": 2}}),
-        ("transfer", {"giver": "gonzaga", "taker": "d_este", "currency": "gold", "amount": 3}),
-        ("adjust", {"player": "gonzaga", "what": "vp", "delta": 1, "reason": "x"}),
-    ]),
-    "elfenland": ({"start": 0, "variant": "elfengold", "wizards": True, "players": [
-        {"colour": "red", "name": "A"}, {"colour": "blue", "name": "B"}]}, [
-        ("tick", {"item": "board", "done": True}), ("begin", {}),
-        ("next_phase", {}), ("reveal", {"tiles": ["dragon", "gold", "tree", "unicorn"]}),
-        ("bid", {"player": "red", "amount": 30}), ("pass_bid", {"player": "blue"}),   # red cannot pay: broke
-        ("bid", {"player": "blue", "amount": 2}), ("pass_bid", {"player": "blue"}),
-        ("pass_bid", {"player": "blue"}), ("pass_bid", {"player": "blue"}),
-        ("next_phase", {}), ("next_phase", {}),
-        ("move", {"player": "red", "visits": [{"town": "beata"}, {"town": "virst", "gold_road": True}],
-                  "take": "gold"}), ("pass_move", {"player": "blue", "gold_cards": 1}),
-        ("gold_card", {}), ("take_pile", {"player": "blue"}),
-        ("town", {"player": "blue", "town": "yttar", "collected": True}),
-        ("adjust", {"player": "blue", "delta": -1, "reason": "x"}),
-        ("advance", {"to": "end"}), ("advance", {"to": "draw"}), ("gold_card", {}),
-        ("take_pile", {"player": "red", "cards": 1}), ("advance", {"to": "tiles"}), ("advance", {"to": "auction"}),
-        ("bid", {"player": "blue", "amount": 1}), ("sit_out", {"player": "red"}),   # red bids no more
-        ("no_bid", {"tile": 1, "winner": None, "price": None}),
-        ("no_more_bids", {"tile": 2, "winner": None, "price": None}), ("advance", {"to": "move"}),
-        ("nobody_moves", {"players": ["blue", "red"]}),
-    ]),
-    "carcassonne": ({"start": 1, "gifts": True, "players": [{"colour": "red", "name": "A"},
-                                                           {"colour": "black", "name": "B"}]}, [
-        ("tick", {"item": "tiles", "done": True}), ("begin", {}), ("goto_step", {"step": "place"}),
-        ("meeple", {"player": "red", "delta": 1}), ("gift_draw", {}),
-        ("score_feature", {"type": "road", "tiles": 3, "meeples": {"red": 1}}), ("next_turn", {}),
-        ("correct", {"track": "black", "points": 2, "reason": "x"}),
-        ("end_game", {}), ("tally_next", {}),
-        ("meeple", {"player": "black", "delta": 1}), ("tally_feature", {"type": "city", "tiles": 2, "meeples": {"black": 1}}),
-        ("tally_next", {}), ("tally_next", {}), ("tally_next", {}), ("finish", {}),
-    ]),
-    "score_sheet": ({"start": 0, "sheet": {"name": "Azul", "categories": ["cards", "bonus"], "per_round": True,
-                                           "lowest": False, "tie_break": "bonus"},
-                     "players": [{"colour": "red", "name": "A"}, {"colour": "teal", "name": "B"}]}, [
-        ("score", {"player": "red", "category": "cards", "value": 5, "round": 1}),
-        ("score", {"player": "teal", "category": "cards", "value": -2, "round": 1}),
-        ("score", {"player": "red", "category": "bonus", "value": 0, "round": 1}),
-        ("score", {"player": "teal", "category": "bonus", "value": 3, "round": 1}),
-        ("next_round", {}), ("score", {"player": "red", "category": "cards", "value": 1, "round": 2}),
-        ("score", {"player": "red", "category": "cards", "value": None, "round": 2}),
-    ]),
-}
+#: Each game's short scripted session (new-game form, actions): its folder's examples.py `SCRIPT`.
+SCRIPTS = {game_id: game_examples(game_id).SCRIPT for game_id in GAME_IDS}
 
 
-def test_every_game_has_a_script():
-    assert set(SCRIPTS) == set(GAMES)
+def test_every_game_folder_is_a_game_with_a_script():
+    """The registry is the folders: each one's definition carries its own id, and its examples a session."""
+    assert set(SCRIPTS) == set(GAMES) == set(GAME_IDS) and len(GAME_IDS) >= 6
+    assert all(GAMES[game_id].id == game_id and len(actions) >= 5 for game_id, (_, actions) in SCRIPTS.items())
+
+
+def test_a_folder_dropped_into_the_games_is_found(tmp_path):
+    """Adding a game is adding its folder: the registry lists every folder with an `__init__.py`."""
+    for name in ("game_six", "village"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / "notes").mkdir()      # not a package: not a game
+    assert registry.discover(tmp_path) == ("game_six", "village")
 
 
 @pytest.fixture(params=sorted(GAMES))

@@ -11,7 +11,7 @@ import pytest
 from companion import texts
 from companion.engine import flow
 from companion.engine.model import InvalidAction
-from companion.games import flanders_1302 as fl
+from companion.games.flanders_1302 import rules as fl
 from tests.conftest import ROOT, SHARED, assert_refused, needs_shared
 from tests.conftest import run_score as score
 

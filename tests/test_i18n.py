@@ -12,9 +12,9 @@ from babel.messages.pofile import read_po
 
 from companion import texts
 from companion.engine.model import P_, Ref
-from companion.games import GAMES
+from companion.games import GAME_IDS, GAMES
 from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, format_number, translations, vocative
-from tests.conftest import ROOT
+from tests.conftest import ROOT, game_examples
 
 KEYWORDS = {"_": None, "N_": None, "P_": (1, 2), "ngettext": (1, 2)}
 PO = LOCALES_DIR / "cs" / "LC_MESSAGES" / "companion.po"
@@ -62,7 +62,7 @@ def test_czech_translations_keep_the_placeholders():
 def test_ui_code_only_uses_extractable_translation_calls():
     """Translations are called as _(), ngettext(), N_() or P_(), never as t.n() or t(): those
     would never reach the catalogue."""
-    for path in (ROOT / "companion" / "ui").rglob("*.py"):
+    for path in [*(ROOT / "companion" / "ui").rglob("*.py"), *(ROOT / "companion" / "games").rglob("screens.py")]:
         source = path.read_text()
         assert not re.search(r"\.t\.n\(|\.t\(\s*[\"']", source), path
 
@@ -117,33 +117,8 @@ def looked_up(game) -> set:
     return keys
 
 
-CONFIGS = {"flanders_1302": [
-    {"variant": "standard", "start": 0, "empty_city": "leuven",
-     "players": [{"colour": c, "name": c} for c in ("blue", "red", "green")]},
-    {"variant": "standard", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red", "green", "yellow")]},
-    {"variant": "two-player", "start": 0, "players": [{"colour": c, "name": c} for c in ("blue", "red")],
-     "influenced": {"blue": "green", "red": "yellow"}},
-], "carcassonne": [
-    {"start": 0, "gifts": gifts, "players": [{"colour": c, "name": c} for c in ("red", "blue", "black")]}
-    for gifts in (True, False)
-], "princes_of_the_renaissance": [
-    {"start": 0, "options": options, "players": [{"colour": c, "name": c} for c in families]}
-    for options, families in (([], ("baglioni", "gonzaga", "d_este")),
-                              (["milan_seven", "first_left", "banking_own_turn", "tied_gold_no_second"],
-                               ("baglioni", "gonzaga", "d_este", "malatesta", "bentivogli", "montefeltro")))
-], "elfenland": [
-    {"start": 0, "variant": variant, "wizards": wizards, "players": [{"colour": c, "name": c} for c in colours]}
-    for variant, wizards, colours in (("elfengold", True, ("red", "blue")), ("elfengold", False, ("red", "blue", "black")),
-                                      ("base", False, ("red", "blue", "green", "yellow", "purple", "black")))
-], "village": [
-    {"start": 0, "lap": 8, "players": [{"colour": c, "name": c} for c in colours]}
-    for colours in (("red", "blue"), ("red", "blue", "ivory"), ("red", "blue", "ivory", "yellow"))
-], "score_sheet": [
-    {"start": 0, "sheet": {"name": "Golf", "categories": categories, "per_round": per_round, "lowest": lowest,
-                           "tie_break": None}, "players": [{"colour": c, "name": c} for c in colours]}
-    for categories, per_round, lowest, colours in (([], True, True, ("red",)), (["a", "b"], False, False,
-                                                                             ("red", "blue", "lime")))
-]}
+#: Each game's new-game forms that reach all its texts: its folder's examples.py `CONFIGS`.
+CONFIGS = {game_id: game_examples(game_id).CONFIGS for game_id in GAME_IDS}
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -157,7 +132,7 @@ def test_every_text_the_app_looks_up_exists(game_id):
 def test_code_refers_only_to_existing_rule_texts(game_id):
     """Literal rule-text keys in a game's modules (f"{GAME}.end.board", game_text("death.body"), text("x"))
     exist in its data file."""
-    source = "\n".join((ROOT / "companion" / part / f"{game_id}.py").read_text() for part in ("games", "ui"))
+    source = "\n".join(path.read_text() for path in sorted((ROOT / "companion" / "games" / game_id).glob("*.py")))
     keys = set(re.findall(r'\{GAME\}\.([a-z_.]+[a-z_])"', source))
     keys |= set(re.findall(r'game_text\("([a-z_.]+)"\)', source))
     keys |= set(re.findall(r'\btext\("([a-z_.]+)"\)', source))

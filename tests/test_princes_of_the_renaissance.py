@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.games import princes_of_the_renaissance as pr
+from companion.games.princes_of_the_renaissance import rules as pr
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
 

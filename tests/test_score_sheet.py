@@ -14,7 +14,7 @@ from companion import backup, exchange, history
 from companion.engine import flow
 from companion.engine.model import InvalidAction
 from companion.games import GAMES
-from companion.games import score_sheet as rules
+from companion.games.score_sheet import rules as rules
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel

@@ -10,7 +10,7 @@ import pytest
 from companion.engine import flow
 from companion.engine.model import InvalidAction
 from companion import texts
-from companion.games import village as vg
+from companion.games.village import rules as vg
 from companion.i18n import Translator
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score

@@ -135,7 +135,9 @@ class GameDef(NamedTuple):
       of `reducers`) its `Rule` in this state: allowed or the reason it is refused, and who may make
       it. The engine refuses an action by it before the reducer runs (the reducer still checks the
       action's own numbers: a bid above the money), the screens draw their buttons from it, and the
-      pinned header's "who acts now" agrees with it (tests/test_moves.py checks every game).
+      pinned header's "who acts now" agrees with it (tests/test_moves.py checks every game);
+    - `order` is where the home screen lists the game (lowest first; the score sheet, for any other
+      game, comes last).
     """
 
     id: str
@@ -158,3 +160,4 @@ class GameDef(NamedTuple):
     stage: Callable[[Mapping[str, Any]], int | None] | None = None
     kind: Callable[[Mapping[str, Any]], tuple[str, str]] | None = None
     moves: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Rule]] | None = None
+    order: int = 100

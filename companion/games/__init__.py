@@ -1,41 +1,47 @@
-"""The registries: playable games (id → GameDef), and final scoring for `companion score`.
+"""The registry: every folder of this package is a game (`companion/games/<id>/`, see its
+`__init__.py`), found by looking, not by a list: adding a game is adding its folder.
 
-A new game is one module plus one line in REGISTRY. Only what is used is imported: `GAMES` (every
-GameDef, for the app) imports every game module the first time it is read, and a scorer of
-`SCORERS` imports only its own game's module when it scores, so `companion score flanders-1302`
-starts without loading the four other games.
+Only what is used is imported: `GAME_IDS` reads the folder names; `GAMES` (every GameDef, for the
+app, in the home screen's order) imports every game's rules the first time it is read; a scorer of
+`SCORERS` imports only its own game's rules when it scores, so `companion score flanders-1302`
+starts without loading the other games.
 """
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..engine.model import GameDef
 
-#: Every game in the order the home screen lists them: its id (its module in this package, and
-#: `GameDef.id`) and its name on the command line (`GameDef.cli_name`).
-REGISTRY = (("flanders_1302", "flanders-1302"), ("village", "village"),
-            ("princes_of_the_renaissance", "princes-of-the-renaissance"), ("carcassonne", "carcassonne"),
-            ("elfenland", "elfenland"), ("score_sheet", "score-sheet"))
 
-#: The game ids, known without importing any game.
-GAME_IDS = tuple(game_id for game_id, _ in REGISTRY)
+def discover(folder: Path) -> tuple[str, ...]:
+    """The games in `folder`: every subfolder with an `__init__.py`, by name."""
+    return tuple(sorted(path.parent.name for path in folder.glob("*/__init__.py")))
 
-#: Games the app can play (id → GameDef); built on first use by the module's __getattr__ below.
+
+#: The game ids (each a folder of this package), known without importing any game.
+GAME_IDS = discover(Path(__file__).parent)
+
+#: Games the app can play (id → GameDef, in `GameDef.order`); built on first use by __getattr__ below.
 GAMES: dict[str, GameDef]
 
 
+def cli_name(game_id: str) -> str:
+    """A game's name on the command line: its id with dashes (`flanders_1302` → `flanders-1302`)."""
+    return game_id.replace("_", "-")
+
+
 def game(game_id: str) -> GameDef:
-    """One game's definition, importing its module only (`companion.games.<game_id>`: a module or a
-    folder with an `__init__.py`, whichever the game is)."""
+    """One game's definition, importing its rules only."""
     definition: GameDef = importlib.import_module(f"{__name__}.{game_id}").GAME
     return definition
 
 
 def __getattr__(name: str) -> Any:
     if name == "GAMES":
-        games = {game_id: game(game_id) for game_id in GAME_IDS}
+        games = dict(sorted(((game_id, game(game_id)) for game_id in GAME_IDS), key=lambda item: item[1].order))
         globals()["GAMES"] = games
         return games
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -54,4 +60,4 @@ class Scorer:
         return game(self.game_id).score_cli(data)
 
 
-SCORERS: dict[str, Scorer] = {cli_name: Scorer(game_id) for game_id, cli_name in REGISTRY}
+SCORERS: dict[str, Scorer] = {cli_name(game_id): Scorer(game_id) for game_id in GAME_IDS}

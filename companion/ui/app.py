@@ -1,7 +1,8 @@
 """The Flet web app: one Shell per browser tab, drawing the view-model's current screen.
 
 Screens common to every game live here (home, setup checklist, rules, history, scores, result);
-each game's own helpers live in `ui/<game id>.py`, registered in GAME_UI.
+each game's own screens live in its folder (`companion/games/<game id>/screens.py`), found by
+`game_ui`.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import collections
 import dataclasses
 import functools
+import importlib
 import inspect
 import logging
 import time
@@ -21,7 +23,8 @@ import flet as ft
 from .. import rulesearch, table, texts
 from ..i18n import LANGUAGES, vocative
 from ..store import Store
-from . import carcassonne, elfenland, flanders_1302, history, princes_of_the_renaissance, score_sheet, village
+from . import history
+from ..games.score_sheet import screens as score_sheet
 from . import teach as teach_ui
 from .viewmodel import ViewModel
 from ..engine.model import P_, Guide, Msg
@@ -38,9 +41,10 @@ PHONE_ANSWER = 10
 #: not once per tap and once more per other phone's news.
 REDRAW_GAP = 0.15
 
-#: Each game's screens (new-game form, round guide, final scoring), by game id.
-GAME_UI = {"flanders_1302": flanders_1302, "village": village, "princes_of_the_renaissance": princes_of_the_renaissance,
-           "carcassonne": carcassonne, "elfenland": elfenland, "score_sheet": score_sheet}
+@functools.cache
+def game_ui(game_id: str) -> types.ModuleType:
+    """A game's own screens (new-game form, round guide, final scoring): its folder's `screens.py`."""
+    return importlib.import_module(f"companion.games.{game_id}.screens")
 
 
 #: What each tab sent its phone, at INFO level: when, and the game's log length it showed.
@@ -253,7 +257,7 @@ class Shell:
 
     @property
     def ui(self):
-        return GAME_UI[self.vm.session["game"]] if self.vm.session else None
+        return game_ui(self.vm.session["game"]) if self.vm.session else None
 
     def render(self) -> None:
         self._stale = False
@@ -847,7 +851,7 @@ class Shell:
 
     def new_game(self, game_id: str) -> Screen:
         _ = self.vm.t
-        ui = GAME_UI[game_id]
+        ui = game_ui(game_id)
         form = ui.new_game_form(self, game_id)
         heading_ = ui.form_title(self, game_id) if hasattr(ui, "form_title") else _("New game: {game}").format(
             game=self.vm.t.text(f"{game_id}.game.title"))

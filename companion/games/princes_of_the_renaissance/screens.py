@@ -7,9 +7,9 @@ import random
 
 import flet as ft
 
-from ..engine import auction as bidding
-from ..games import princes_of_the_renaissance as rules
-from .widgets import (SMALL, TARGET, TEXT, Keypad, Screen, Stepper, act, button, card, choice_chips,
+from ...engine import auction as bidding
+from . import rules
+from ...ui.widgets import (SMALL, TARGET, TEXT, Keypad, Screen, Stepper, act, button, card, choice_chips,
                       count, create_button, dot, heading, pick, text, tid, title, who)
 
 GAME = rules.ID

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..engine import inputs
-from ..games import flanders_1302 as rules
-from .widgets import (ACCENT, SMALL, TARGET, TEXT, Screen, act, create_button, Stepper, card, choice_chips, dot,
+from ...engine import inputs
+from . import rules
+from ...ui.widgets import (ACCENT, SMALL, TARGET, TEXT, Screen, act, create_button, Stepper, card, choice_chips, dot,
                       error, heading, pick, text, tid, who)
 
 GAME = rules.ID

@@ -34,11 +34,11 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from ..engine import inputs
-from ..engine.flow import score_track
-from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
-from ..engine.seats import check_seats
-from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
+from ...engine import inputs
+from ...engine.flow import score_track
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.seats import check_seats
+from ...engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
 ID = "flanders_1302"
 COLOURS = ("blue", "yellow", "green", "red")
@@ -789,4 +789,5 @@ GAME = GameDef(
     steps=lambda config: STEPS[config["variant"]], result=result,
     progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
     personal=frozenset({"turn_order", "action_done"}), moves=moves,
+    order=10,
 )

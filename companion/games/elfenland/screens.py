@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..engine import auction as bidding
-from ..engine.model import Msg, N_
-from ..games import elfenland as rules
-from .widgets import (ACCENT, MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Keypad, Screen, act, button,
+from ...engine import auction as bidding
+from ...engine.model import Msg, N_
+from . import rules
+from ...ui.widgets import (ACCENT, MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Keypad, Screen, act, button,
                       card, choice_chips, count, create_button, heading, pick, text, tid, title, who)
 
 GAME = rules.ID

@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from ..engine import inputs
-from ..engine.flow import score_track
-from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
-from ..engine.seats import check_seats
-from ..engine.ranking import shared_places, tied_groups
+from ...engine import inputs
+from ...engine.flow import score_track
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.seats import check_seats
+from ...engine.ranking import shared_places, tied_groups
 
 ID = "village"
 COLOURS = ("red", "yellow", "blue", "ivory")
@@ -882,5 +882,6 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli,
     steps=lambda config: STEPS, result=result,
     progress=score_track, guide=guide, moves=moves,
-    personal=frozenset({"market_sell", "market_pass", "mass_buy", "mass_move", "mass_done"})
+    personal=frozenset({"market_sell", "market_pass", "mass_buy", "mass_move", "mass_done"}),
+    order=20
 )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..games import village as rules
-from ..engine.model import Msg, N_
-from .widgets import (SMALL, TARGET, TEXT, Screen, Stepper, act, button, card, choice_chips, count,
+from . import rules
+from ...engine.model import Msg, N_
+from ...ui.widgets import (SMALL, TARGET, TEXT, Screen, Stepper, act, button, card, choice_chips, count,
                       create_button, dot, error, heading, pick, text, tid, who)
 
 GAME = rules.ID

@@ -92,11 +92,11 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from ..engine import auction, inputs
-from ..engine.flow import by_name
-from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
-from ..engine.seats import check_seats
-from ..engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
+from ...engine import auction, inputs
+from ...engine.flow import by_name
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.seats import check_seats
+from ...engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
 ID = "princes_of_the_renaissance"
 CLI_NAME = "princes-of-the-renaissance"
@@ -1682,5 +1682,6 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), guide=guide, moves=moves,
-    personal=frozenset({"bid", "pass_bid", "veto", "bribe", "play_card", "ability"})
+    personal=frozenset({"bid", "pass_bid", "veto", "bribe", "play_card", "ability"}),
+    order=30
 )

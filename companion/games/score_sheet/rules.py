@@ -24,10 +24,10 @@ import re
 from typing import Any
 from collections.abc import Mapping
 
-from ..engine import inputs
-from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
-from ..engine.ranking import shared_places, tied_groups
-from ..engine.seats import check_seats
+from ...engine import inputs
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.ranking import shared_places, tied_groups
+from ...engine.seats import check_seats
 
 ID = "score_sheet"
 CLI_NAME = "score-sheet"
@@ -350,4 +350,5 @@ GAME = GameDef(
     new_config=new_config, setup_items=setup_items, initial_state=initial_state,
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"score"}), progress=progress, guide=guide, kind=kind, moves=moves,
+    order=1000,
 )

@@ -56,10 +56,10 @@ from typing import Any
 
 from collections.abc import Mapping, Sequence
 
-from ..engine import auction, inputs
-from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
-from ..engine.ranking import shared_places, tied_groups
-from ..engine.seats import check_seats
+from ...engine import auction, inputs
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.ranking import shared_places, tied_groups
+from ...engine.seats import check_seats
 
 ELFENGOLD = "elfengold"
 TOWNS = 20            # town pieces per player (FACTS §5.1)
@@ -836,5 +836,6 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), progress=lambda state, config: {
         p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide,
-    personal=frozenset({"bid", "pass_bid", "sit_out", "take_pile", "move", "pass_move"}), moves=moves
+    personal=frozenset({"bid", "pass_bid", "sit_out", "take_pile", "move", "pass_move"}), moves=moves,
+    order=50
 )

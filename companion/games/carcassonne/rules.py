@@ -34,11 +34,11 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from ..engine import inputs
-from ..engine.flow import by_name, score_track
-from ..engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
-from ..engine.seats import check_seats
-from ..engine.ranking import places_without_tie_break, tied_groups
+from ...engine import inputs
+from ...engine.flow import by_name, score_track
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.seats import check_seats
+from ...engine.ranking import places_without_tie_break, tied_groups
 
 ID = "carcassonne"
 GIFTS_OPTION = "gifts"
@@ -657,4 +657,5 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"meeple"}), progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
     personal=frozenset({"meeple"}), moves=moves,
+    order=40,
 )

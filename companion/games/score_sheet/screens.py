@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..games import score_sheet as rules
-from ..engine.model import Msg, N_
-from .widgets import (ACCENT, EDGE, GUILD_COLOURS, SMALL, TARGET, TEXT, Keypad, Screen, act, bar_button, button, card,
+from . import rules
+from ...engine.model import Msg, N_
+from ...ui.widgets import (ACCENT, EDGE, GUILD_COLOURS, SMALL, TARGET, TEXT, Keypad, Screen, act, bar_button, button, card,
                       choice_chips, dot, error, heading, text, tid)
-from .widgets import title as title_
+from ...ui.widgets import title as title_
 
 GAME = rules.ID
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..engine.model import Msg, N_
-from ..games import carcassonne as rules
-from .widgets import (MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Screen, act, card, choice_chips, count,
+from ...engine.model import Msg, N_
+from . import rules
+from ...ui.widgets import (MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Screen, act, card, choice_chips, count,
                       create_button, error, heading, pick, text, tid, who)
 
 GAME = rules.ID

@@ -1,0 +1,14 @@
+"""Elfenland with Elfengold: one folder holds the game.
+
+- `rules.py`: the rules (pure: no Flet, no TinyDB) and `GAME`, its definition for the engine;
+- `screens.py`: its own screens (new-game form, round guide, final scoring), found by the UI as
+  `companion.games.elfenland.screens`;
+- `examples.py`: the sessions the conformance tests (tests/test_engine.py and the others) play on
+  every game;
+- its texts, in Czech and English: data/elfenland.toml.
+
+Importing the folder imports the rules only (`companion score` loads nothing else).
+"""
+from .rules import GAME
+
+__all__ = ["GAME"]

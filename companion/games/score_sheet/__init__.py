@@ -1,0 +1,14 @@
+"""Any other game, on a score sheet the players make: one folder holds the game.
+
+- `rules.py`: the rules (pure: no Flet, no TinyDB) and `GAME`, its definition for the engine;
+- `screens.py`: its own screens (new-game form, round guide, final scoring), found by the UI as
+  `companion.games.score_sheet.screens`;
+- `examples.py`: the sessions the conformance tests (tests/test_engine.py and the others) play on
+  every game;
+- its texts, in Czech and English: data/score_sheet.toml.
+
+Importing the folder imports the rules only (`companion score` loads nothing else).
+"""
+from .rules import GAME
+
+__all__ = ["GAME"]
