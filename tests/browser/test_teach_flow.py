@@ -1,12 +1,14 @@
 """Teach mode in a real browser at phone size, one short game per game: "Teach us" on the new-game
 form, the cards and the setup lines, the step's "how to do it", and the explanation on the spot of
-round 1's first scoring, market day or auction with this table's names and numbers. Flanders switches
-language inside the test (English, then Czech); Village and Carcassonne run in Czech, Princes and
-Elfenland in English (their other language: tests/test_teach.py, on the view-model)."""
+round 1's first scoring, market day or auction with this table's names and numbers, in both languages:
+each test plays in one language and then switches the phone to the other, where the same explanation
+must stand in that language (Flanders, Princes and Elfenland start in English, Village and Carcassonne
+in Czech)."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from companion.i18n import translations
 from tests.browser.test_flanders_flow import PLAYERS, score_city
 
 
@@ -22,6 +24,12 @@ def explains(app, *parts: str) -> None:
     expect(app.id("teach-explain")).to_be_attached()
     for part in parts:
         app.says("teach-explain", part)
+
+
+def switched(app, lang: str, msgid: str) -> str:
+    """Switch the phone to `lang`; the opening words (up to the first blank) of `msgid` in it."""
+    app.language(lang)
+    return translations(lang).gettext(msgid).split("{")[0].strip()
 
 
 def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
@@ -49,7 +57,7 @@ def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
     app.says("teach-explain", "Anna")
 
 
-def test_village_teaches_the_market_day_in_czech(app, server):
+def test_village_teaches_the_market_day_in_both_languages(app, server):
     app.open(server.url)
     app.language("cs")
     app.tap("new-village")
@@ -66,9 +74,12 @@ def test_village_teaches_the_market_day_in_czech(app, server):
     explains(app, "Den trhu: kostku trhu vzal hráč Anna",
              "Anna: zákazník za 6 bodů prestiže", "bez ztráty času",
              "Bořek: zákazník za 3 body prestiže", "značka života teď stojí na 1")
+    explains(app, switched(app, "en", "Market day: {name} took the market cube, so {name} serves a customer first "
+                                       "and pays no time for that first customer; every other customer served costs "
+                                       "{n} time."), "Anna", "Bořek")
 
 
-def test_princes_teaches_the_first_auction_in_english(app, server):
+def test_princes_teaches_the_first_auction_in_both_languages(app, server):
     app.open(server.url)
     app.language("en")
     app.tap("new-princes_of_the_renaissance")
@@ -88,9 +99,11 @@ def test_princes_teaches_the_first_auction_in_english(app, server):
     app.tap("pass-bid")
     app.tap("pass-bid")
     explains(app, "Venice", "Bořek bid 15 last and takes it.", "Bořek pays 15 (Gold) and has 25 left.")
+    explains(app, switched(app, "cs", "Auction: {lot}. Each player in turn raised or passed, and a pass is final; "
+                                       "{name} bid {bid} last and takes it."), "Bořek", "15", "25")
 
 
-def test_carcassonne_teaches_the_first_completed_feature_in_czech(app, server):
+def test_carcassonne_teaches_the_first_completed_feature_in_both_languages(app, server):
     app.open(server.url)
     app.language("cs")
     app.tap("new-carcassonne")
@@ -106,13 +119,14 @@ def test_carcassonne_teaches_the_first_completed_feature_in_czech(app, server):
     app.tap("f-type-city")
     app.tap("f-tiles-4")
     app.tap("f-pennants-1")
-    app.tap("f-m-red-1")
-    app.tap("f-m-green-1")
+    app.tap("f-m-green")                          # Anna's own knight is proposed: she completed the city
     app.tap("score-feature")
     explains(app, "Anna, Bořek", "10", "Body teď: Anna 10, Bořek 10, Cyril 0.")
+    switched(app, "en", "Scores now: {totals}.")
+    explains(app, "Anna, Bořek", "Scores now: Anna 10, Bořek 10, Cyril 0.")
 
 
-def test_elfenland_teaches_the_first_auction_in_english(app, server):
+def test_elfenland_teaches_the_first_auction_in_both_languages(app, server):
     app.open(server.url)
     app.language("en")
     app.tap("new-elfenland")
@@ -128,3 +142,5 @@ def test_elfenland_teaches_the_first_auction_in_english(app, server):
     app.tap("pass-bid")                           # Cyril
     app.tap("pass-bid")                           # Anna: Bořek pays 2 of his 12 gold
     explains(app, "First auction:", "goes to Bořek for 2 gold", "Bořek has 10 gold left.")
+    explains(app, switched(app, "cs", "First auction: {tile} goes to {name} for {price} gold, the last bid standing "
+                                       "after the others passed; {name} has {gold} gold left."), "Bořek", "10")
