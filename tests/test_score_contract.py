@@ -13,12 +13,14 @@ import sys
 import pytest
 
 from companion import cli
+from companion.games import GAME_IDS, cli_name
 from tests.conftest import ROOT, SHARED, assert_refused, examples, needs_shared, run_score
 
 #: A rule text's key (`princes_of_the_renaissance.city.venice`) in an error: the contract's words are wanted.
-MESSAGE_KEY = re.compile(r"\b(flanders_1302|village|princes_of_the_renaissance|carcassonne|elfenland|score_sheet)\.\w")
+MESSAGE_KEY = re.compile(rf"\b({'|'.join(GAME_IDS)})\.\w")
 LONGEST = 300  # "one line, at most a few hundred characters" (issue 15)
-GAMES = ["flanders-1302", "village", "princes-of-the-renaissance", "carcassonne", "elfenland"]
+#: The fuzzer's games: every registered game with public examples to mutate (../shared/examples).
+GAMES = [cli_name(game_id) for game_id in GAME_IDS if examples(cli_name(game_id))]
 
 
 def one_line_error(err: str) -> bool:
@@ -75,6 +77,7 @@ def mutate(value, rng: random.Random):
 
 def fuzzed(seed: int, count: int):
     rng = random.Random(seed)
+    assert len(GAMES) >= 5, "../shared/examples holds no example to fuzz"
     bases = {game: [given for _, given, _ in examples(game)] for game in GAMES}
     for _ in range(count):
         game = rng.choice(GAMES)
