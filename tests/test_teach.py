@@ -151,6 +151,18 @@ def test_every_teaching_text_exists_in_both_languages(game):
             assert key in TEXTS, key
 
 
+def test_a_game_without_its_own_teach_module_falls_back_to_its_state_and_explains_nothing():
+    """The shared defaults a game's companion/games/<id>/teach.py may override (the score sheet has
+    none, and no teaching texts either, so it does not teach)."""
+    state = {"phase": "round", "round": 3, "step": "count"}
+    assert teach.round_of("score_sheet", state, []) == 3
+    assert teach.step("score_sheet", {}, state) == "count"
+    assert teach.explain("score_sheet", {"players": [{"colour": "red", "name": "Anna"}]}, state) == []
+    assert not teach.teaches("score_sheet") and "score_sheet" not in teach.GAMES
+    assert set(teach.GAMES) == {"flanders_1302", "village", "princes_of_the_renaissance", "carcassonne",
+                                "elfenland"}
+
+
 def _configs(game: str) -> list[dict]:
     base = {"flanders_1302": [STANDARD, dict(STANDARD, empty_city=None, players=[*STANDARD["players"],
                                                                            {"colour": "red", "name": "Dana"}])],

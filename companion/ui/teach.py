@@ -1,7 +1,7 @@
 """Teach mode on screen: the cards before setup, a line per setup item, and on the round screen the
-step's "how to do it" and "why it matters" with the explanation on the spot (companion/teach.py
-builds them; the view-model gives them in the reader's language). After round 1 it folds to one line
-that opens the help of the step on screen."""
+step's "how to do it" and "why it matters" with the explanation on the spot (companion/teach.py and
+each game's own companion/games/<id>/teach.py build them; the view-model gives them in the reader's
+language). After round 1 it folds to one line that opens the help of the step on screen."""
 from __future__ import annotations
 
 import flet as ft
