@@ -5,6 +5,7 @@
   `companion.games.princes_of_the_renaissance.screens`;
 - `examples.py`: the sessions the conformance tests (tests/test_engine.py and the others) play on
   every game;
+- `teach.py`: teach mode's explanations on the spot, with this table's names and numbers;
 - its texts, in Czech and English: data/princes_of_the_renaissance.toml.
 
 Importing the folder imports the rules only (`companion score` loads nothing else).

@@ -5,6 +5,7 @@
   `companion.games.village.screens`;
 - `examples.py`: the sessions the conformance tests (tests/test_engine.py and the others) play on
   every game;
+- `teach.py`: teach mode's explanations on the spot, with this table's names and numbers;
 - its texts, in Czech and English: data/village.toml.
 
 Importing the folder imports the rules only (`companion score` loads nothing else).
