@@ -185,19 +185,24 @@ def check_feature(raw: Any, path: str, players: list[str]) -> dict:
         if kind == "city":
             feature["pennants"] = inputs.whole(raw.get("pennants", 0), j("pennants"), 0, tiles,
                                                N_("a city tile has at most one coat of arms"))
-    meeples_in = inputs.obj(raw.get("meeples", {}), j("meeples"),
+    feature["meeples"] = _check_meeples(raw, j("meeples"), players)
+    return feature
+
+
+def _check_meeples(raw: Mapping, path: str, players: list[str]) -> dict[str, int]:
+    """A feature's meeples per player: players of the game, at most a supply's 7 each."""
+    meeples_in = inputs.obj(raw.get("meeples", {}), path,
                             optional=raw["meeples"].keys() if isinstance(raw.get("meeples"), dict) else ())
     meeples = {}
     for pid, count in meeples_in.items():
-        where = inputs.join(j("meeples"), pid)
+        where = inputs.join(path, pid)
         if pid not in players:
             raise inputs.InputError(where, Msg(N_("no meeples of a colour that is not in the game: {got}"),
                                                {"got": pid}))
         count = inputs.whole(count, where, 0, MEEPLES, N_("meeples in a player's supply"))
         if count:                                       # 0 meeples: no meeple of that player
             meeples[pid] = count
-    feature["meeples"] = meeples
-    return feature
+    return meeples
 
 
 def check_meeples_on_board(features: list[dict], path: str, players: list[str]) -> None:
