@@ -222,10 +222,21 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
         controls.append(tid("auction-done", text(_("Every tile of the row has been auctioned."))))
         controls += _sales(shell)
         return controls, None
+    rows, primary = _bidding(shell, a, n)
+    rows += _auction_story(shell, a, n)
+    controls.append(card(rows, "auction", highlight=True))
+    controls += _sales(shell)
+    return controls, primary
+
+
+def _bidding(shell, a: dict, n: int) -> tuple[list[ft.Control], ft.Control]:
+    """The tile on offer and the bidder's entries: the quick bids, the keypad, passing; the bottom bar's
+    entry is the pass, or the keypad's bid while it is open."""
+    _, vm = shell.vm.t, shell.vm
     index, bidder = a["lot"]["index"], a["next"]
-    gold = state["players"][bidder]["gold"]
+    gold = vm.state["players"][bidder]["gold"]
     least = bidding.lowest_bid(a)
-    at = (index, len(a["log"]), len(state["sold"]))
+    at = (index, len(a["log"]), len(vm.state["sold"]))
     draft = shell.draft.get("bid")
     if not draft or draft["at"] != at:
         draft = shell.draft["bid"] = {"at": at, "amount": least, "keypad": False}
@@ -264,6 +275,15 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
         primary = act(vm, "bid", _("Bid {n}").format(n=draft["amount"]), bid(draft["amount"]), "bid", player=bidder,
                       icon=ft.Icons.CHECK, bar=True)
     rows.append(shell.problem("amount"))
+    return rows, primary
+
+
+def _auction_story(shell, a: dict, n: int) -> list[ft.Control]:
+    """The quiet paths (nobody else bids on this tile, no more bids this round), the bids so far and who
+    does not bid."""
+    _, vm = shell.vm.t, shell.vm
+    index = a["lot"]["index"]
+    rows: list[ft.Control] = []
     claim = {"tile": index, "winner": a["leader"], "price": a["high"]}
     left = n - index - 1                     # tiles of the row after this one
     if left:
@@ -283,9 +303,7 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
         names = [shell.player_name(s["player"]) for s in a["skipped"] if s["reason"] == reason]
         if names:
             rows.append(text(line.format(names=", ".join(names)), SMALL))
-    controls.append(card(rows, "auction", highlight=True))
-    controls += _sales(shell)
-    return controls, primary
+    return rows
 
 
 def _no_more_bids_hint(shell, a: dict, left: int) -> str:
@@ -342,12 +360,34 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
         return controls, None
     mover = rules.colour_at(config, state["turn"])
     name = shell.player_name(mover)
-    here = state["players"][mover]["at"]
     draft = shell.draft.get("move")
     if not draft or draft["for"] != (state["round"], mover):      # a move entered on another phone meanwhile
         draft = shell.draft["move"] = {"for": (state["round"], mover), "visits": [], "obstacles": 0, "gold_cards": 0}
     visits = draft["visits"]
-    gold_game = _gold_game(shell)
+    moving = card(_route(shell, draft, state["players"][mover]["at"]), "move", highlight=True)
+    # before any town is tapped, not moving comes first: it would otherwise sit below the 22 towns
+    if visits:
+        controls.append(moving)
+    roads = sum(not v["carpet"] for v in visits)
+    draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
+    cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
+    earned = rules.move_gold(visits)[0]
+    paid = min(earned, rules.bank(state) + cost)           # the wizards are paid to the bank first
+    if _gold_game(shell):
+        controls.append(card(_take(shell, mover, roads, cost, paid, earned), "take"))
+    elif not visits:
+        controls.append(act(vm, "pass_move", _("{name} does not move").format(name=name),
+                            lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False))
+    if not visits:
+        controls.append(moving)
+    return controls, _move_done(shell, mover, cost, paid)
+
+
+def _route(shell, draft: dict, here: str) -> list[ft.Control]:
+    """The route so far, the marks for the last town reached (taken back, gold road, flying carpet) and
+    the towns to tap."""
+    _, vm = shell.vm.t, shell.vm
+    visits = draft["visits"]
     route = ", ".join(_visit(shell, v) for v in visits) or _("tap the towns reached, in order")
     lastone = visits[-1] if visits else None
 
@@ -366,70 +406,66 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
                                              width=TARGET, height=TARGET, icon_color=None if visits else MUTED,
                                              on_click=(lambda e: (visits.pop(), shell.render())) if visits
                                              else no_town))]
-    if gold_game:       # they mark the last town reached: its road had a gold tile, or a carpet flew there
+    if _gold_game(shell):       # they mark the last town reached: its road had a gold tile, or a carpet flew there
         marks.append(_small_button(_("Gold road"), flip("gold_road") if visits else no_town, "gold-road",
                                    filled=bool(lastone and lastone["gold_road"]), muted=not visits))
-    if config["wizards"]:
+    if vm.session["config"]["wizards"]:
         marks.append(_small_button(_("Flying carpet"), flip("carpet") if visits else no_town, "carpet",
                                    filled=bool(lastone and lastone["carpet"]), muted=not visits))
     towns = [_small_button(_town(shell, t), lambda e, t=t: (visits.append({"town": t, "gold_road": False,
                                                                            "carpet": False}), shell.render()),
                            f"town-{t}") for t in rules.TOWN_LIST]
-    rows: list[ft.Control] = [
+    return [
         tid("route", text(_("From {town}: {route}").format(town=shell.game_text(f"town.{here}"), route=route))),
         ft.Row(marks, wrap=True, spacing=6, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
         shell.problem("visits"),
         ft.Row(towns, wrap=True, spacing=6, run_spacing=6),
     ]
-    moving = card(rows, "move", highlight=True)
-    # before any town is tapped, not moving comes first: it would otherwise sit below the 22 towns
-    if visits:
-        controls.append(moving)
-    roads = sum(not v["carpet"] for v in visits)
-    draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
-    cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
-    earned = rules.move_gold(visits)[0]
-    paid = min(earned, rules.bank(state) + cost)           # the wizards are paid to the bank first
-    if gold_game:
-        rows = []
-        if config["wizards"] and roads:
-            rows.append(count("wizard-obstacles", _("Obstacles passed with a wizard card (1 gold each)"),
-                              draft["obstacles"], 0, roads, lambda v: draft.update(obstacles=v)))
-        if cost:
-            rows.append(text(_("Wizard cards cost {n} gold; {name} holds {gold}.").format(
-                n=cost, name=name, gold=state["players"][mover]["gold"]), SMALL))
-        if paid < earned:
-            rows.append(_bank_short(shell, paid))
-        rows += [shell.problem("wizard_obstacles"),
-                 count("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
-                       draft["gold_cards"], 0, rules.GOLD_CARDS - state["gold_pile"],
-                       lambda v: draft.update(gold_cards=v), chips=2),
-                 shell.problem("gold_cards"),
-                 act(vm, "move", _("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"), "take-cards",
-                     player=mover, primary=False) if visits else
-                 act(vm, "pass_move", _("{name} does not move (draws 2 cards)").format(name=name),
-                     lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False)]
-        controls.append(card(rows, "take"))
-    elif not visits:
-        controls.append(act(vm, "pass_move", _("{name} does not move").format(name=name),
-                            lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False))
-    if not visits:
-        controls.append(moving)
-    if visits:
-        if gold_game:
+
+
+def _take(shell, mover: str, roads: int, cost: int, paid: int, earned: int) -> list[ft.Control]:
+    """Elfengold's side of the move: obstacles passed with a wizard card, what the wizards cost, a bank
+    that cannot pay the move's gold in full, gold cards drawn, and 2 cards instead of the gold (or,
+    before any town is tapped, not moving)."""
+    _, vm = shell.vm.t, shell.vm
+    state, draft = vm.state, shell.draft["move"]
+    name = shell.player_name(mover)
+    rows: list[ft.Control] = []
+    if vm.session["config"]["wizards"] and roads:
+        rows.append(count("wizard-obstacles", _("Obstacles passed with a wizard card (1 gold each)"),
+                          draft["obstacles"], 0, roads, lambda v: draft.update(obstacles=v)))
+    if cost:
+        rows.append(text(_("Wizard cards cost {n} gold; {name} holds {gold}.").format(
+            n=cost, name=name, gold=state["players"][mover]["gold"]), SMALL))
+    if paid < earned:
+        rows.append(_bank_short(shell, paid))
+    return rows + [shell.problem("wizard_obstacles"),
+                   count("gold-cards", _("Gold cards among the cards drawn (they go onto the gold pile)"),
+                         draft["gold_cards"], 0, rules.GOLD_CARDS - state["gold_pile"],
+                         lambda v: draft.update(gold_cards=v), chips=2),
+                   shell.problem("gold_cards"),
+                   act(vm, "move", _("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"),
+                       "take-cards", player=mover, primary=False) if draft["visits"] else
+                   act(vm, "pass_move", _("{name} does not move (draws 2 cards)").format(name=name),
+                       lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False)]
+
+
+def _move_done(shell, mover: str, cost: int, paid: int) -> ft.Control:
+    """The bottom bar's entry: take the gold (Elfengold) or end the move, or before any town is tapped,
+    "Nobody (else) moves"."""
+    _, vm = shell.vm.t, shell.vm
+    if shell.draft["move"]["visits"]:
+        if _gold_game(shell):
             label = (_("Take {gold} gold").format(gold=paid) if not cost else
                      _("Take {gold} gold, pay {cost} for the wizards").format(gold=paid, cost=cost))
-            primary = act(vm, "move", label, lambda e: _send_move(shell, mover, "gold"), "take-gold", player=mover,
-                          icon=ft.Icons.CHECK, bar=True)
-        else:
-            primary = act(vm, "move", _("Move done"), lambda e: _send_move(shell, mover, None), "move-done",
-                          player=mover, icon=ft.Icons.CHECK, bar=True)
-    else:
-        waiting = rules.waiting_movers(state, config)
-        label = _("Nobody moves") if len(waiting) == len(config["players"]) else _("Nobody else moves")
-        primary = act(vm, "nobody_moves", label, lambda e: vm.dispatch("nobody_moves", players=waiting),
-                      "nobody-moves", icon=ft.Icons.SKIP_NEXT, bar=True)
-    return controls, primary
+            return act(vm, "move", label, lambda e: _send_move(shell, mover, "gold"), "take-gold", player=mover,
+                       icon=ft.Icons.CHECK, bar=True)
+        return act(vm, "move", _("Move done"), lambda e: _send_move(shell, mover, None), "move-done",
+                   player=mover, icon=ft.Icons.CHECK, bar=True)
+    waiting = rules.waiting_movers(vm.state, vm.session["config"])
+    label = _("Nobody moves") if len(waiting) == len(vm.session["config"]["players"]) else _("Nobody else moves")
+    return act(vm, "nobody_moves", label, lambda e: vm.dispatch("nobody_moves", players=waiting),
+               "nobody-moves", icon=ft.Icons.SKIP_NEXT, bar=True)
 
 
 def _visit(shell, visit: dict) -> str:

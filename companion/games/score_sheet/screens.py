@@ -45,6 +45,8 @@ def blank_form(sheet: dict | None = None) -> dict:
 
 
 def new_game_form(shell, game_id: str) -> Screen:
+    """The "Another game" form: the sheet (its name, how it scores, its categories, who wins), then the
+    players; the bottom bar starts the game."""
     _, vm = shell.vm.t, shell.vm
     form = shell.draft.setdefault("new", blank_form())
     sheet = form["sheet"]
@@ -54,13 +56,17 @@ def new_game_form(shell, game_id: str) -> Screen:
         sheet.update(changes)
         shell.render()
 
-    def remove(i: int) -> None:
-        if sheet["tie_break"] == sheet["categories"][i]:
-            sheet["tie_break"] = None
-        del sheet["categories"][i]
-        shell.render()
+    controls: list[ft.Control] = [*_scoring_fields(shell, sheet, update), *_category_fields(shell, sheet),
+                                  *_winner_fields(shell, sheet, update), *_player_fields(shell, form, players),
+                                  error(vm.error_for("players"), "error-players"), shell.problem()]
+    label = _("Start the game")
+    return Screen(controls, bar_button(label, lambda e: _create(shell, form, players), "create", icon=ft.Icons.CHECK))
 
-    controls: list[ft.Control] = [
+
+def _scoring_fields(shell, sheet: dict, update) -> list[ft.Control]:
+    """The game's name and whether it scores per category or per round."""
+    _, vm = shell.vm.t, shell.vm
+    return [
         tid("sheet-name", ft.Row([ft.TextField(
             label=_("Name of the game"), value=sheet["name"], text_size=TEXT, expand=True,
             error=vm.error_for("sheet.name"), on_change=lambda e: sheet.update(name=e.control.value))])),
@@ -72,6 +78,19 @@ def new_game_form(shell, game_id: str) -> Screen:
              color=ft.Colors.GREY_400),
         heading(_("Categories")),
     ]
+
+
+def _category_fields(shell, sheet: dict) -> list[ft.Control]:
+    """A field per category, each with its remove button, and "Add a category" up to the limit."""
+    _, vm = shell.vm.t, shell.vm
+
+    def remove(i: int) -> None:
+        if sheet["tie_break"] == sheet["categories"][i]:
+            sheet["tie_break"] = None
+        del sheet["categories"][i]
+        shell.render()
+
+    controls: list[ft.Control] = []
     for i, name in enumerate(sheet["categories"]):
         field = ft.TextField(label=_("Category {n}").format(n=i + 1), value=name, text_size=TEXT, expand=True,
                              error=vm.error_for(f"sheet.categories.{i}"),
@@ -84,10 +103,17 @@ def new_game_form(shell, game_id: str) -> Screen:
     if len(sheet["categories"]) < rules.MAX_CATEGORIES:
         controls.append(button(_("Add a category"), lambda e: (sheet["categories"].append(""), shell.render()),
                                "category-add", primary=False, icon=ft.Icons.ADD))
+    return controls
+
+
+def _winner_fields(shell, sheet: dict, update) -> list[ft.Control]:
+    """Highest or lowest total wins, and the tie-breaker among the named categories (a tie-breaker no
+    longer named is dropped)."""
+    _, vm = shell.vm.t, shell.vm
     named = [c.strip() for c in sheet["categories"] if c.strip()]
     if sheet["tie_break"] not in named:
         sheet["tie_break"] = None
-    controls += [
+    controls: list[ft.Control] = [
         heading(_("Who wins")),
         choice_chips("sheet-wins", [("high", _("Highest total")), ("low", _("Lowest total"))],
                      "low" if sheet["lowest"] else "high", lambda v: update(lowest=v == "low")),
@@ -101,7 +127,13 @@ def new_game_form(shell, game_id: str) -> Screen:
                          lambda v: update(tie_break=None if v == "-" else named[int(v)])),
             error(vm.error_for("sheet.tie_break"), "error-tie"),
         ]
-    controls += [
+    return controls
+
+
+def _player_fields(shell, form: dict, players: list) -> list[ft.Control]:
+    """The number of players, then each player's colour swatch and name."""
+    _, vm = shell.vm.t, shell.vm
+    controls: list[ft.Control] = [
         heading(_("Number of players")),
         choice_chips("count", [(str(n), str(n)) for n in range(1, rules.MAX_PLAYERS + 1)], str(form["count"]),
                      lambda v: (form.update(count=int(v)), shell.render())),
@@ -117,9 +149,7 @@ def new_game_form(shell, game_id: str) -> Screen:
                          expand=True, error=vm.error_for(f"players.{i}.name"),
                          on_change=lambda e, p=player: p.update(name=e.control.value))])),
             error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}")]
-    controls += [error(vm.error_for("players"), "error-players"), shell.problem()]
-    label = _("Start the game")
-    return Screen(controls, bar_button(label, lambda e: _create(shell, form, players), "create", icon=ft.Icons.CHECK))
+    return controls
 
 
 def _swatch(colour: str) -> ft.Control:
