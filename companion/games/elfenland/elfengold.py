@@ -42,12 +42,7 @@ INCOME = 2
 
 
 GOLD_CARDS = 7
-
-
 GOLD_PER_CARD = 3
-
-
-CARDS_INSTEAD = 2                         # cards drawn instead of the move's gold
 
 
 WIZARD_OBSTACLE = 1                       # gold per obstacle card replaced by a wizard
