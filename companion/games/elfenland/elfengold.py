@@ -39,18 +39,10 @@ from .setup import GOLD_DISCS, GOLD_IN_BOX, POOL, _name, _player, colour_at
 
 
 INCOME = 2
-
-
 GOLD_CARDS = 7
 GOLD_PER_CARD = 3
-
-
 WIZARD_OBSTACLE = 1                       # gold per obstacle card replaced by a wizard
-
-
 WIZARD_CARPET = 3                         # gold for a flying carpet
-
-
 MIN_BID = 1
 
 
