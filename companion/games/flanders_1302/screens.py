@@ -263,53 +263,18 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     completed quarters, the church quarters, guild masters only where guilds tie → the points.
     Returns the helper and, once every question is answered, "Score <city>" for the bottom bar."""
     _, vm = shell.vm.t, shell.vm
-    ngettext = vm.t.n
     config, state = vm.session["config"], vm.state
     open_cities = [c for c in rules.cities_in_play(config) if c not in state["cities"]]
-    controls: list[ft.Control] = []
-    for name, city in reversed(list(state["cities"].items())):
-        result = rules.score_city(city, _names(shell))
-        lines = [text(vm.msg(m), SMALL) for m in result["explain"]]
-        summary = ", ".join(f"{_owner(shell, g)} {p}" for g, p in result["points"].items() if p)
-        controls.append(tid(f"scored-{name}", ft.ExpansionTile(
-            title=ft.Text(_("{city}: value {value}").format(city=_city(shell, name), value=result["value"]),
-                          size=TEXT, weight=ft.FontWeight.W_500),
-            subtitle=ft.Text(summary or _("no points"), size=SMALL),
-            expanded=False, controls=lines, min_tile_height=56)))
+    controls = _scored_cities(shell)
     if not open_cities:
         return controls, None
     draft = _city_draft(shell)
-    remaining = len(open_cities)
-    rows: list[ft.Control] = [heading(_("Score a completed city"))]
     if draft["city"] is None:
-        def choose(city):
-            draft["city"] = city
-            shell.render()
-        rows += [choice_chips("city", [(c, _city(shell, c)) for c in open_cities], None, choose),
-                 text(ngettext("{n} city still to score", "{n} cities still to score", remaining).format(n=remaining),
-                      SMALL)]
-        controls.insert(0, card(rows, "city-helper"))
+        controls.insert(0, card(_choose_city(shell, draft, open_cities), "city-helper"))
         return controls, None
     questions = _questions(config, draft)
     open_questions = [q for q in questions if q not in [tuple(a) for a in draft["answered"]]]
     at = tuple(draft["at"]) if draft["at"] else (open_questions[0] if open_questions else None)
-
-    def answer(question, value: int) -> None:
-        kind, guild = question
-        if kind == "q":
-            draft["quarters"][guild] = value
-            if not value:
-                draft["masters"].pop(guild, None)
-        elif kind == "m":
-            draft["masters"][guild] = value
-        elif kind == "church":
-            draft["church_all"] = value
-            draft["church_with_cathedral"] = min(draft["church_with_cathedral"], value)
-        else:
-            draft["church_with_cathedral"] = value
-        if list(question) not in draft["answered"]:
-            draft["answered"].append(list(question))
-        draft["at"] = None
 
     def again(question) -> None:
         draft["at"] = list(question)
@@ -323,7 +288,7 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
                     tid("city-other", ft.TextButton(content=ft.Text(_("Another city"), size=SMALL), height=TARGET,
                                                     on_click=lambda e: restart()))])]
     if at:
-        rows.append(_question(shell, draft, at, answer))
+        rows.append(_question(shell, draft, at, lambda question, value: _record_answer(draft, question, value)))
     if vm.problem and vm.problem.field:
         rows.append(error(vm.problem.text, "error-city"))
     answered = [q for q in questions if list(q) in draft["answered"]]
@@ -332,16 +297,7 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         on_click=lambda e, q=q: again(q))) for q in answered], wrap=True, spacing=6, run_spacing=6)
     primary = None
     if not at:
-        args = _city_args(draft)
-        try:
-            preview = rules.score_city(rules.check_city({k: args[k] for k in args if k != "city"}, "",
-                                                        config["variant"], rules.guilds_in_play(config)),
-                                       _names(shell))
-            points = ", ".join(f"{_owner(shell, g)} {p}" for g, p in preview["points"].items() if p)
-            rows.append(tid("city-preview", text(_("Value {value}: {points}").format(
-                value=preview["value"], points=points or _("no points")), weight=ft.FontWeight.BOLD)))
-        except inputs.InputError:  # the engine says what is wrong when the city is sent
-            pass
+        rows += _city_preview(shell, draft)
         primary = act(vm, "score_city", _("Score {city}").format(city=_city(shell, draft["city"])),
                       lambda e: shell.send("score_city", "city", **_city_args(draft)), "score-city",
                       icon=ft.Icons.CHECK, bar=True)
@@ -349,6 +305,72 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         rows += [text(_("Tap an answer to change it:"), SMALL), summary]
     controls.insert(0, card(rows, "city-helper"))
     return controls, primary
+
+
+def _scored_cities(shell) -> list[ft.Control]:
+    """The cities scored so far, newest first, each folded to its value and points."""
+    _, vm = shell.vm.t, shell.vm
+    controls: list[ft.Control] = []
+    for name, city in reversed(list(vm.state["cities"].items())):
+        result = rules.score_city(city, _names(shell))
+        lines = [text(vm.msg(m), SMALL) for m in result["explain"]]
+        summary = ", ".join(f"{_owner(shell, g)} {p}" for g, p in result["points"].items() if p)
+        controls.append(tid(f"scored-{name}", ft.ExpansionTile(
+            title=ft.Text(_("{city}: value {value}").format(city=_city(shell, name), value=result["value"]),
+                          size=TEXT, weight=ft.FontWeight.W_500),
+            subtitle=ft.Text(summary or _("no points"), size=SMALL),
+            expanded=False, controls=lines, min_tile_height=56)))
+    return controls
+
+
+def _choose_city(shell, draft: dict, open_cities: list[str]) -> list[ft.Control]:
+    """Which completed city is scored now, and how many are left."""
+    _, ngettext = shell.vm.t, shell.vm.t.n
+    remaining = len(open_cities)
+
+    def choose(city):
+        draft["city"] = city
+        shell.render()
+    return [heading(_("Score a completed city")),
+            choice_chips("city", [(c, _city(shell, c)) for c in open_cities], None, choose),
+            text(ngettext("{n} city still to score", "{n} cities still to score", remaining).format(n=remaining),
+                 SMALL)]
+
+
+def _record_answer(draft: dict, question, value: int) -> None:
+    """An answer to one question of the city helper; the next open question follows."""
+    kind, guild = question
+    if kind == "q":
+        draft["quarters"][guild] = value
+        if not value:
+            draft["masters"].pop(guild, None)
+    elif kind == "m":
+        draft["masters"][guild] = value
+    elif kind == "church":
+        draft["church_all"] = value
+        draft["church_with_cathedral"] = min(draft["church_with_cathedral"], value)
+    else:
+        draft["church_with_cathedral"] = value
+    if list(question) not in draft["answered"]:
+        draft["answered"].append(list(question))
+    draft["at"] = None
+
+
+def _city_preview(shell, draft: dict) -> list[ft.Control]:
+    """The city's value and points once every question is answered (nothing when the entry does not
+    fit the box: the engine says what is wrong when the city is sent)."""
+    _, vm = shell.vm.t, shell.vm
+    config = vm.session["config"]
+    args = _city_args(draft)
+    try:
+        preview = rules.score_city(rules.check_city({k: args[k] for k in args if k != "city"}, "",
+                                                    config["variant"], rules.guilds_in_play(config)),
+                                   _names(shell))
+    except inputs.InputError:
+        return []
+    points = ", ".join(f"{_owner(shell, g)} {p}" for g, p in preview["points"].items() if p)
+    return [tid("city-preview", text(_("Value {value}: {points}").format(
+        value=preview["value"], points=points or _("no points")), weight=ft.FontWeight.BOLD))]
 
 
 def _question(shell, draft: dict, question, answer) -> ft.Control:

@@ -2,6 +2,8 @@
 market day), the mass, the end of the game and the final scoring."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from . import rules
@@ -189,29 +191,12 @@ def books(shell) -> list[ft.Control]:
     state, config = vm.state, vm.session["config"]
     colour = shell.draft.get("ledger") or config["players"][state["turn"]]["colour"]
     player = state["players"][colour]
-    lap = config["lap"]
-    on_bridge = player["time"] > 0 and player["time"] % lap == 0
-    facts = [
-        _("Prestige {n}").format(n=state["scores"][colour]),
-        _("Time {n} · on the bridge").format(n=player["time"]) if on_bridge else
-        _("Time {n} · bridge in {left}").format(n=player["time"], left=lap - player["time"] % lap),
-        _("Coins {n}").format(n=player["coins"]), _("Grain {n}").format(n=player["grain"]),
-        _("Living {n}").format(n=rules.living(player)), _("Black bag {n}").format(n=player["bag"]),
-        _("Church {counts}").format(counts="/".join(map(str, player["windows"]))),
-        _("Chronicle {n}").format(n=player["chronicle"]),
-        _("Customers {n}").format(n=len(player["customers"])),
-    ]
     coins_left = rules.COINS - sum(p["coins"] for p in state["players"].values())
     grain_left = rules.GRAIN - sum(p["grain"] for p in state["players"].values())
     reason = _("quick entry")
 
-    def row(label, *entries, width=72):
-        """A label and narrow entries side by side (each of a fixed width: a button fills what it is
-        given), and below them the reason a tapped one is refused."""
-        reasons = [error(vm.error_for(ident), f"error-{ident}") for ident, _control in entries if vm.error_for(ident)]
-        return ft.Column([ft.Row([ft.Container(text(label, SMALL), width=64),
-                                  *[ft.Container(control, width=width) for _ident, control in entries]],
-                                 wrap=True, spacing=4, run_spacing=4), *reasons], spacing=4)
+    def row(label, *entries):
+        return _book_row(vm, label, *entries)
 
     def narrow(kind, label, ident, limit=None, **args):
         return ident, entry(shell, kind, label, ident, limit, bare=True, **args)
@@ -219,12 +204,11 @@ def books(shell) -> list[ft.Control]:
     def pp(label, points, ident, limit=None):
         return narrow("correct", label, ident, limit, track=colour, points=points, reason=reason)
 
-    born = not any(player["supply"].values())
     rows = [
         choice_chips("ledger", [(p["colour"], ft.Row([dot(p["colour"]), ft.Text(p["name"], size=TEXT)], tight=True))
                                 for p in config["players"]], colour,
                      lambda c: (shell.draft.update(ledger=c), shell.render())),
-        tid(f"facts-{colour}", text(" · ".join(facts), SMALL)),
+        tid(f"facts-{colour}", text(" · ".join(_book_facts(_, state, config, colour)), SMALL)),
         row(_("Time"), *[narrow("time", f"+{n}", f"time-{n}", player=colour, amount=n) for n in (1, 2, 3)]),
         row(_("Grain"),
             narrow("grain", "−1", "grain-minus", Msg(N_("Not enough grain.")) if player["grain"] == 0 else None,
@@ -243,6 +227,42 @@ def books(shell) -> list[ft.Control]:
         row(_("Prestige"),
             pp("−1", -1, "pp-minus", Msg(N_("A score cannot go below 0.")) if state["scores"][colour] == 0 else None),
             pp("+1", 1, "pp-plus"), pp("+3", 3, "pp-plus3")),
+        *_family_entries(shell, colour, player),
+    ]
+    return [card(rows, "books")]
+
+
+def _book_facts(_, state, config, colour) -> list[str]:
+    """The family's books in one line: prestige, time and the bridge, coins, grain, members."""
+    player, lap = state["players"][colour], config["lap"]
+    on_bridge = player["time"] > 0 and player["time"] % lap == 0
+    return [
+        _("Prestige {n}").format(n=state["scores"][colour]),
+        _("Time {n} · on the bridge").format(n=player["time"]) if on_bridge else
+        _("Time {n} · bridge in {left}").format(n=player["time"], left=lap - player["time"] % lap),
+        _("Coins {n}").format(n=player["coins"]), _("Grain {n}").format(n=player["grain"]),
+        _("Living {n}").format(n=rules.living(player)), _("Black bag {n}").format(n=player["bag"]),
+        _("Church {counts}").format(counts="/".join(map(str, player["windows"]))),
+        _("Chronicle {n}").format(n=player["chronicle"]),
+        _("Customers {n}").format(n=len(player["customers"])),
+    ]
+
+
+def _book_row(vm, label, *entries, width=72) -> ft.Control:
+    """A label and narrow entries side by side (each of a fixed width: a button fills what it is
+    given), and below them the reason a tapped one is refused."""
+    reasons = [error(vm.error_for(ident), f"error-{ident}") for ident, _control in entries if vm.error_for(ident)]
+    return ft.Column([ft.Row([ft.Container(text(label, SMALL), width=64),
+                              *[ft.Container(control, width=width) for _ident, control in entries]],
+                             wrap=True, spacing=4, run_spacing=4), *reasons], spacing=4)
+
+
+def _family_entries(shell, colour, player) -> list[ft.Control]:
+    """The family's own actions (birth, the black bag, the next-start marker) and the time each
+    action costs."""
+    _ = shell.vm.t
+    born = not any(player["supply"].values())
+    return [
         ft.Column([
             entry(shell, "birth", _("Birth"), "birth",
                   Msg(N_("All 11 family members have been born.")) if born else None, player=colour),
@@ -256,7 +276,6 @@ def books(shell) -> list[ft.Control]:
                 ("council", _("Council, new member +1")), ("wainwright", _("Wainwright +2")),
                 ("stables", _("Stables +3")))], spacing=4)]),
     ]
-    return [card(rows, "books")]
 
 
 def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
@@ -303,16 +322,7 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
                     for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
             *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
             shell.problem("goods")]
-    for sale in market["sales"]:
-        paid = rules.payment(sale["grain"], sale["goods"])
-        line = _("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"])
-        rows.append(text(line + (_(", paid: {paid}").format(paid=vm.msg(paid)) if paid else ""), SMALL))
-    if market["passed"]:
-        rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
-                         SMALL))
-    rows += [tid("market-rules", ft.ExpansionTile(title=ft.Text(_("Market day rules"), size=TEXT), min_tile_height=52,
-                                                  controls=[text(shell.game_text("market.body"), SMALL),
-                                                            text(shell.game_text("market.refill"), SMALL)]))]
+    rows += _market_record(shell, market)
     sell = None
     if draft["prestige"] is not None:
         sell = act(vm, "market_sell", _("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
@@ -323,6 +333,23 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
         controls.append(end_check(shell))
     return controls, sell
+
+
+def _market_record(shell, market) -> list[ft.Control]:
+    """The day so far (the customers served and what was paid, who has passed) and its rules."""
+    _, vm = shell.vm.t, shell.vm
+    rows = []
+    for sale in market["sales"]:
+        paid = rules.payment(sale["grain"], sale["goods"])
+        line = _("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"])
+        rows.append(text(line + (_(", paid: {paid}").format(paid=vm.msg(paid)) if paid else ""), SMALL))
+    if market["passed"]:
+        rows.append(text(_("Passed: {names}").format(names=", ".join(shell.player_name(c) for c in market["passed"])),
+                         SMALL))
+    rows.append(tid("market-rules", ft.ExpansionTile(title=ft.Text(_("Market day rules"), size=TEXT), min_tile_height=52,
+                                                     controls=[text(shell.game_text("market.body"), SMALL),
+                                                               text(shell.game_text("market.refill"), SMALL)])))
+    return rows
 
 
 def end_check(shell) -> ft.Control:
@@ -360,81 +387,17 @@ def mass_screen(shell) -> Screen:
     order = [players[(state["start"] + k) % len(players)] for k in range(len(players))]
     deaths, death_button = death_cards(shell)
     controls: list[ft.Control] = [*deaths, shell.problem()]
-    bought = sum(mass["bought"].values())
-    primary = death_button
+    mover = rules.mass_mover(state, config)
     if mass["drawn"] is None and not mass["bought"] and rules.mass_idle(state):
-        controls.append(card([heading(_("Nobody can act in this mass")),
-                              text(_("No family has a member in the black bag, and nobody can pay grain to move a "
-                                     "member up: the 4 pieces drawn are the monks."), SMALL),
-                              text(_("+2 prestige for: {names}").format(names=_majority(shell))),
-                              ], "mass-quiet", highlight=True))
-        primary = primary or act(vm, "mass_quiet", _("Majority, then the next round") if not mass["final"]
-                                 else _("Majority, then the final scoring"),
-                                 lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK, bar=True)
+        part, bar = _mass_quiet(shell)
     elif mass["drawn"] is None:
-        in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
-        rows = [heading(_("1. Four pieces out of the bag: buy your members")), _rule(shell, "mass.buy"),
-                text(_("Out of the bag so far: {n} of 4").format(n=bought))]
-        for p in in_bag:
-            book = state["players"][p["colour"]]
-            label = _("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
-                name=p["name"], bag=book["bag"], coins=book["coins"])
-            rows.append(entry(shell, "mass_buy", label, f"buy-{p['colour']}",
-                Msg(N_("{name} has no coin."), {"name": p["name"]}) if not book["coins"] else None, player=p["colour"]))
-        if not in_bag:
-            rows.append(text(_("Nobody can buy: no family member is in the bag."), SMALL))
-        controls.append(card(rows, "mass-buy"))
-        draft = shell.draft.setdefault("draw", {"members": {}})
-        rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")), _rule(shell, "mass.draw")]
-        for p in in_bag:
-            rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
-                             0, min(state["players"][p["colour"]]["bag"], rules.MASS_PIECES - bought),
-                             lambda v, c=p["colour"]: draft["members"].update({c: v})))
-        monks = rules.MASS_PIECES - bought - sum(draft["members"].values())
-        rows.append(tid("monks", text(_("Monks drawn (back into the bag): {n}").format(n=max(monks, 0)), SMALL)))
-        controls.append(card(rows, "mass-draw-card"))
-        primary = primary or act(vm, "mass_draw", _("Record the draw"), lambda e: shell.send(
-            "mass_draw", "draw", members=dict(draft["members"]), monks=monks), "mass-draw", icon=ft.Icons.CHECK,
-            bar=True)
+        part, bar = _mass_out_of_bag(shell, order)
+    elif mover:
+        part, bar = _mass_move(shell, order, mover)
     else:
-        mover = rules.mass_mover(state, config)
-        if mover:
-            p = next(q for q in order if q["colour"] == mover)
-            book = state["players"][p["colour"]]
-            draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": None})
-            rows = [heading(_("2. Move up: {name}").format(name=p["name"])), _rule(shell, "mass.move"),
-                    text(_("Church windows: {counts} · grain: {grain}").format(
-                        counts="/".join(map(str, book["windows"])), grain=book["grain"]), SMALL),
-                    text(_("From"), SMALL),
-                    choice_chips("move-from", [(str(i), _window(shell, i)) for i in range(3) if book["windows"][i]],
-                                 None if draft["source"] is None else str(draft["source"]),
-                                 lambda v, d=draft: (d.update(source=int(v)), shell.render())),
-                    text(_("To"), SMALL),
-                    choice_chips("move-to", [(str(i), _window(shell, i)) for i in range(1, 4)
-                                             if draft["source"] is None or i > draft["source"]],
-                                 None if draft["target"] is None else str(draft["target"]),
-                                 lambda v, d=draft: (d.update(target=int(v)), shell.render())),
-                    pick("move-grain", _("Grain paid (see the board)"), draft["grain"], 0,
-                         min(book["grain"], rules.FARMYARD_GRAIN), lambda v, d=draft: d.update(grain=v)),
-                    shell.problem("grain"), shell.problem("target"), shell.problem("source"),
-                    act(vm, "mass_move", _("Move"), lambda e, c=p["colour"], d=draft: shell.send(
-                        "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
-                        grain=d["grain"] or 0), "mass-move", player=p["colour"], primary=False)]
-            waiting = [q["name"] for q in order if q["colour"] not in mass["moved"] and q is not p
-                       and not rules.can_move(state["players"][q["colour"]])]
-            if waiting:
-                rows.append(text(_("Cannot move up (no member to move or no grain): {names}").format(
-                    names=", ".join(waiting)), SMALL))
-            controls.append(card(rows, "mass-move-card"))
-            primary = primary or act(vm, "mass_done", _("{name} is done").format(name=p["name"]),
-                                     lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done",
-                                     player=p["colour"], icon=ft.Icons.CHECK, bar=True)
-        else:
-            rows = [heading(_("3. The majority")), _rule(shell, "mass.majority"),
-                    text(_("+2 prestige for: {names}").format(names=_majority(shell)))]
-            controls.append(card(rows, "mass-end-card"))
-            primary = primary or act(vm, "mass_end", _("End the mass"), lambda e: vm.dispatch("mass_end"), "mass-end",
-                                     icon=ft.Icons.CHECK, bar=True)
+        part, bar = _mass_majority(shell)
+    controls += part
+    primary = death_button or bar()
     for p in order:
         book = state["players"][p["colour"]]
         controls.append(ft.Row([who(p["name"], p["colour"], SMALL),
@@ -444,6 +407,101 @@ def mass_screen(shell) -> Screen:
     return Screen(controls + shell.footer(), primary)
 
 
+#: A part of the mass: its cards, and how to make its bottom-bar button (made only when no death comes first).
+MassPart = tuple[list[ft.Control], Callable[[], ft.Control]]
+
+
+def _mass_quiet(shell) -> MassPart:
+    """A mass in which nobody can act: one tap scores the majority."""
+    _, vm = shell.vm.t, shell.vm
+    final = vm.state["mass"]["final"]
+    cards = [card([heading(_("Nobody can act in this mass")),
+                   text(_("No family has a member in the black bag, and nobody can pay grain to move a "
+                          "member up: the 4 pieces drawn are the monks."), SMALL),
+                   text(_("+2 prestige for: {names}").format(names=_majority_names(shell))),
+                   ], "mass-quiet", highlight=True)]
+    return cards, lambda: act(vm, "mass_quiet", _("Majority, then the next round") if not final
+                              else _("Majority, then the final scoring"),
+                              lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK, bar=True)
+
+
+def _mass_out_of_bag(shell, order) -> MassPart:
+    """Part 1: four pieces out of the bag: the families buy their members out, then the rest is drawn."""
+    _, vm = shell.vm.t, shell.vm
+    state = vm.state
+    bought = sum(state["mass"]["bought"].values())
+    in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
+    rows = [heading(_("1. Four pieces out of the bag: buy your members")), _rule(shell, "mass.buy"),
+            text(_("Out of the bag so far: {n} of 4").format(n=bought))]
+    for p in in_bag:
+        book = state["players"][p["colour"]]
+        label = _("{name} buys one (1 coin; in the bag: {bag}, coins: {coins})").format(
+            name=p["name"], bag=book["bag"], coins=book["coins"])
+        rows.append(entry(shell, "mass_buy", label, f"buy-{p['colour']}",
+            Msg(N_("{name} has no coin."), {"name": p["name"]}) if not book["coins"] else None, player=p["colour"]))
+    if not in_bag:
+        rows.append(text(_("Nobody can buy: no family member is in the bag."), SMALL))
+    cards = [card(rows, "mass-buy")]
+    draft = shell.draft.setdefault("draw", {"members": {}})
+    rows = [heading(_("1. Four pieces out of the bag: draw the rest blind")), _rule(shell, "mass.draw")]
+    for p in in_bag:
+        rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
+                         0, min(state["players"][p["colour"]]["bag"], rules.MASS_PIECES - bought),
+                         lambda v, c=p["colour"]: draft["members"].update({c: v})))
+    monks = rules.MASS_PIECES - bought - sum(draft["members"].values())
+    rows.append(tid("monks", text(_("Monks drawn (back into the bag): {n}").format(n=max(monks, 0)), SMALL)))
+    cards.append(card(rows, "mass-draw-card"))
+    return cards, lambda: act(vm, "mass_draw", _("Record the draw"), lambda e: shell.send(
+        "mass_draw", "draw", members=dict(draft["members"]), monks=monks), "mass-draw", icon=ft.Icons.CHECK,
+        bar=True)
+
+
+def _mass_move(shell, order, mover) -> MassPart:
+    """Part 2: the family on turn moves its members up, paying grain; the others wait or cannot move."""
+    _, vm = shell.vm.t, shell.vm
+    state = vm.state
+    p = next(q for q in order if q["colour"] == mover)
+    book = state["players"][p["colour"]]
+    draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": None})
+    rows = [heading(_("2. Move up: {name}").format(name=p["name"])), _rule(shell, "mass.move"),
+            text(_("Church windows: {counts} · grain: {grain}").format(
+                counts="/".join(map(str, book["windows"])), grain=book["grain"]), SMALL),
+            text(_("From"), SMALL),
+            choice_chips("move-from", [(str(i), _window(shell, i)) for i in range(3) if book["windows"][i]],
+                         None if draft["source"] is None else str(draft["source"]),
+                         lambda v, d=draft: (d.update(source=int(v)), shell.render())),
+            text(_("To"), SMALL),
+            choice_chips("move-to", [(str(i), _window(shell, i)) for i in range(1, 4)
+                                     if draft["source"] is None or i > draft["source"]],
+                         None if draft["target"] is None else str(draft["target"]),
+                         lambda v, d=draft: (d.update(target=int(v)), shell.render())),
+            pick("move-grain", _("Grain paid (see the board)"), draft["grain"], 0,
+                 min(book["grain"], rules.FARMYARD_GRAIN), lambda v, d=draft: d.update(grain=v)),
+            shell.problem("grain"), shell.problem("target"), shell.problem("source"),
+            act(vm, "mass_move", _("Move"), lambda e, c=p["colour"], d=draft: shell.send(
+                "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
+                grain=d["grain"] or 0), "mass-move", player=p["colour"], primary=False)]
+    waiting = [q["name"] for q in order if q["colour"] not in state["mass"]["moved"] and q is not p
+               and not rules.can_move(state["players"][q["colour"]])]
+    if waiting:
+        rows.append(text(_("Cannot move up (no member to move or no grain): {names}").format(
+            names=", ".join(waiting)), SMALL))
+    return [card(rows, "mass-move-card")], lambda: act(
+        vm, "mass_done", _("{name} is done").format(name=p["name"]),
+        lambda e, c=p["colour"]: vm.dispatch("mass_done", player=c), "mass-done",
+        player=p["colour"], icon=ft.Icons.CHECK, bar=True)
+
+
+def _mass_majority(shell) -> MassPart:
+    """Part 3: the majority bonus, then the mass ends."""
+    _, vm = shell.vm.t, shell.vm
+    rows = [heading(_("3. The majority")), _rule(shell, "mass.majority"),
+            text(_("+2 prestige for: {names}").format(names=_majority_names(shell)))]
+    return [card(rows, "mass-end-card")], lambda: act(vm, "mass_end", _("End the mass"),
+                                                      lambda e: vm.dispatch("mass_end"), "mass-end",
+                                                      icon=ft.Icons.CHECK, bar=True)
+
+
 def _rule(shell, key: str) -> ft.Control:
     """A part of the mass's rule, folded to one line."""
     _ = shell.vm.t
@@ -451,7 +509,7 @@ def _rule(shell, key: str) -> ft.Control:
                                                controls=[text(shell.game_text(key), SMALL)]))
 
 
-def _majority(shell) -> str:
+def _majority_names(shell) -> str:
     winners = rules.mass_majority({c: b["windows"] for c, b in shell.vm.state["players"].items()})
     return ", ".join(shell.player_name(c) for c in winners) or "—"
 
