@@ -11,6 +11,7 @@ import gettext
 import hashlib
 import io
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -24,7 +25,8 @@ from types import SimpleNamespace
 import flet as ft
 import pytest
 
-from companion import exchange, i18n, store as store_module
+from companion import exchange, i18n
+from companion.storage import journal
 from companion.store import Store
 from companion.ui.viewmodel import ViewModel
 from companion.web import browser
@@ -235,8 +237,8 @@ def test_a_sync_in_the_middle_of_a_write_keeps_the_last_whole_state(tmp_path, mo
     Here the sync falls in a fold of the journal into the game's file: the tap is in the journal."""
     folder = str(tmp_path / "page")
     idb = IndexedDB(tmp_path / "indexeddb")
-    real_replace = store_module.os.replace
-    monkeypatch.setattr(store_module, "FOLD_AT", 1)  # every tap folds the journal into the file
+    real_replace = os.replace
+    monkeypatch.setattr(journal, "FOLD_AT", 1)  # every tap folds the journal into the file
 
     async def scenario():
         vm = ViewModel(await browser.open_store(_granted(), browser.mount(idb, folder, {"autoPersist": True}, once),
@@ -249,9 +251,9 @@ def test_a_sync_in_the_middle_of_a_write_keeps_the_last_whole_state(tmp_path, mo
             shutil.rmtree(idb.kept)
             shutil.copytree(idb.mounted, idb.kept)  # the temp file is written, not yet in place
             real_replace(source, target)
-        monkeypatch.setattr(store_module.os, "replace", replace_after_a_sync)
+        monkeypatch.setattr(os, "replace", replace_after_a_sync)
         assert vm.dispatch("tick", item="board", done=True)
-        monkeypatch.setattr(store_module.os, "replace", real_replace)
+        monkeypatch.setattr(os, "replace", real_replace)
         assert list(idb.kept.rglob(".*.tmp"))
         idb.reload()
 
@@ -267,7 +269,7 @@ def test_a_sync_in_the_middle_of_a_journal_line_drops_only_that_tap(tmp_path, mo
     never acknowledged), the ones before are, and the next tap is recorded after them."""
     folder = str(tmp_path / "page")
     idb = IndexedDB(tmp_path / "indexeddb")
-    real_write = store_module.os.write
+    real_write = os.write
 
     async def scenario():
         vm = ViewModel(await browser.open_store(_granted(), browser.mount(idb, folder, {"autoPersist": True}, once),
@@ -276,12 +278,12 @@ def test_a_sync_in_the_middle_of_a_journal_line_drops_only_that_tap(tmp_path, mo
         sid = vm.session["id"]
 
         def write_half_then_sync(fd, data):
-            monkeypatch.setattr(store_module.os, "write", real_write)  # only this once
+            monkeypatch.setattr(os, "write", real_write)  # only this once
             half = real_write(fd, bytes(data[:len(data) // 2]))
             shutil.rmtree(idb.kept)
             shutil.copytree(idb.mounted, idb.kept)
             return half
-        monkeypatch.setattr(store_module.os, "write", write_half_then_sync)
+        monkeypatch.setattr(os, "write", write_half_then_sync)
         assert vm.dispatch("tick", item="supply", done=True)
         idb.reload()
 

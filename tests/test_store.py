@@ -274,12 +274,11 @@ def test_a_file_replaced_by_another_process_is_read_again(tmp_path):
 
 
 def test_a_file_read_once_is_not_parsed_again_until_it_is_replaced(tmp_path, monkeypatch):
-    import companion.store as store_module
     Store(tmp_path).import_sessions([{"game": "flanders_1302", "config": CONFIG, "log": [], "status": "finished"}] * 3)
     reader = Store(tmp_path)  # a server started on a folder of finished games
     parsed = []
-    real_loads = store_module.json.loads
-    monkeypatch.setattr(store_module.json, "loads", lambda text, **kw: parsed.append(1) or real_loads(text, **kw))
+    real_loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, **kw: parsed.append(1) or real_loads(text, **kw))
     assert len(reader.sessions("finished")) == 3 and len(reader.sessions("finished")) == 3
     assert parsed == []  # read when the store opened the folder: the history opened twice, no parse
     Store(tmp_path).import_sessions([{"game": "village", "config": {"players": [{"colour": "red", "name": "A"}]},
@@ -587,7 +586,7 @@ def test_a_deletion_or_its_undo_killed_half_way_loses_nothing(tmp_path, monkeypa
         return replace(source, target)
 
     if killed == "delete":
-        monkeypatch.setattr("companion.store.os.replace", kill_at_the_files)  # after the catalogue, not the files
+        monkeypatch.setattr(os, "replace", kill_at_the_files)  # after the catalogue, not the files
         with pytest.raises(Killed):
             store.delete(sid, undoable=True)
     else:

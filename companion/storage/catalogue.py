@@ -1,0 +1,246 @@
+"""The catalogue (`companion.json`): the games' entries, the settings and their copy, the score
+sheets; its rebuilding from the games' files when it is lost; and the rule texts (`texts.json`)."""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from tinydb import Query
+
+from .. import history
+from .. import texts as text_data
+from ..engine import flow
+from ..engine.model import InvalidAction, Msg, N_, P_
+from ..games import GAMES
+from .checks import CANNOT_REPLAY, MAX_SHEETS, SESSION_ID, details_fault, entry_fault, imported_fault, log_of, \
+    setting_fault, settings_of, sheet_fault
+from .files import SESSIONS, SETTINGS_COPY, write_json
+from .journal import stored_game
+
+
+class Catalogue:
+    """The part of `Store` that keeps the catalogue and the rule texts (a mixin: it uses the locks,
+    folders and caches `Store.__init__` sets)."""
+
+    def _list_unlisted(self, lost: bool, missing: bool) -> None:
+        """List every readable session file the catalogue does not list: all of them when the catalogue
+        was unreadable (`lost`) or is `missing`, else those of a process killed between writing a
+        game's file and listing it. Each entry is what the game's own file implies (`rebuilt_entry`):
+        a game whose log ends finished is listed finished, with its result. A catalogue rebuilt
+        whole also takes back the score sheets its games were played on."""
+        table = self._index.table("sessions")
+        listed = {doc.get("id") for doc in table.all()}
+        found, sheets = [], {}
+        for path in sorted((self.dir / SESSIONS).glob("*.json")):
+            if path.stem in listed or not SESSION_ID.fullmatch(path.stem):
+                continue
+            try:
+                document = stored_game(self.dir, path.stem)
+                entry = rebuilt_entry(path.stem, document)
+            except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
+                continue
+            if entry_fault(entry) is None:
+                found.append(entry)
+                sheet = document["meta"]["1"]["config"].get("sheet")
+                if (lost or missing) and sheet_fault(sheet) is None:
+                    sheets.setdefault(sheet["id"], sheet)
+        known = {doc.get("id") for doc in self._index.table("sheets").all()}
+        self._insert({"sessions": found, "sheets": [s for i, s in sheets.items() if i not in known]})
+        if lost or missing and found:
+            self.notices.append(Msg(N_("The list of games was rebuilt from the saved games.")))
+        elif found:
+            self.notices.append(P_("A saved game was missing from the list of games; it is listed again.",
+                                   "{n} saved games were missing from the list of games; they are listed again.",
+                                   len(found)))
+
+    def _keep_settings(self, lost: bool = False) -> None:
+        """Keep the copy of the settings (`SETTINGS_COPY`) the same as the catalogue's; a catalogue that
+        was `lost` takes them back from the copy."""
+        table = self._index.table("settings")
+        path = self.dir / SETTINGS_COPY
+        if lost and len(table) == 0:
+            try:
+                copy = json.loads(path.read_bytes())
+            except (OSError, ValueError, RecursionError):
+                copy = None
+            if isinstance(copy, list):
+                kept = settings_of(copy)
+                if kept:
+                    self._insert({"settings": kept})
+        current = settings_of(table.all())
+        try:
+            if json.loads(path.read_bytes()) == current:
+                return
+        except (OSError, ValueError, RecursionError):
+            pass
+        write_json(path, current)
+
+    def _insert(self, tables: dict[str, list[dict]]) -> None:
+        """Add documents to several tables of the catalogue in one write (all of them, or none)."""
+        tables = {name: docs for name, docs in tables.items() if docs}
+        if not tables:
+            return
+        data = {name: dict(docs) for name, docs in (self._index.storage.read() or {}).items()}
+        for name, docs in tables.items():
+            table = data.setdefault(name, {})
+            after = max(map(int, table), default=0)
+            for i, doc in enumerate(docs, start=1):
+                table[str(after + i)] = dict(doc)
+        self._index.storage.write(data)
+        for name in tables:
+            self._index.table(name).clear_cache()
+            self._index.table(name)._next_id = None  # the next id from what was written
+
+    # -- rule texts ----------------------------------------------------------------------------
+
+    def _seed_texts(self) -> None:
+        """Seed the rule-text table from data/ when the files changed; then serve it from memory."""
+        with self._lock:
+            meta = self._texts_db.table("meta")
+            stamp = text_data.fingerprint()
+            current = meta.get(doc_id=1)
+            if not current or current.get("fingerprint") != stamp:
+                values, sections = text_data.load_all()
+                with self._writing:
+                    self._texts_db.drop_tables()
+                    self._texts_db.table("texts").insert_multiple({"key": k, **v} for k, v in values.items())
+                    self._texts_db.table("sections").insert_multiple({"game": g, "ids": ids}
+                                                                     for g, ids in sections.items())
+                    self._texts_db.table("meta").insert({"fingerprint": stamp})
+            self._texts = {doc["key"]: {k: v for k, v in doc.items() if k != "key"}
+                           for doc in self._texts_db.table("texts").all()}
+            self.sections = {doc["game"]: doc["ids"] for doc in self._texts_db.table("sections").all()}
+
+    def text(self, key: str, lang: str) -> str:
+        """A rule text in `lang` (falling back to English, then to the key itself)."""
+        entry = self._texts.get(key)
+        if entry is None:
+            return key
+        return entry.get(lang) or entry.get("en") or key
+
+    def text_keys(self) -> Iterable[str]:
+        return self._texts.keys()
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        """A setting's value; `default` when it is not set, or set to a value it cannot have."""
+        with self._lock:
+            doc = self._index.table("settings").get(Query().name == name)
+            return default if doc is None or setting_fault(doc) is not None else doc["value"]
+
+    def set_setting(self, name: str, value: Any) -> None:
+        with self._lock, self._writing:
+            self._index.table("settings").upsert({"name": name, "value": value}, Query().name == name)
+            if self.dir is not None:
+                self._keep_settings()
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    def create_session(self, game: str, config: dict) -> str:
+        sid = uuid.uuid4().hex[:12]
+        meta = {"game": game, "config": config, "created": time.time()}
+        with self._lock, self._writing:
+            db = self._open(f"{SESSIONS}/{sid}" + ("" if self._memory is not None else ".json"))[0]
+            db.table("meta").insert(meta)
+            self._sessions[sid] = db
+            self._index.table("sessions").insert(entry_of(sid, meta))
+        return sid
+
+    def sessions(self, status: str | None = None) -> list[dict]:
+        """Catalogue entries, newest first (optionally only those with `status`). An entry of the
+        wrong shape (a hand-edited or foreign catalogue) is left out, with a notice the first time."""
+        with self._lock:
+            raw = (self._index.storage.read() or {}).get("sessions", {})
+            docs = []
+            for key, doc in raw.items():
+                if self._checked.get(key) is not doc:  # each entry is checked once as read from the file
+                    if entry_fault(doc) is not None:
+                        if key not in self._skipped:
+                            self._skipped.add(key)
+                            self.notices.append(Msg(N_("An entry of the list of games is damaged and is not "
+                                                       "shown (entry {n}); the other games are not affected."),
+                                                    {"n": key}))
+                        continue
+                    self._checked[key] = doc
+                if status is None or doc["status"] == status:
+                    docs.append(dict(doc))
+            return sorted(docs, key=lambda d: d["created"], reverse=True)
+
+    def set_status(self, sid: str, status: str, result: dict | None = None) -> None:
+        """active → finished (with the summary the history keeps) and back on undo; written to the
+        catalogue only when it changes, never on an ordinary tap."""
+        with self._lock, self._writing:
+            table = self._index.table("sessions")
+            doc = table.get(Query().id == sid)
+            if doc is not None and doc["status"] != status:
+                table.update({"status": status, "result": result}, doc_ids=[doc.doc_id])
+
+    def set_results(self, results: dict[str, dict]) -> None:
+        """Summaries of finished games archived before the history existed, in one write."""
+        with self._lock, self._writing:
+            self._index.table("sessions").update(lambda doc: doc.update(result=results[doc["id"]]),
+                                                 Query().id.one_of(list(results)))
+
+    def set_details(self, sid: str, details: dict) -> None:
+        """A finished game's play time in minutes (None: first to last action), place and note: in the
+        catalogue (the history reads it) and in the game's own file (a rebuilt catalogue keeps it)."""
+        with self._lock, self._writing:
+            self._session_db(sid).table("meta").update({"details": details}, doc_ids=[1])
+            self._index.table("sessions").update({"details": details}, Query().id == sid)
+
+    # -- our sheets: the score sheets of this device (games/score_sheet.py), kept with the games ---
+
+    def sheets(self) -> list[dict]:
+        """The saved score sheets, by name; a damaged one is left out."""
+        with self._lock:
+            docs = [dict(doc) for doc in self._index.table("sheets").all() if sheet_fault(doc) is None]
+        return sorted(docs, key=lambda d: d["name"].casefold())
+
+    def save_sheet(self, sheet: dict) -> dict:
+        """Keep a sheet (a new one gets its id); the same id replaces the stored sheet. Returns it.
+        InvalidAction when the device keeps MAX_SHEETS already."""
+        with self._lock, self._writing:
+            table = self._index.table("sheets")
+            if not sheet.get("id") and len(table) >= MAX_SHEETS:
+                raise InvalidAction(Msg(N_("This device keeps at most {n} score sheets."), {"n": MAX_SHEETS}))
+            sheet = dict(sheet, id=sheet.get("id") or uuid.uuid4().hex[:12])
+            self._index.table("sheets").upsert(sheet, Query().id == sheet["id"])
+        return sheet
+
+
+def rebuilt_entry(sid: str, document: dict) -> dict:
+    """A game's catalogue entry as its own file implies it (`document`: the file's TinyDB document with
+    its journal folded in): finished, with its result recomputed, when its log ends the game; active
+    otherwise, also when the log cannot be replayed (opening it then says the game is damaged)."""
+    meta = document["meta"]["1"]
+    entry = entry_of(sid, meta)
+    if "imported" in meta and imported_fault(meta) is None:
+        return dict(entry, status="finished", result=meta["imported"]["result"])
+    _keys, log = log_of(document)
+    try:
+        game, config = GAMES[meta["game"]], meta["config"]
+        state = flow.replay(game, config, log)
+        if state.get("phase") == "over":
+            return dict(entry, status="finished", result=history.summary(game, config, state, log))
+    except CANNOT_REPLAY:
+        pass
+    return dict(entry, status="abandoned") if meta.get("abandoned") is True else entry
+
+
+def entry_of(sid: str, meta: dict) -> dict:
+    """A game's catalogue entry; with the configuration's own title (a score sheet's name) and the
+    finished game's details, where it has them."""
+    config = meta["config"]
+    title, details, imported = config.get("title"), meta.get("details"), meta.get("imported")
+    return {"id": sid, "game": meta["game"], "created": meta["created"], "status": "active",
+            "players": [{"name": p.get("name", ""), "colour": p.get("colour", "")} for p in config.get("players", [])],
+            **({"title": title} if isinstance(title, str) else {}),
+            **({"imported": {"source": imported["source"], "uuid": imported["uuid"]}}
+               if imported_fault(meta) is None and imported else {}),
+            **({"details": details} if details_fault(details) is None else {})}
+
+
