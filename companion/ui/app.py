@@ -76,16 +76,45 @@ def gone(page: ft.Page) -> bool:
         return True
 
 
+def _dress(page: ft.Page) -> None:
+    """The page every screen is drawn on: dark, edge to edge."""
+    page.theme_mode = ft.ThemeMode.DARK
+    page.bgcolor = ft.Colors.BLACK
+    page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
+    page.padding = 0  # the frame pins its header and bottom bar; only its body scrolls
+    page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
+
+
+def _watch_connection(page: ft.Page, shell: Shell, vm: ViewModel) -> None:
+    """A phone that leaves is no longer drawn; one that comes back gets its screen as it now is."""
+    def left(e) -> None:
+        # A phone whose connection is gone is not redrawn on news from the others, and its screen
+        # is let go (nothing is sent: Flet only forgets it); its session is closed soon after
+        # (server.SESSION_TIMEOUT) unless it comes back.
+        page.pubsub.unsubscribe_all()
+        page.controls.clear()
+        shell.forget()
+        page.update()
+
+    def back(e) -> None:  # back before its session closed: the screen as it now is
+        shell.gone = False
+        page.pubsub.subscribe(shell.on_broadcast)
+        if vm.session:
+            vm.refresh()
+        if not page.controls:
+            shell.render()
+
+    page.on_disconnect = left
+    page.on_connect = back
+    page.on_close = lambda e: (page.pubsub.unsubscribe_all(), shell.forget())  # no draw outlives it
+
+
 def make_main(store: Store, join: str | None = None):
     """The entry point of each browser tab; `join` is the table's join link in table mode."""
     qr = table.qr_svg(join) if join else None
 
     def main(page: ft.Page) -> None:
-        page.theme_mode = ft.ThemeMode.DARK
-        page.bgcolor = ft.Colors.BLACK
-        page.horizontal_alignment = ft.CrossAxisAlignment.STRETCH
-        page.padding = 0  # the frame pins its header and bottom bar; only its body scrolls
-        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.AMBER)
+        _dress(page)
         vm = ViewModel(store)
         shell = Shell(page, vm, join, qr)
         prefs = shell.prefs = ft.SharedPreferences()
@@ -103,23 +132,6 @@ def make_main(store: Store, join: str | None = None):
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
 
-        def left(e) -> None:
-            # A phone whose connection is gone is not redrawn on news from the others, and its screen
-            # is let go (nothing is sent: Flet only forgets it); its session is closed soon after
-            # (server.SESSION_TIMEOUT) unless it comes back.
-            page.pubsub.unsubscribe_all()
-            page.controls.clear()
-            shell.forget()
-            page.update()
-
-        def back(e) -> None:  # back before its session closed: the screen as it now is
-            shell.gone = False
-            page.pubsub.subscribe(shell.on_broadcast)
-            if vm.session:
-                vm.refresh()
-            if not page.controls:
-                shell.render()
-
         async def start() -> None:
             """The first screen, in the phone's language: its own choice, else its browser's (the phone
             alone keeps its choice in its own store, as before it was kept on the phone)."""
@@ -130,9 +142,7 @@ def make_main(store: Store, join: str | None = None):
             page.locale_configuration = locales(vm.lang)
             shell.follow_url(page.route or "/")
 
-        page.on_disconnect = left
-        page.on_connect = back
-        page.on_close = lambda e: (page.pubsub.unsubscribe_all(), shell.forget())  # no draw outlives it
+        _watch_connection(page, shell, vm)
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
             and e.route != shell.url() else None  # (a forged event may carry no route)
         page.update()  # the dark page (and the phone's services) while the phone says its language
