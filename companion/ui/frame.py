@@ -59,11 +59,12 @@ class Frame:
     def me(self, colour: str | None) -> None:
         self.vm.me = colour
 
-
     @property
     def ui(self):
+        """The open game's own screens (None outside a game)."""
         return game_ui(self.vm.session["game"]) if self.vm.session else None
 
+    #: The screens of a game in progress: the bar offers Undo on them.
     IN_GAME = ("setup", "round", "final", "result")
 
     def guide(self) -> Guide | None:

@@ -153,7 +153,6 @@ class GameScreens(Frame):
         controls += self.footer()
         return Screen(controls, bar_button(_("Back to the home screen"), lambda e: self.home_clicked(), "done",
                                            icon=ft.Icons.HOME))
-        return controls
 
     def result_cards(self, result: dict) -> list[ft.Control]:
         """Who won, then each player's total and its breakdown, best first."""

@@ -279,8 +279,6 @@ class Shell(Home, GameScreens):
                        self.vm.session["id"], len(self.vm.session["log"]))
         self.sync_url()
 
-    # -- the frame: a pinned header (where we are, who acts, every player's figure) and bottom bar ------
-
     # -- the address bar: /game/<id> while a game is open, so a reload or reconnect reopens it --------
 
     def url(self) -> str:
