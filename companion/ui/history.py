@@ -362,7 +362,6 @@ def stats_screen(shell) -> list[ft.Control]:
     head, and per game
     (plays, top 10, average winning score and play time, per player count), for a period and a game."""
     _, vm = shell.vm.t, shell.vm
-    ngettext, number = vm.t.n, vm.t.number
     chosen = shell.draft.get("filter", {"period": "all", "game": None})
     stats = vm.statistics(chosen["period"], chosen["game"])
     bar, period, game = filters(shell, stats["kinds"])
@@ -372,58 +371,86 @@ def stats_screen(shell) -> list[ft.Control]:
     if not stats["games"]:
         return controls + [text(_("No game has been finished yet.") if not stats["kinds"] else
                                 _("No game was finished in this period."))]
-
-    def figures(row: dict) -> str:
-        return _("average {average}, best {best}").format(average=number(row["average"]), best=row["best"])
-
-    def games_(n: int) -> str:
-        return ngettext("{n} game", "{n} games", n).format(n=n)
-
     titles = {g["game"]: game_title(shell, g["id"], g["title"]) for g in stats["games"]}
     controls.append(heading(_("Players")))
-    for i, p in enumerate(stats["players"]):
+    controls += _player_cards(shell, stats["players"], titles, game)
+    if stats["versus"]:
+        controls.append(_versus_card(shell, stats["versus"]))
+    controls.append(heading(_("Games")))
+    controls += [_game_card(shell, g, titles) for g in stats["games"]]
+    return controls
+
+
+def _figures(shell, row: dict) -> str:
+    _ = shell.vm.t
+    return _("average {average}, best {best}").format(average=shell.vm.t.number(row["average"]), best=row["best"])
+
+
+def _games(shell, n: int) -> str:
+    ngettext = shell.vm.t.n
+    return ngettext("{n} game", "{n} games", n).format(n=n)
+
+
+def _player_cards(shell, players: list[dict], titles: dict, game: str | None) -> list[ft.Control]:
+    """A card per player: wins, win rate, figures, last played (and, over all games, each game's)."""
+    _ = shell.vm.t
+    ngettext = shell.vm.t.n
+    cards: list[ft.Control] = []
+    for i, p in enumerate(players):
         lines = [ft.Row([dot(p["colour"]), ft.Container(text(p["name"], weight=ft.FontWeight.BOLD), expand=True),
                          text(ngettext("{n} win", "{n} wins", p["wins"]).format(n=p["wins"]), SMALL)]),
-                 text(_("{games}, win rate {rate} %; {figures}").format(games=games_(p["plays"]), rate=p["rate"],
-                                                                        figures=figures(p)) if p["average"] is not None
-                      else _("{games}, win rate {rate} %").format(games=games_(p["plays"]), rate=p["rate"]), SMALL),
+                 text(_("{games}, win rate {rate} %; {figures}").format(games=_games(shell, p["plays"]),
+                                                                        rate=p["rate"], figures=_figures(shell, p))
+                      if p["average"] is not None
+                      else _("{games}, win rate {rate} %").format(games=_games(shell, p["plays"]), rate=p["rate"]),
+                      SMALL),
                  text(_("Last played {date}").format(date=day(shell, p["last"])), SMALL, color=ft.Colors.GREY_400)]
         if game is None:
             lines += [text(_("{game}: {games}, {wins}; {figures}").format(
-                game=titles.get(g, g), games=games_(row["plays"]),
-                wins=ngettext("{n} win", "{n} wins", row["wins"]).format(n=row["wins"]), figures=figures(row)),
-                SMALL, color=ft.Colors.GREY_400) for g, row in p["games"].items()]
-        controls.append(card(lines, f"player-{i}"))
-    if stats["versus"]:
-        rows = [heading(_("Head to head")),
-                text(_("How often each finished ahead of the other in the games they played together."), SMALL,
-                     color=ft.Colors.GREY_400)]
-        for k, pair in enumerate(stats["versus"][:PAIRS]):
-            ties = ngettext("{n} tie", "{n} ties", pair["ties"]).format(n=pair["ties"]) if pair["ties"] else ""
-            rows.append(tid(f"versus-{k}", ft.Row([
-                ft.Container(text(pair["a"], SMALL, text_align=ft.TextAlign.RIGHT), expand=True),
-                text(f"{pair['a_ahead']} : {pair['b_ahead']}", TEXT, weight=ft.FontWeight.BOLD),
-                ft.Container(text(pair["b"], SMALL), expand=True),
-                text(ties, SMALL, color=ft.Colors.GREY_400)], spacing=8)))
-        controls.append(card(rows, "versus"))
-    controls.append(heading(_("Games")))
-    for g in stats["games"]:
-        lines = [text(titles[g["game"]], weight=ft.FontWeight.BOLD),
-                 text(ngettext("{n} game played", "{n} games played", g["plays"]).format(n=g["plays"]) + "; "
-                      + figures(g), SMALL)]
-        if g["winning"] is not None:
-            lines.append(text(_("Average winning score: {n}").format(n=number(g["winning"])), SMALL))
-        if g["minutes"] is not None:
-            lines.append(text(_("Average play time: {n} min").format(n=number(g["minutes"])), SMALL))
-        for row in g["counts"]:
-            lines.append(text(ngettext("{n} player", "{n} players", row["players"]).format(n=row["players"]) + ": "
-                              + games_(row["plays"]) + "; " + figures(row), SMALL, color=ft.Colors.GREY_400))
-        lines.append(text(_("Lowest scores") if g["lowest"] else _("High scores"), SMALL, weight=ft.FontWeight.BOLD,
-                          color=ACCENT))
-        lines += [tid(f"top-{g['game']}-{k}", ft.Row([
-            text(f"{k + 1}.", SMALL), dot(row["colour"]), ft.Container(text(row["name"], SMALL), expand=True),
-            text(str(row["total"]), SMALL, weight=ft.FontWeight.BOLD),
-            text(day(shell, row["created"]), SMALL, color=ft.Colors.GREY_400)], spacing=6))
-            for k, row in enumerate(g["top"])]
-        controls.append(card(lines, f"stats-{g['game']}"))
-    return controls
+                game=titles.get(g, g), games=_games(shell, row["plays"]),
+                wins=ngettext("{n} win", "{n} wins", row["wins"]).format(n=row["wins"]),
+                figures=_figures(shell, row)), SMALL, color=ft.Colors.GREY_400) for g, row in p["games"].items()]
+        cards.append(card(lines, f"player-{i}"))
+    return cards
+
+
+def _versus_card(shell, versus: list[dict]) -> ft.Control:
+    """Head to head: how often each of a pair finished ahead of the other."""
+    _ = shell.vm.t
+    ngettext = shell.vm.t.n
+    rows = [heading(_("Head to head")),
+            text(_("How often each finished ahead of the other in the games they played together."), SMALL,
+                 color=ft.Colors.GREY_400)]
+    for k, pair in enumerate(versus[:PAIRS]):
+        ties = ngettext("{n} tie", "{n} ties", pair["ties"]).format(n=pair["ties"]) if pair["ties"] else ""
+        rows.append(tid(f"versus-{k}", ft.Row([
+            ft.Container(text(pair["a"], SMALL, text_align=ft.TextAlign.RIGHT), expand=True),
+            text(f"{pair['a_ahead']} : {pair['b_ahead']}", TEXT, weight=ft.FontWeight.BOLD),
+            ft.Container(text(pair["b"], SMALL), expand=True),
+            text(ties, SMALL, color=ft.Colors.GREY_400)], spacing=8)))
+    return card(rows, "versus")
+
+
+def _game_card(shell, g: dict, titles: dict) -> ft.Control:
+    """A game's card: plays, figures, average winning score and play time, per player count, top scores."""
+    _ = shell.vm.t
+    ngettext, number = shell.vm.t.n, shell.vm.t.number
+    lines = [text(titles[g["game"]], weight=ft.FontWeight.BOLD),
+             text(ngettext("{n} game played", "{n} games played", g["plays"]).format(n=g["plays"]) + "; "
+                  + _figures(shell, g), SMALL)]
+    if g["winning"] is not None:
+        lines.append(text(_("Average winning score: {n}").format(n=number(g["winning"])), SMALL))
+    if g["minutes"] is not None:
+        lines.append(text(_("Average play time: {n} min").format(n=number(g["minutes"])), SMALL))
+    for row in g["counts"]:
+        lines.append(text(ngettext("{n} player", "{n} players", row["players"]).format(n=row["players"]) + ": "
+                          + _games(shell, row["plays"]) + "; " + _figures(shell, row), SMALL,
+                          color=ft.Colors.GREY_400))
+    lines.append(text(_("Lowest scores") if g["lowest"] else _("High scores"), SMALL, weight=ft.FontWeight.BOLD,
+                      color=ACCENT))
+    lines += [tid(f"top-{g['game']}-{k}", ft.Row([
+        text(f"{k + 1}.", SMALL), dot(row["colour"]), ft.Container(text(row["name"], SMALL), expand=True),
+        text(str(row["total"]), SMALL, weight=ft.FontWeight.BOLD),
+        text(day(shell, row["created"]), SMALL, color=ft.Colors.GREY_400)], spacing=6))
+        for k, row in enumerate(g["top"])]
+    return card(lines, f"stats-{g['game']}")
