@@ -23,11 +23,12 @@ def test_every_game_folder_is_a_game_with_a_script():
 
 def test_a_folder_dropped_into_the_games_is_found(tmp_path):
     """Adding a game is adding its folder: the registry lists every folder with an `__init__.py`."""
-    for name in ("game_six", "village"):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "__init__.py").write_text("")
+    for name, init in (("game_six", "__init__.py"), ("village", "__init__.py"), ("village", "__init__.pyc"),
+                       ("compiled", "__init__.pyc")):       # the phone-alone build ships .pyc only
+        (tmp_path / name).mkdir(exist_ok=True)
+        (tmp_path / name / init).write_text("")
     (tmp_path / "notes").mkdir()      # not a package: not a game
-    assert registry.discover(tmp_path) == ("game_six", "village")
+    assert registry.discover(tmp_path) == ("compiled", "game_six", "village")
 
 
 @pytest.fixture(params=sorted(GAMES))

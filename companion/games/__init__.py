@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 
 def discover(folder: Path) -> tuple[str, ...]:
-    """The games in `folder`: every subfolder with an `__init__.py`, by name."""
-    return tuple(sorted(path.parent.name for path in folder.glob("*/__init__.py")))
+    """The games in `folder`: every subfolder with an `__init__.py`, or only its `__init__.pyc` (the
+    phone-alone build ships compiled modules), by name."""
+    return tuple(sorted({path.parent.name for path in folder.glob("*/__init__.py*")}))
 
 
 #: The game ids (each a folder of this package), known without importing any game.
