@@ -1,7 +1,7 @@
 """Elfenland with Elfengold: one folder holds the game.
 
 - `rules.py`: the table of allowed actions and `GAME`, its definition for the engine; the rules it
-  assembles (pure: no Flet, no TinyDB) by concern: `setup.py`, `phases.py`, `elfengold.py` (the gold
+  assembles (pure: no Flet, no TinyDB) by concern: `preparation.py`, `phases.py`, `elfengold.py` (the gold
   ledger and the tile auction), `moves.py` (moves and towns), `scoring.py`, `describe.py` (log and header);
 - `screens.py`: its own screens (new-game form, round guide, final scoring), found by the UI as
   `companion.games.elfenland.screens`;

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from ...engine import auction
 from ...engine.model import Guide, Msg, N_, P_
 from .elfengold import GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD_OBSTACLE, move_gold
-from .setup import ELFENGOLD, PHASES, _variant, colour_at, rounds, text
+from .preparation import ELFENGOLD, PHASES, _variant, colour_at, rounds, text
 
 
 def describe(action: Mapping, config: Mapping) -> Msg:

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 
 from ...engine import auction
 from ...engine.model import InvalidAction, Msg, N_
-from .setup import GOLD_DISCS, GOLD_IN_BOX, POOL, _name, _player, colour_at
+from .preparation import GOLD_DISCS, GOLD_IN_BOX, POOL, _name, _player, colour_at
 
 
 INCOME = 2

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...engine.model import InvalidAction, Msg, N_, P_
 from .elfengold import WIZARD_CARPET, WIZARD_OBSTACLE, _gold_cards_drawn, _pay, move_gold
-from .setup import CAPITAL, GOLD_DISCS, TOWN_LIST, _player, _variant, colour_at
+from .preparation import CAPITAL, GOLD_DISCS, TOWN_LIST, _player, _variant, colour_at
 
 
 TRANSPORTS = ("giant_pig", "elfcycle", "magic_cloud", "unicorn", "troll_wagon", "dragon")

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from ...engine.model import InvalidAction, Msg, N_
 from .elfengold import INCOME, _everyone_passes, _claimed, _pay, _turn_up
 from .moves import waiting_movers
-from .setup import PHASES, TOWNS, _first_phase, _variant, colour_at, rounds
+from .preparation import PHASES, TOWNS, _first_phase, _variant, colour_at, rounds
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:

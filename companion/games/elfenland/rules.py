@@ -2,7 +2,7 @@
 game's definition for the engine (`GAME`).
 
 The rules are encoded by concern (../shared/rules/FACTS.md §5; each module lists its sections):
-- `setup.py`: the components, the setup of both games and the session's configuration (FACTS §5.1–5.3);
+- `preparation.py`: the components, the setup of both games and the session's configuration (FACTS §5.1–5.3);
 - `phases.py`: the round phase by phase, the app's "next phase" and the round's end (FACTS §5.1, §5.4);
 - `elfengold.py`: Elfengold's gold ledger and the transport-tile auction (FACTS §5.4);
 - `moves.py`: travel-card costs, the moves and the race for towns (FACTS §5.1, §5.4.5, §5.5);
@@ -24,7 +24,7 @@ from .elfengold import (GOLD_CARDS, GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD
 from .moves import TERRAINS, TRANSPORTS, WATERS, _move, _pass_move, _town, road_cost, waiting_movers
 from .phases import _advance, _begin, _next_phase, _no_more_bids, _nobody_moves, next_stop
 from .scoring import _cards, _finish, final_scores, result, score_cli
-from .setup import (COLOURS, ELFENGOLD, GOLD_DISCS, GOLD_IN_BOX, HAND_AFTER_MOVE, ID, TOWN_LIST, _variant, colour_at,
+from .preparation import (COLOURS, ELFENGOLD, GOLD_DISCS, GOLD_IN_BOX, HAND_AFTER_MOVE, ID, TOWN_LIST, _variant, colour_at,
                     initial_state, new_config, setup_items, steps, text)
 
 __all__ = ["COLOURS", "ELFENGOLD", "GAME", "GOLD_CARDS", "GOLD_DISCS", "GOLD_IN_BOX", "GOLD_PER_CARD",

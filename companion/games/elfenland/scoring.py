@@ -12,7 +12,7 @@ from typing import Any
 from ...engine import inputs
 from ...engine.model import InvalidAction, Msg, N_, P_
 from ...engine.ranking import shared_places, tied_groups
-from .setup import ELFENGOLD, GOLD_IN_BOX, HAND_AFTER_MOVE, TOWNS, _variant
+from .preparation import ELFENGOLD, GOLD_IN_BOX, HAND_AFTER_MOVE, TOWNS, _variant
 
 
 def final_scores(elfengold: bool, players: list[dict]) -> dict:

@@ -1,6 +1,6 @@
 """Flanders 1302: one folder holds the game.
 
-- the rules (pure: no Flet, no TinyDB), by concern: `setup.py` (the box, the variants, the setup),
+- the rules (pure: no Flet, no TinyDB), by concern: `preparation.py` (the box, the variants, the setup),
   `rounds.py` (the round and its turn order), `cities.py` (city scoring), `scoring.py` (the final
   scoring); `rules.py` holds the table of allowed actions and `GAME`, the game's definition for the
   engine;

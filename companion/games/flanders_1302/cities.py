@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from ...engine import inputs
 from ...engine.model import InvalidAction, Msg, N_, P_, Ref
 from ...engine.ranking import points_lowest_of_tied, positions, tied_groups
-from .setup import (CATHEDRALS, CHURCH_QUARTERS, GREY, GREY_QUARTERS, GUILD_QUARTERS, GUILDS, MASTER_TILES,
+from .preparation import (CATHEDRALS, CHURCH_QUARTERS, GREY, GREY_QUARTERS, GUILD_QUARTERS, GUILDS, MASTER_TILES,
                     PRINTED_MASTERS_PER_QUARTER, STANDARD, TWO_PLAYER, cities_in_play, city_name, guild_name,
                     guilds_in_play)
 

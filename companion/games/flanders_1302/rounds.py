@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from ...engine.model import InvalidAction, Msg, N_, P_
 from ...engine.ranking import tied_groups
-from .setup import STEPS, TWO_PLAYER
+from .preparation import STEPS, TWO_PLAYER
 
 def turn_order(seats: list[str], start: int, cards: Mapping[str, int]) -> list[str]:
     """Most cards first; ties go to the player sitting closest clockwise to the start player

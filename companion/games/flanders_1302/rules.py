@@ -2,7 +2,7 @@
 pinned header and `GAME`, the game's definition for the engine.
 
 Encodes the rulebook as summarised in ../shared/rules/FACTS.md §1 (Czech seed 000), by concern:
-- `setup.py`: the player counts, the two-player variant, components and setup per player count, the
+- `preparation.py`: the player counts, the two-player variant, components and setup per player count, the
   round of six steps (rulebook "Komponenty a příprava hry", "1.–6.", "Pravidla pro 2 hráče"; FACTS §1.1–§1.4,
   §1.9);
 - `rounds.py`: turn order in step 3 and the steps entered during a round, the end of a round
@@ -28,7 +28,7 @@ from .cities import _score_city, check_city, city_value, most_masters, rank_tabl
 from .rounds import (_action_done, _begin, _end_round, _gold_influence, _goto_step, _turn_order, explain_order,
                      on_turn, turn_order)
 from .scoring import _finish, final_scores, result, score_cli
-from .setup import (BEFORE_ACTIONS, CATHEDRALS, CITIES, COLOURS, GOLD_CARDS, GUILDS, ID, SILVER_INFLUENCE, STANDARD,
+from .preparation import (BEFORE_ACTIONS, CATHEDRALS, CITIES, COLOURS, GOLD_CARDS, GUILDS, ID, SILVER_INFLUENCE, STANDARD,
                     STEPS, TWO_PLAYER, cities_in_play, city_name, end_question, guild_name, guilds_in_play,
                     initial_state, new_config, setup_items, text)
 

@@ -19,7 +19,7 @@ from ...engine.model import InvalidAction, Msg, N_
 from ...engine.ranking import places_without_tie_break
 from .cities import _names, check_city, check_totals, score_city
 from .rounds import _player_counts
-from .setup import (CITIES, COLOURS, GOLD_CARDS, GREY, GUILDS, INFLUENCE_BONUS, SILVER_INFLUENCE, STANDARD,
+from .preparation import (CITIES, COLOURS, GOLD_CARDS, GREY, GUILDS, INFLUENCE_BONUS, SILVER_INFLUENCE, STANDARD,
                     TWO_PLAYER, city_name, guild_name)
 
 def gold_influence_beyond_box(cards: list[int]) -> int | None:

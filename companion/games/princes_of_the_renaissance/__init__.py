@@ -1,7 +1,7 @@
 """Princes of the Renaissance: one folder holds the game.
 
 - `rules.py`: `GAME`, its definition for the engine, assembled from the rules split by concern
-  (pure: no Flet, no TinyDB): `setup.py`, `ledger.py`, `turn.py`, `abilities.py`, `auction.py`,
+  (pure: no Flet, no TinyDB): `preparation.py`, `ledger.py`, `turn.py`, `abilities.py`, `auction.py`,
   `war.py`, `income.py`, `scoring.py` and `moves.py` (the allowed-actions table);
 - `screens.py`: its own screens (new-game form, round guide, final scoring), found by the UI as
   `companion.games.princes_of_the_renaissance.screens`;

@@ -26,7 +26,7 @@ from ...engine.model import InvalidAction, Msg, N_
 
 from .auction import _leader_can_pay
 from .ledger import _card, _family, _once
-from .setup import (
+from .preparation import (
     BANKING, CARD_PRICE, LUCREZIA, RAID_GOLD, STEAL_INFLUENCE, TREACHERY_CARDS, active_family, hand_limit, option)
 
 

@@ -29,7 +29,7 @@ from ...engine import auction
 from ...engine.model import InvalidAction, Msg, N_, P_
 
 from .ledger import _city, _clamped, _count, _decade_over, _family
-from .setup import (
+from .preparation import (
     ABILITY_TILES, ARTIST_FAMILIES, BANKING, BRIBE_CARDINAL, CITY_MINIMUM, CONDOTTIERE_DISCOUNT, CONDOTTIERE_MINIMUM,
     EVENTS, EVENT_VP_MAX, FRENCH_INVASION, KNOWN_EVENT_CURRENCY, KNOWN_TILE_CITY, MERCHANT_TILES, POPE_DISCOUNT,
     STATUS_ARTISTS, TILES_PER_CITY, TILE_KINDS, VP_ARTISTS, active_family, city_name, may_take_city_tile, option,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from ...engine.model import InvalidAction, Msg, N_
 
 from .ledger import _count
-from .setup import DECADES, EVENTS_PER_DECADE, FAMILY_INCOME, LEDGER_MAX, MERCHANT_INCOME, POPE_INCOME, TROOPS, option
+from .preparation import DECADES, EVENTS_PER_DECADE, FAMILY_INCOME, LEDGER_MAX, MERCHANT_INCOME, POPE_INCOME, TROOPS, option
 
 
 def income(state: Mapping, config: Mapping, family: str) -> dict:

@@ -12,7 +12,7 @@ from typing import Any
 from collections.abc import Mapping
 from ...engine.model import InvalidAction, Msg, N_
 
-from .setup import CITIES, STATUS_HIGH, STATUS_LOW, owns
+from .preparation import CITIES, STATUS_HIGH, STATUS_LOW, owns
 
 
 def _clamped(status: int) -> int:

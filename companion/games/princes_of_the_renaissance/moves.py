@@ -16,7 +16,7 @@ from .abilities import _ability, _buy_card, _play_card
 from .auction import _bid, _no_veto, _open_auction, _pass_bid, _place
 from .income import _book_income
 from .ledger import ACTED
-from .setup import active_family, war_limit
+from .preparation import active_family, war_limit
 from .turn import _adjust, _begin, _buy_troop, _discard_troop, _end_turn, _finish, _transfer
 from .war import _battle, _bribe, _declare_war, _lorenzo, _modifier, _pope_joins, _veto, war_armies
 

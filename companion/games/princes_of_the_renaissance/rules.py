@@ -25,7 +25,7 @@ from .auction import bid_limit
 from .income import income
 from .moves import REDUCERS, moves, war_actor
 from .scoring import city_ranks, final_scores, score_cli, triangular
-from .setup import (
+from .preparation import (
     BANKING, CARDS, CITIES, CITY_MINIMUM, CLI_NAME, CZECH_READINGS, DECADES, DIE, ENGLISH_READINGS, EVENTS,
     EVENTS_PER_DECADE, EVENT_VP_MAX, FAMILIES, FORM_OPTIONS, ID, KNOWN_EVENT_CURRENCY, KNOWN_TROOPS, LEDGER_MAX,
     NEUTRAL, STEPS, TILE_KINDS, TROOPS, active_family, city_name, hand_limit, initial_state, new_config, option,

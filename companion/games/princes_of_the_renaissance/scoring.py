@@ -27,7 +27,7 @@ from ...engine import inputs
 from ...engine.model import Msg, N_, P_
 from ...engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
-from .setup import (
+from .preparation import (
     ARTIST_TILES, CITIES, CITIES_PER_PLAYER, CLI_GOLD_OPTION, CLI_NAME, EVENT_TILES, EVENT_VP_MAX, GOLD, INFLUENCE,
     MERCHANT_TILES, POPE, RANKS, STATUS_HIGH, STATUS_LOW, TILES_PER_CITY, TILES_PER_PLAYER, _cities, city_name,
     vp_counter_limit, war_limit)

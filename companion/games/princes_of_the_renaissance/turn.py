@@ -17,7 +17,7 @@ from ...engine.model import InvalidAction, Msg, N_
 
 from .auction import _leader_can_pay
 from .ledger import _count, _family, _spend
-from .setup import LEDGER_MAX, TROOPS, active_family, hand_limit, option, vp_counter_limit
+from .preparation import LEDGER_MAX, TROOPS, active_family, hand_limit, option, vp_counter_limit
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from ...engine.model import InvalidAction, Msg, N_
 
 from .ledger import ACTED, _card, _city, _clamped, _count, _family, _once
-from .setup import DIE, NEUTRAL, TROOPS, active_family, option, owns, war_limit
+from .preparation import DIE, NEUTRAL, TROOPS, active_family, option, owns, war_limit
 
 
 #: City-tile and family modifiers: (owner test, troop, attack bonus, defence bonus).

@@ -1,7 +1,7 @@
 """Village (Czech edition: Kronika panství): one folder holds the game.
 
 - the rules (pure: no Flet, no TinyDB), by concern: `box.py` (the box and the scoring tables),
-  `setup.py`, `turns.py` (the round, time and death, the family's books), `market.py`, `mass.py`,
+  `preparation.py`, `turns.py` (the round, time and death, the family's books), `market.py`, `mass.py`,
   `ending.py` (the final actions), `scoring.py`; `rules.py` holds the table of allowed actions and
   `GAME`, the game's definition for the engine;
 - `screens.py`: its own screens (new-game form, round guide, final scoring), found by the UI as

@@ -4,7 +4,7 @@ pinned header and `GAME`, the game's definition for the engine.
 Encodes the rulebook as summarised in ../shared/rules/FACTS.md §2 (Czech seed 001, whose lost
 digits §2.1 restores), by concern:
 - `box.py`: what the box contains and the scoring tables (FACTS §2.2, §2.8);
-- `setup.py`: components and setup per player count (rulebook "Příprava hry"; FACTS §2.2, §2.3);
+- `preparation.py`: components and setup per player count (rulebook "Příprava hry"; FACTS §2.2, §2.3);
 - `turns.py`: the round (FACTS §2.4, §2.6), plague, time and death (FACTS §2.4, §2.7; TV-V2, TV-V10),
   birth (FACTS §2.5.2; TV-V3) and the family's books;
 - `market.py`: the market day (FACTS §2.5.4; TV-V6);
@@ -32,7 +32,7 @@ from .market import _market_end, _market_pass, _market_sell, _market_start, paym
 from .mass import (_mass_buy, _mass_done, _mass_draw, _mass_end, _mass_move, _mass_quiet, _round_end, can_move,
                    mass_idle, mass_majority, mass_mover)
 from .scoring import chronicle_points, final_scores, result, score_cli, travel_points
-from .setup import initial_state, new_config, setup_items
+from .preparation import initial_state, new_config, setup_items
 from .turns import (STEPS, _begin, _birth, _church, _coins, _death, _dying, _goto_step, _grain, _next_marker,
                     _next_turn, _time, deaths_due)
 
