@@ -121,78 +121,91 @@ def statistics(entries: Iterable[Mapping]) -> dict:
     players: dict[str, dict] = {}
     versus: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for entry in entries:
-        result = entry.get("result")
-        if not result:
-            continue
-        rows, count, key = result["players"], len(result["players"]), kind(entry)
-        lowest = bool(result.get("lowest"))
-        game = games.get(key)
-        if game is None:
-            game = games[key] = {"game": key, "id": entry["game"], "title": result.get("title"), "lowest": lowest,
-                                 "plays": 0, "scores": [], "rows": [], "winning": [], "minutes": [],
-                                 "counts": defaultdict(list)}
-        game["plays"] += 1
-        winners = set(result["winners"])
-        won = [row["total"] for row in rows if row["colour"] in winners]
-        if won:
-            game["winning"].append(won[0])
-        played = minutes(entry)
-        if played is not None:
-            game["minutes"].append(played)
-        people = []
-        for row in rows:
-            game["scores"].append(row["total"])
-            game["rows"].append((row["total"], entry["created"], row["name"], row["colour"]))
-            game["counts"][count].append(row["total"])
-            who = _key(row["name"])
-            person = players.get(who)
-            if person is None:
-                person = players[who] = {"name": " ".join(row["name"].split()), "colours": Counter(), "scores": [],
-                                         "wins": 0, "last": entry["created"],
-                                         "games": defaultdict(lambda: {"scores": [], "wins": 0})}
-            win = row["colour"] in winners
-            person["colours"][row["colour"]] += 1
-            person["scores"].append(row["total"])
-            person["wins"] += win
-            person["last"] = max(person["last"], entry["created"])
-            person["games"][key]["scores"].append(row["total"])
-            person["games"][key]["wins"] += win
-            people.append((who, row["place"]))
-        for (a, place_a), (b, place_b) in combinations(sorted(set(people)), 2):
-            if a == b:
-                continue
-            tally = versus[(a, b)]
-            tally[0] += 1
-            tally[1 if place_a < place_b else 2 if place_b < place_a else 3] += 1
+        if entry.get("result"):
+            _count_play(entry, games, players, versus)
     lowest_of = {key: g["lowest"] for key, g in games.items()}
-
-    def top(game: dict) -> list[dict]:
-        pick = heapq.nsmallest if game["lowest"] else heapq.nlargest
-        order = (lambda r: (r[0], r[1])) if game["lowest"] else (lambda r: (r[0], -r[1]))  # a tie: the earlier
-        return [{"total": t, "created": c, "name": n, "colour": colour}
-                for t, c, n, colour in pick(TOP, game["rows"], key=order)]
-
-    def mean(values: list) -> float | None:
-        return round(sum(values) / len(values), 1) if values else None
-
     return {
-        "games": [{"game": g["game"], "id": g["id"], "title": g["title"], "lowest": g["lowest"], "plays": g["plays"],
-                   **_figures(g["scores"], g["lowest"]), "winning": mean(g["winning"]), "minutes": mean(g["minutes"]),
-                   "top": top(g),
-                   "counts": [{"players": n, "plays": len(s) // n, **_figures(s, g["lowest"])}
-                              for n, s in sorted(g["counts"].items())]}
-                  for g in sorted(games.values(), key=lambda g: (-g["plays"], g["game"]))],
-        "players": [{"name": p["name"], "colour": p["colours"].most_common(1)[0][0], "plays": len(p["scores"]),
-                     "wins": p["wins"], "rate": round(100 * p["wins"] / len(p["scores"])), "last": p["last"],
-                     **(_figures(p["scores"], lowest_of[next(iter(p["games"]))]) if len(p["games"]) == 1
-                        else {"average": None, "best": None}),
-                     "games": {g: {"plays": len(v["scores"]), "wins": v["wins"],
-                                   **_figures(v["scores"], lowest_of[g])} for g, v in sorted(p["games"].items())}}
+        "games": [_game_figures(g) for g in sorted(games.values(), key=lambda g: (-g["plays"], g["game"]))],
+        "players": [_player_figures(p, lowest_of)
                     for p in sorted(players.values(), key=lambda p: (-p["wins"], -len(p["scores"]), p["name"]))],
         "versus": [{"a": players[a]["name"], "b": players[b]["name"], "games": n, "a_ahead": x, "b_ahead": y,
                     "ties": z}
                    for (a, b), (n, x, y, z) in sorted(versus.items(), key=lambda item: (-item[1][0], item[0]))],
     }
+
+
+def _count_play(entry: Mapping, games: dict[str, dict], players: dict[str, dict],
+                versus: dict[tuple[str, str], list[int]]) -> None:
+    """One finished game counted into the statistics' tallies (per game, per player, head to head)."""
+    result = entry["result"]
+    rows, count, key = result["players"], len(result["players"]), kind(entry)
+    game = games.get(key)
+    if game is None:
+        game = games[key] = {"game": key, "id": entry["game"], "title": result.get("title"),
+                             "lowest": bool(result.get("lowest")), "plays": 0, "scores": [], "rows": [],
+                             "winning": [], "minutes": [], "counts": defaultdict(list)}
+    game["plays"] += 1
+    winners = set(result["winners"])
+    won = [row["total"] for row in rows if row["colour"] in winners]
+    if won:
+        game["winning"].append(won[0])
+    played = minutes(entry)
+    if played is not None:
+        game["minutes"].append(played)
+    people = []
+    for row in rows:
+        game["scores"].append(row["total"])
+        game["rows"].append((row["total"], entry["created"], row["name"], row["colour"]))
+        game["counts"][count].append(row["total"])
+        people.append((_count_player(players, row, key, row["colour"] in winners, entry["created"]), row["place"]))
+    for (a, place_a), (b, place_b) in combinations(sorted(set(people)), 2):
+        if a == b:
+            continue
+        tally = versus[(a, b)]
+        tally[0] += 1
+        tally[1 if place_a < place_b else 2 if place_b < place_a else 3] += 1
+
+
+def _count_player(players: dict[str, dict], row: Mapping, key: str, win: bool, created: float) -> str:
+    """One player's row of a finished game counted into his tally; his key (the name, matched loosely)."""
+    who = _key(row["name"])
+    person = players.get(who)
+    if person is None:
+        person = players[who] = {"name": " ".join(row["name"].split()), "colours": Counter(), "scores": [],
+                                 "wins": 0, "last": created, "games": defaultdict(lambda: {"scores": [], "wins": 0})}
+    person["colours"][row["colour"]] += 1
+    person["scores"].append(row["total"])
+    person["wins"] += win
+    person["last"] = max(person["last"], created)
+    person["games"][key]["scores"].append(row["total"])
+    person["games"][key]["wins"] += win
+    return who
+
+
+def _mean(values: list) -> float | None:
+    return round(sum(values) / len(values), 1) if values else None
+
+
+def _game_figures(game: dict) -> dict:
+    """A game's line of the statistics, from its tally; its top 10 (a tie: the earlier first)."""
+    pick = heapq.nsmallest if game["lowest"] else heapq.nlargest
+    order = (lambda r: (r[0], r[1])) if game["lowest"] else (lambda r: (r[0], -r[1]))
+    top = [{"total": t, "created": c, "name": n, "colour": colour} for t, c, n, colour in pick(TOP, game["rows"], key=order)]
+    return {"game": game["game"], "id": game["id"], "title": game["title"], "lowest": game["lowest"],
+            "plays": game["plays"], **_figures(game["scores"], game["lowest"]), "winning": _mean(game["winning"]),
+            "minutes": _mean(game["minutes"]), "top": top,
+            "counts": [{"players": n, "plays": len(s) // n, **_figures(s, game["lowest"])}
+                       for n, s in sorted(game["counts"].items())]}
+
+
+def _player_figures(person: dict, lowest_of: Mapping[str, bool]) -> dict:
+    """A player's line of the statistics: an average and best over all only when all are of one game."""
+    return {"name": person["name"], "colour": person["colours"].most_common(1)[0][0], "plays": len(person["scores"]),
+            "wins": person["wins"], "rate": round(100 * person["wins"] / len(person["scores"])), "last": person["last"],
+            **(_figures(person["scores"], lowest_of[next(iter(person["games"]))]) if len(person["games"]) == 1
+               else {"average": None, "best": None}),
+            "games": {g: {"plays": len(v["scores"]), "wins": v["wins"], **_figures(v["scores"], lowest_of[g])}
+                      for g, v in sorted(person["games"].items())}}
 
 
 def progression(game: GameDef, config: Mapping, log: list) -> dict[str, Any] | None:
