@@ -95,11 +95,11 @@ class Frame:
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 role = None if self.me == guide.actor else self.vm.msg(guide.role) if guide.role else _("On turn:")
             # where the game is and who acts, in one flowing text (the actor's chip below is outlined)
-            rows.append(self.kept("where", (where, name, role),
-                                  lambda: tid("where", self.where_line(where, name, role))))
-            if guide.actor and role is None:  # this phone's player: addressed on a line of its own
-                rows.append(self.kept("actor", (guide.actor, name),
-                                      lambda: tid("actor", self.actor_line(guide.actor, name, None))))
+            # this phone's player is addressed in the same line ("… · Anno, jste na tahu!"): the header
+            # keeps its height whoever acts
+            addressed = self.addressed(name) if guide.actor and role is None else None
+            rows.append(self.kept("where", (where, name, role, addressed),
+                                  lambda: tid("where", self.where_line(where, name, role, addressed))))
             if guide.figures:
                 rows.append(self.strip(guide))
         return tid("header", ft.Container(ft.Column(rows, spacing=2, tight=True),
@@ -122,9 +122,15 @@ class Frame:
         return tid("strip", ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
 
     @staticmethod
-    def where_line(where: str, name: str | None, role: str | None) -> ft.Control:
-        """Where the game is, then (on another player's phone) who acts: "Round 2 · On turn: Anna"."""
+    def where_line(where: str, name: str | None, role: str | None, addressed: str | None = None) -> ft.Control:
+        """Where the game is, then who acts: "Round 2 · On turn: Anna" on another player's phone, "Round 2 ·
+        Your turn, Anna!" (`addressed`) on that player's own."""
         text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=[ft.TextSpan(text=where)])
+        if addressed is not None:
+            text_.spans += [ft.TextSpan(text=" · "), ft.TextSpan(text=addressed, style=ft.TextStyle(
+                color=ACCENT, weight=ft.FontWeight.BOLD))]
+            return ft.Semantics(identifier="actor", key="actor", container=True, content=ft.Semantics(
+                identifier="your-turn", container=True, content=text_))
         if role is not None:
             text_.spans += [ft.TextSpan(text=f" · {role} "),
                             ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE,
@@ -133,15 +139,10 @@ class Frame:
             return text_
         return ft.Semantics(identifier="actor", key="actor", container=True, content=text_)
 
-    def actor_line(self, actor: str, name: str, role: str | None) -> ft.Control:
-        """Who acts now: "Your turn, <name>!" on that player's phone (`role` None), else the role and who."""
+    def addressed(self, name: str) -> str:
+        """"Your turn, <name>!" to this phone's player (in Czech with the name in the vocative)."""
         _ = self.vm.t
-        if role is None:
-            addressed = vocative(name) if self.vm.lang == "cs" else name  # "Anno, jste na tahu!"
-            return tid("your-turn", ft.Row([dot(actor), ft.Text(_("Your turn, {name}!").format(name=addressed),
-                                                                size=20, weight=ft.FontWeight.BOLD, color=ACCENT)],
-                                           spacing=8))
-        return ft.Row([ft.Text(role, size=TEXT), who(name, actor, 20)], wrap=True, spacing=8)
+        return _("Your turn, {name}!").format(name=vocative(name) if self.vm.lang == "cs" else name)
 
     @staticmethod
     def chip(player: dict, figure: str, stacked: bool, acts: bool) -> ft.Control:

@@ -178,6 +178,13 @@ def test_the_phone_of_the_player_on_turn_says_so(phones, table):
     borek.tap("me-green")
     expect(anna.id("your-turn")).to_be_visible()
     expect(borek.id("your-turn")).to_have_count(0)
+    # the greeting stands in the header's line of who acts: the header keeps its height (issue 25)
+    for size in ({"width": 360, "height": 740}, {"width": 390, "height": 844}):
+        for phone in (anna, borek):
+            phone.page.set_viewport_size(size)
+            phone.settle()
+        assert abs(anna.id("header").first.bounding_box()["height"]
+                   - borek.id("header").first.bounding_box()["height"]) <= 1, size
     anna.tap("next-turn")
     expect(borek.id("your-turn")).to_be_visible(timeout=5000)
     borek.page.reload()                                    # the phone remembers whose it is
