@@ -396,8 +396,6 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
     """The cache folder for this client: the page (flet's page, naming the client's files under
     /_v/<version>/), flet's patched manifests and a gzip copy of each compressible file. Built once
     (in a temp folder, then renamed: a start that finds it ready reads nothing but its name)."""
-    import flet_web
-    from flet.controls.types import RouteUrlStrategy, WebRenderer
     from flet_web.version import version as flet_web_version
 
     sources = [p for p in sorted(web.rglob("*")) if p.is_file() and not p.relative_to(web).as_posix().startswith(
@@ -415,39 +413,9 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
     building = Path(tempfile.mkdtemp(prefix=f".web-{version}-", dir=root))
     try:
         started = time.monotonic()
-        for name in ("manifest.json", "assets/FontManifest.json"):
-            (building / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(web / name, building / name)
-        flet_web.patch_manifest_json(str(building / "manifest.json"))
-        flet_web.patch_font_manifest_json(str(building / "assets/FontManifest.json"))
-        manifest = json.loads((building / "assets/FontManifest.json").read_text(encoding="utf-8"))
-        manifest = [family for family in manifest if all(font["asset"] in FONTS for font in family["fonts"])]
-        (building / "assets/FontManifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-        prefix = f"/_v/{version}/"
-        page = (web / "index.html").read_text(encoding="utf-8")
-        for name in ("python.js", "flutter_bootstrap.js", "icons/loading-animation.png"):
-            page = page.replace(f'src="{name}"', f'src="{prefix}{name}"')
-        preload = "".join(f'<link rel="preload" href="{prefix}assets/{font}" as="fetch" crossorigin>\n'
-                          for font in FONTS)  # fetched with the renderer, not after it
-        page = page.replace("<!-- fletAppConfig -->", preload + script + "\n<!-- fletAppConfig -->\n<script>\n" + "\n".join([
-            f'flet.entrypointBaseUrl="{prefix}";', f'flet.assetBase="{prefix}";',
-            f'flet.canvasKitBaseUrl="{prefix}canvaskit/";', f'flet.fontFallbackBaseUrl="{prefix}assets/fonts/";',
-        ]) + "\n</script>")
-        (building / "index.html").write_text(page, encoding="utf-8")
-        flet_web.patch_index_html(str(building / "index.html"), base_href="/", websocket_endpoint_path=websocket_path,
-                                  web_renderer=WebRenderer.AUTO, route_url_strategy=RouteUrlStrategy.PATH,
-                                  no_cdn=True)
-        for path in sources:
-            rel = path.relative_to(web).as_posix()
-            source = building / rel if (building / rel).is_file() else path
-            if (path.suffix.lower() not in COMPRESSIBLE or rel.endswith(SKIPPED)
-                    or source.stat().st_size < 1024):
-                continue
-            data = source.read_bytes()
-            packed = gzip.compress(data, 9, mtime=0)
-            if len(packed) < 0.9 * len(data):
-                (building / (rel + ".gz")).parent.mkdir(parents=True, exist_ok=True)
-                (building / (rel + ".gz")).write_bytes(packed)
+        _write_manifests(web, building)
+        _write_page(web, building, f"/_v/{version}/", script, websocket_path)
+        _compress(web, building, sources)
         try:
             os.replace(building, folder)
         except OSError:  # another server built it meanwhile
@@ -457,6 +425,56 @@ def _build(web: Path, root: Path, websocket_path: str) -> tuple[str, Path]:
         shutil.rmtree(building, ignore_errors=True)
         raise
     return version, folder
+
+
+def _write_manifests(web: Path, building: Path) -> None:
+    """Flet's manifests, patched; the font manifest names only the fonts the client ships."""
+    import flet_web
+
+    for name in ("manifest.json", "assets/FontManifest.json"):
+        (building / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(web / name, building / name)
+    flet_web.patch_manifest_json(str(building / "manifest.json"))
+    flet_web.patch_font_manifest_json(str(building / "assets/FontManifest.json"))
+    manifest = json.loads((building / "assets/FontManifest.json").read_text(encoding="utf-8"))
+    manifest = [family for family in manifest if all(font["asset"] in FONTS for font in family["fonts"])]
+    (building / "assets/FontManifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+
+def _write_page(web: Path, building: Path, prefix: str, script: str, websocket_path: str) -> None:
+    """Flet's page naming the client's files under `prefix` (/_v/<version>/), with the fonts preloaded
+    and the lost-connection script."""
+    import flet_web
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+
+    page = (web / "index.html").read_text(encoding="utf-8")
+    for name in ("python.js", "flutter_bootstrap.js", "icons/loading-animation.png"):
+        page = page.replace(f'src="{name}"', f'src="{prefix}{name}"')
+    preload = "".join(f'<link rel="preload" href="{prefix}assets/{font}" as="fetch" crossorigin>\n'
+                      for font in FONTS)  # fetched with the renderer, not after it
+    page = page.replace("<!-- fletAppConfig -->", preload + script + "\n<!-- fletAppConfig -->\n<script>\n" + "\n".join([
+        f'flet.entrypointBaseUrl="{prefix}";', f'flet.assetBase="{prefix}";',
+        f'flet.canvasKitBaseUrl="{prefix}canvaskit/";', f'flet.fontFallbackBaseUrl="{prefix}assets/fonts/";',
+    ]) + "\n</script>")
+    (building / "index.html").write_text(page, encoding="utf-8")
+    flet_web.patch_index_html(str(building / "index.html"), base_href="/", websocket_endpoint_path=websocket_path,
+                              web_renderer=WebRenderer.AUTO, route_url_strategy=RouteUrlStrategy.PATH,
+                              no_cdn=True)
+
+
+def _compress(web: Path, building: Path, sources: list[Path]) -> None:
+    """A gzip copy beside each compressible file (of the patched copy where there is one) that gzip
+    makes at least 10 % smaller."""
+    for path in sources:
+        rel = path.relative_to(web).as_posix()
+        source = building / rel if (building / rel).is_file() else path
+        if path.suffix.lower() not in COMPRESSIBLE or rel.endswith(SKIPPED) or source.stat().st_size < 1024:
+            continue
+        data = source.read_bytes()
+        packed = gzip.compress(data, 9, mtime=0)
+        if len(packed) < 0.9 * len(data):
+            (building / (rel + ".gz")).parent.mkdir(parents=True, exist_ok=True)
+            (building / (rel + ".gz")).write_bytes(packed)
 
 
 def cache_root() -> Path:
