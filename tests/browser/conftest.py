@@ -45,6 +45,7 @@ PHONES = (PHONE, {"width": 360, "height": 740})
 CZECH = "cs-CZ"
 
 
+@pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their module-scoped fixtures
 def pytest_collection_modifyitems(items):
     """Every test in this folder is a browser test (`./test -m "not browser"` skips them), and they run
     last: Playwright's sync API keeps its event loop marked as running in the main thread for the
