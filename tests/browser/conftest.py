@@ -334,20 +334,22 @@ class App:
     def still(self, clip: dict | None = None) -> bytes:
         return still(self.page, clip)
 
-    def _wheel_into_view(self, target) -> None:
-        """Scroll with the mouse wheel until the control is well inside the screen. While a text field
-        has the focus, Flutter does not follow a scroll of its accessibility tree (what
-        scroll_into_view does), so the click would land on whatever the canvas still shows there."""
-        self.page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
+    def wheel_into_view(self, target) -> None:
+        """Scroll with the mouse wheel, as a player's thumb does, until the control is well inside the
+        screen. While a text field has the focus, Flutter does not follow a scroll of its accessibility
+        tree (what scroll_into_view does), so the click would land on whatever the canvas still shows
+        there; and a control the accessibility tree scrolled to may still be drawn off the screen."""
+        size = self.page.viewport_size
+        self.page.mouse.move(size["width"] / 2, size["height"] / 2)
         for _ in range(15):
             box = target.bounding_box()
             if box is None:
                 target.scroll_into_view_if_needed()
                 continue
-            if box["y"] >= 10 and box["y"] + box["height"] <= PHONE["height"] - 10:
+            if box["y"] >= 10 and box["y"] + box["height"] <= size["height"] - 10:
                 self._steady(target)
                 return
-            self.page.mouse.wheel(0, box["y"] - PHONE["height"] / 3)
+            self.page.mouse.wheel(0, box["y"] - size["height"] / 3)
             self.page.wait_for_timeout(300)
 
     def _watch(self) -> None:
@@ -396,7 +398,7 @@ class App:
         loses text); a click that lands mid-scroll is tried again."""
         box = self.page.get_by_label(label)
         for attempt in range(4):
-            self._wheel_into_view(box)
+            self.wheel_into_view(box)
             box.click()
             try:
                 expect(box).to_be_focused(timeout=2000)

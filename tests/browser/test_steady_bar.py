@@ -61,6 +61,7 @@ def test_the_move_screen_keeps_its_place_when_a_reason_shows(app, server):
     app.tap("next-phase")          # auction
     app.tap("no-more-bids")        # plan routes
     app.tap("next-phase")          # move
+    app.wheel_into_view(app.id("gold-card").first)   # the player scrolls down to the gold pile
     for _ in range(7):
         app.tap("gold-card")
     before = app.id("gold-card").first.bounding_box()
