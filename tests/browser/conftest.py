@@ -45,17 +45,32 @@ PHONES = (PHONE, {"width": 360, "height": 740})
 CZECH = "cs-CZ"
 
 
+#: The longest browser modules, longest first (157 to 65 s each on an idle 2-core machine): `./test`
+#: runs the suite on every core (pytest-xdist, a whole module to one worker), and starting the long
+#: flows first lets the workers finish together. A module not named here starts after these.
+LONGEST_FIRST = ["test_princes_flow", "test_flanders_flow", "test_elfenland_flow", "test_offline",
+                 "test_table_flow", "test_carcassonne_flow", "test_steady_bar", "test_village_flow",
+                 "test_teach_flow"]
+
+
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their module-scoped fixtures
 def pytest_collection_modifyitems(items):
     """Every test in this folder is a browser test (`./test -m "not browser"` skips them), and they run
-    last: Playwright's sync API keeps its event loop marked as running in the main thread for the
-    whole session, so any test after them that calls `asyncio.run` would fail."""
+    last, the longest modules first: Playwright's sync API keeps its event loop marked as running in
+    the main thread for the rest of the session (of each worker), so any test after them that calls
+    `asyncio.run` would fail."""
     def in_browser(item) -> bool:
         return "tests/browser/" in str(item.fspath).replace("\\", "/")
+
+    def order(item) -> tuple[bool, int]:
+        if not in_browser(item):
+            return (False, 0)
+        name = Path(str(item.fspath)).stem
+        return (True, LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST))
     for item in items:
         if in_browser(item):
             item.add_marker(pytest.mark.browser)
-    items.sort(key=in_browser)
+    items.sort(key=order)
 
 
 def free_port() -> int:
