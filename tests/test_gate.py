@@ -137,7 +137,8 @@ def test_the_join_cookie_is_found_among_any_other_cookies(other, where):
 
 
 @pytest.mark.parametrize("header", [f"{table.COOKIE}=wrong", f"x{table.COOKIE}={TOKEN}", f"{TOKEN}",
-                                    f"{table.COOKIE}={TOKEN}x", f"other={TOKEN}", "flag; " + 'prefs={"a": 1}'])
+                                    f"{table.COOKIE}={TOKEN}x", f"other={TOKEN}", "flag; " + 'prefs={"a": 1}'],
+                         ids=lambda header: header.replace(TOKEN, "TOKEN"))  # the same ids in every worker
 def test_only_the_right_cookie_admits(header):
     assert answer(gate(True), client="192.168.1.33", host=f"{LAN}:{PORT}",
                   headers=((b"cookie", header.encode()),)) == "403"
