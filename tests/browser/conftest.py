@@ -337,14 +337,14 @@ class App:
 
     def _steady(self, target) -> None:
         """Wait until the control stops moving: Flutter follows a scroll a frame or two late, and a
-        click during that lands on whatever was there before."""
+        click during that lands on whatever was there before. Still over three frames is steady."""
         last = None
-        for _ in range(20):
+        for _ in range(40):
             box = target.bounding_box()
             if box is not None and box == last:
                 return
             last = box
-            self.page.wait_for_timeout(100)
+            self.page.wait_for_timeout(50)
 
     def still(self, clip: dict | None = None) -> bytes:
         return still(self.page, clip)
@@ -380,7 +380,7 @@ class App:
             window.__companionStart = performance.now();
         }""")
 
-    def settle(self, quiet_ms: int = 300, timeout_ms: int = 8000) -> float | None:
+    def settle(self, quiet_ms: int = 150, timeout_ms: int = 8000) -> float | None:
         """Wait until the tree changed after the tap and then stayed unchanged for `quiet_ms`; the time
         from the tap to the first change (ms), or None when nothing changed."""
         try:
