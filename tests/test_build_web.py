@@ -141,10 +141,10 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
                     'flet.noCdn=true;', 'flet.webRenderer="auto";', '<base href="./">', 'flet.assetBase="./";',
                     '<script src="page.js"></script>', 'flet.appPackageUrl = "app.tar.gz";'):
         assert setting in index
-    loading = (site / "flutter_bootstrap.js").read_text(encoding="utf-8").split("_flutter.loader.load(", 1)[1]
+    config, loading = (site / "flutter_bootstrap.js").read_text(encoding="utf-8").split("_flutter.loader.load(", 1)
     assert "serviceWorker" not in loading  # Flutter's own service worker is not registered
     # The WebAssembly build where skwasm (shipped) runs; elsewhere the full canvaskit (shipped)
-    assert 'canvasKitVariant: "full"' in loading and 'wasmAllowList: { blink: typeof ImageDecoder' in loading
+    assert 'canvasKitVariant: "full"' in config and 'wasmAllowList: { blink: typeof ImageDecoder' in config
     worker = (site / SERVICE_WORKER).read_text(encoding="utf-8")
     listed = json.loads(worker.split("const FILES = ", 1)[1].split(";", 1)[0])
     tree = _tree(site)
