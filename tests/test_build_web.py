@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -108,6 +109,13 @@ def test_every_module_is_bytecode_of_pyodide_s_python(builds):
         names = stdlib.namelist()
         assert "asyncio/__init__.pyc" in names and not [n for n in names if n.endswith(".py")]
         assert stdlib.read("json/__init__.pyc")[:8] == magic
+
+
+def test_the_entry_imports_every_flet_name_the_app_uses_and_no_other():
+    used = {name for path in (ROOT / "companion").rglob("*.py")
+            for name in re.findall(r"\bft\.([A-Z][A-Za-z]+)", path.read_text(encoding="utf-8"))}
+    assert set(browser.FLET_NAMES) == used
+    assert all(hasattr(ft, name) for name in browser.FLET_NAMES)
 
 
 def test_the_app_imports_from_what_the_archive_holds(tmp_path):
