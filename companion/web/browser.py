@@ -45,6 +45,18 @@ PERSIST_WAIT = 3.0  # seconds for the page's request to be answered
 
 _held: list = []  # the futures that keep the lock: never resolved while the page lives
 
+#: The Flet names the app's screens use (`ft.Text`, ...). Flet imports each one's module at its first
+#: use (flet/__init__.py), which would be while the first screen is drawn, after Flutter connected;
+#: the entry imports them while Python waits for Flutter (tests/test_build_web.py keeps the list
+#: equal to what companion's modules use).
+FLET_NAMES = ("Alignment", "BaseControl", "Border", "BorderSide", "ButtonStyle", "ClipBehavior", "Colors", "Column",
+              "Container", "Control", "CrossAxisAlignment", "ExpansionTile", "FilePicker", "FilePickerFileType",
+              "FilledButton", "FontWeight", "Icon", "IconButton", "Icons", "Image", "Locale", "LocaleConfiguration",
+              "MainAxisAlignment", "Offset", "OutlinedButton", "Padding", "Page", "Paint", "PaintingStyle",
+              "ProgressBar", "Row", "ScrollMode", "Semantics", "SharedPreferences", "Stack", "Text", "TextAlign",
+              "TextButton", "TextField", "TextOverflow", "TextSpan", "TextStyle", "Theme", "ThemeMode", "UrlLauncher",
+              "Wakelock")
+
 
 class Browser:
     """What the entry takes from Pyodide, in one place (the tests stand in for it)."""
@@ -227,9 +239,19 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
     return main
 
 
+async def import_flet_names() -> None:
+    """Import the modules of FLET_NAMES, one at a time: a message from Flutter is handled between two."""
+    import flet as ft
+
+    for name in FLET_NAMES:
+        getattr(ft, name)
+        await asyncio.sleep(0)
+
+
 def run() -> None:
     """Start the app in the browser: lock and mount first (the browser works on them while Python
-    imports the app), then the same app as the server's."""
+    imports the app), then the same app as the server's, the modules of the Flet controls it draws
+    imported while Flutter starts."""
     browser = Browser()
     at_once = take_lock(browser.locks, LOCK, browser.at_once(), browser.callback)
     mounted = mount(browser.fs, DATA, browser.object({"autoPersist": True}), browser.callback)
@@ -240,4 +262,5 @@ def run() -> None:
     from ..ui.viewmodel import ViewModel
 
     ViewModel.browser = True
+    _held.append(asyncio.ensure_future(import_flet_names()))
     ft.run(app(browser, opening))

@@ -6,10 +6,12 @@ companion/web/browser.py). Everything comes from the installed packages: the bui
 the network, and two builds of the same sources are byte for byte the same.
 
 The folder:
-- Flet's web client, pruned to what the canvaskit renderer needs (no skwasm, no source maps, no
-  fonts or scripts of controls the app does not use), its text font replaced by Roboto with the
-  symbols it lacks and a box for every other character (fonts.py: no request for a fallback font),
-  and Rive's runtime, which it would load from a CDN, pointed at a stub;
+- Flet's web client in its two builds: Dart compiled to WebAssembly with the skwasm renderer, which
+  Chromium loads (it starts sooner on a phone: docs/phone-alone.md), and Dart compiled to JavaScript
+  with the full canvaskit renderer for Firefox and Safari; pruned to those (no other renderer, no
+  source maps, no fonts or scripts of controls the app does not use), its text font replaced by
+  Roboto with the symbols it lacks and a box for every other character (fonts.py: no request for a
+  fallback font), and Rive's runtime, which it would load from a CDN, pointed at a stub;
 - `index.html` patched with `flet_web.patch_index_html` (Pyodide, no CDN, hash routes, so a reload
   of `#/game/<id>` works on any static host) and then made relative (`./`), so the folder works at
   any path of a host; Flet's loading screen replaced by ours (the app's icon, name and a progress
@@ -58,10 +60,13 @@ MARKER = "// companion's service worker"  # the first line of sw.js: OUT_DIR hol
 MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same sources, the same bytes
 BACKGROUND = "#000000"
 #: What the browser fetches only when the app asks for it, not at every start, so the service worker
-#: does not keep it beforehand (sw.js's ON_DEMAND): the renderer's other build (Chromium's is
-#: `canvaskit/chromium/`, other browsers get `canvaskit/`), and the licence text.
-ON_DEMAND = ("canvaskit/", "assets/NOTICES")
-CHROMIUM_RENDERER = "canvaskit/chromium/"
+#: does not keep it beforehand (sw.js's ON_DEMAND): the web client's two builds (each browser loads
+#: one, below) and the licence text.
+ON_DEMAND = ("main.dart.", "canvaskit/", "assets/NOTICES")
+#: The web client's build Chromium loads (Flutter's loader picks it where WebAssembly GC and WebGL
+#: are there): Dart compiled to WebAssembly, drawn by the skwasm renderer. Firefox and Safari get
+#: Dart compiled to JavaScript, drawn by the full canvaskit renderer.
+WASM_BUILD = ("main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm")
 LOADING = N_("Loading the app… {percent} %")
 PREPARING = N_("Preparing the rules… {percent} %")
 #: The start screen, shown from the page's first moment until the app's home screen is drawn:
@@ -84,14 +89,13 @@ START_SCREEN = f"""<div id="companion-start" role="status">
   <script src="page.js"></script>
 """
 
-#: What the browser loads from Flet's web client with the canvaskit renderer (dart2js): the
-#: renderer in its two builds (Chromium's and the full one other browsers get), the fonts the app
+#: What the browser loads from Flet's web client: its two builds (WASM_BUILD for Chromium; for
+#: other browsers Dart compiled to JavaScript and the full canvaskit renderer), the fonts the app
 #: draws with, the wake-lock script and Pyodide without its node.js and micropip parts.
 CLIENT_FILES = (
-    "index.html", "flutter_bootstrap.js", "main.dart.js", "python.js", "python-worker.js",
+    "index.html", "flutter_bootstrap.js", *WASM_BUILD, "main.dart.js", "python.js", "python-worker.js",
     "manifest.json",
     "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
-    "canvaskit/chromium/canvaskit.js", "canvaskit/chromium/canvaskit.wasm",
     "assets/AssetManifest.bin", "assets/AssetManifest.bin.json", "assets/FontManifest.json", "assets/NOTICES",
     "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2",
     "assets/shaders/ink_sparkle.frag", "assets/shaders/stretch_effect.frag",
@@ -162,7 +166,7 @@ def build(out_dir: str | Path) -> Built:
     pyodide = json.loads((web / "pyodide" / "package.json").read_text(encoding="utf-8"))["version"]
     _patch_index(out / "index.html", pyodide)
     _patch_bootstrap(out / "flutter_bootstrap.js")
-    _patch_main(out / "main.dart.js")
+    _patch_main(out)
     _patch_fonts(out / "assets" / "FontManifest.json")
     _patch_manifest(out / "manifest.json")
     files = app_files()
@@ -211,7 +215,7 @@ def _patch_index(path: Path, pyodide_version: str) -> None:
     name, description = _names()
     patch_index_html(str(path), base_href="", app_name=name, app_description=description, pyodide=True,
                      pyodide_script_path=ENTRY, pyodide_version=pyodide_version, app_package_url=ARCHIVE,
-                     web_renderer=WebRenderer.CANVAS_KIT, route_url_strategy=RouteUrlStrategy.HASH, no_cdn=True)
+                     web_renderer=WebRenderer.AUTO, route_url_strategy=RouteUrlStrategy.HASH, no_cdn=True)
     html = path.read_text(encoding="utf-8")
     # Relative to the page, so the folder works wherever it is served. Flet 1.0.5 writes the Pyodide
     # URL as a bare "pyodide/..." that the module worker cannot resolve: it must start with "./".
@@ -247,28 +251,42 @@ def _write_page(out: Path) -> None:
 
 
 def _at_start(name: str) -> bool:
-    return name.startswith(CHROMIUM_RENDERER) or not name.startswith(ON_DEMAND)
+    return name in WASM_BUILD or not name.startswith(ON_DEMAND)
 
 
 def _patch_bootstrap(path: Path) -> None:
-    """Switch off Flutter's service worker: ours (sw.js) is the only one."""
+    """Switch off Flutter's service worker: ours (sw.js) is the only one. Flutter's loader takes the
+    WebAssembly build only where it would load skwasm (shipped), not skwasm_heavy (not shipped:
+    Chromium on a page that is not secure, which has no ImageDecoder); a browser that cannot run
+    it draws with the full canvaskit (Chromium's own variant is not shipped either)."""
     script = path.read_text(encoding="utf-8")
     patched, found = re.subn(r"\n\s*serviceWorkerSettings:\s*\{[^{}]*\},", "", script)
     if found != 1:
         raise BuildError(f"{path.name}: Flutter's serviceWorkerSettings not found (is this flet-web 1.0.5?)")
+    patched = _replace_once(patched, "assetBase: flet.assetBase\n", 'assetBase: flet.assetBase,\n    canvasKitVariant: "full",\n'
+                            '    wasmAllowList: { blink: typeof ImageDecoder !== "undefined" }\n',
+                            path.name)
     path.write_text(patched, encoding="utf-8")
 
 
 #: Flet's client loads Rive's runtime (for Rive animations, which the app does not use) from a CDN
 #: at every start, as `<script src=CDN + "wasm/rive_native.js">`, and waits for it; the app may ask
 #: no other host. The build points it at a script in a data: URL whose runtime never finishes
-#: loading: Rive then waits, as it did when the CDN could not be reached, without a request.
-RIVE_CDN = '"https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"'
-RIVE_STUB = '"data:text/javascript,self.RiveNative=()=>new Promise(()=>0);//"'
+#: loading: Rive then waits, as it did when the CDN could not be reached, without a request. In the
+#: WebAssembly build the address is a string of the module's own, replaced by one of the same length.
+RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
+RIVE_STUB = "data:text/javascript,self.RiveNative=()=>new Promise(()=>0);//".ljust(len(RIVE_CDN), "/")
 
 
-def _patch_main(path: Path) -> None:
-    path.write_text(_replace_once(path.read_text(encoding="utf-8"), RIVE_CDN, RIVE_STUB, path.name), encoding="utf-8")
+def _patch_main(folder: Path) -> None:
+    script = folder / "main.dart.js"
+    script.write_text(_replace_once(script.read_text(encoding="utf-8"), f'"{RIVE_CDN}"', f'"{RIVE_STUB}"', script.name),
+                      encoding="utf-8")
+    module = folder / "main.dart.wasm"
+    data = module.read_bytes()
+    if data.count(RIVE_CDN.encode()) != 1:
+        raise BuildError(f"{module.name}: expected Rive's address once (is this flet-web 1.0.5?)")
+    module.write_bytes(data.replace(RIVE_CDN.encode(), RIVE_STUB.encode()))
 
 
 def _patch_fonts(path: Path) -> None:

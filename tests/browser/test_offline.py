@@ -254,12 +254,12 @@ def test_a_first_visit_downloads_each_file_once_and_keeps_only_what_the_app_uses
     assert {path: n for path, n in fetched.items() if n > 1 and path != "sw.js"} == {}
     assert [r for r in requests if r[1] != 200] == []
     assert context.foreign == []  # no other host (Rive's runtime from a CDN, fallback fonts)
-    # Kept: what the app asked for and what it may ask for later; not the renderer of other
-    # browsers, nor the licence text.
+    # Kept: what the app asked for and what it may ask for later; not the build other browsers
+    # load (Dart compiled to JavaScript, the canvaskit renderer), nor the licence text.
     assert set(cached) <= set(fetched)
-    assert "canvaskit/chromium/canvaskit.wasm" in cached
-    assert not {"canvaskit/canvaskit.wasm", "canvaskit/canvaskit.js", "assets/NOTICES"} & set(fetched)
-    assert "index.html" in cached and "main.dart.js" in cached and "pyodide/pyodide.asm.wasm" in cached
+    assert {"main.dart.wasm", "canvaskit/skwasm.wasm"} <= set(cached)
+    assert not {"main.dart.js", "canvaskit/canvaskit.wasm", "canvaskit/canvaskit.js", "assets/NOTICES"} & set(fetched)
+    assert "index.html" in cached and "pyodide/pyodide.asm.wasm" in cached
     assert sum(sent for _path, _status, sent in requests) < 20_000_000
 
 
@@ -325,8 +325,8 @@ def test_a_phone_with_build_a_switches_to_build_b_and_keeps_its_game(browser_typ
         fetched = [path for path, _status, _sent in server.requests()[before:]]
         # B took what did not change from A's cache: Flutter's and Pyodide's files are not downloaded again
         assert "app.tar.gz" in fetched
-        assert not {"main.dart.js", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
-                    "canvaskit/chromium/canvaskit.wasm"} & set(fetched)
+        assert not {"main.dart.wasm", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+                    "canvaskit/skwasm.wasm"} & set(fetched)
 
         # every tab of A closed, the app opened again: it is build B, with the game
         page = context.new_page()  # (a blank page keeps the browser open)
