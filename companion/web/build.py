@@ -399,6 +399,6 @@ def _write_service_worker(out: Path) -> str:
     version = digest.hexdigest()[:16]
     script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
     script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
-    script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND))
+    script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND)).replace("%WASM_BUILD%", json.dumps(WASM_BUILD))
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")
     return version
