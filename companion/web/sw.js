@@ -16,6 +16,7 @@ const FILES = %FILES%;
 // Kept only when the app asks for them: the renderer (two builds, one per kind of browser) and
 // the licence text, which the app never shows.
 const ON_DEMAND = %ON_DEMAND%;
+const atStart = (name) => !ON_DEMAND.some((start) => name.startsWith(start));
 // The web client's WebAssembly build (Chromium's; other browsers load main.dart.js).
 const WASM_BUILD = %WASM_BUILD%;
 const CACHE = `companion-${VERSION}`;
@@ -93,11 +94,7 @@ self.addEventListener("install", (event) => {
     // Every file the app needs at its start, also one the old build did not have: the first start
     // of this build may be offline. A build from before the WebAssembly client kept the JavaScript
     // one; this browser may now load the WebAssembly build, so it is kept too (the one time).
-    for (const name of Object.keys(FILES)) {
-      if (!ON_DEMAND.some((start) => name.startsWith(start))) {
-        wanted.add(name);
-      }
-    }
+    Object.keys(FILES).filter(atStart).forEach((name) => wanted.add(name));
     if (wanted.has("main.dart.js") && !WASM_BUILD.some((name) => wanted.has(name))) {
       WASM_BUILD.filter((name) => name in FILES).forEach((name) => wanted.add(name));
     }
@@ -127,7 +124,7 @@ self.addEventListener("message", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     for (const name of Object.keys(FILES)) {
-      if (!ON_DEMAND.some((start) => name.startsWith(start)) && !(await cache.match(name))) {
+      if (atStart(name) && !(await cache.match(name))) {
         await keep(cache, name, name === "index.html" ? [SCOPE.href, name] : [name], []);
       }
     }

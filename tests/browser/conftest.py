@@ -209,7 +209,7 @@ class App:
         self.scrolled += self.reach(target)
         for attempt in range(5):
             try:
-                self._into_sight(target)
+                self.wheel_into_view(target)
                 self._clear_of_message(target)
                 self._steady(target)
                 self._watch()
@@ -267,33 +267,6 @@ class App:
             if whole is not None and whole["height"] > box["height"] + 1:
                 return whole["height"] - box["height"]
         return 0.0
-
-    def _into_sight(self, target) -> None:
-        """Bring a control between the pinned header and bar as the player does, with the wheel: the
-        accessibility tree's own scroll (scroll_into_view) may move the tree and leave the canvas
-        where it was, so a tap would reach a control the screen does not show."""
-        box = target.first.bounding_box()
-        if box is None:
-            target.scroll_into_view_if_needed(timeout=10_000)
-            box = target.first.bounding_box()
-        if box is None or self._part_of("header", target) or self._part_of("bar", target):
-            return
-        top = self._edge("header", "bottom", 0.0)
-        bottom = self._edge("bar", "top", self.page.viewport_size["height"])
-        if box["y"] >= top - 1 and box["y"] + box["height"] <= bottom + 1:
-            return
-        size = self.page.viewport_size
-        self.page.mouse.move(size["width"] / 2, (top + bottom) / 2)
-        for _ in range(15):
-            box = target.first.bounding_box()
-            if box is None:
-                return
-            if box["y"] >= top - 1 and (box["y"] + box["height"] <= bottom + 1 or  # whole, or its top
-                                        box["height"] > bottom - top and box["y"] <= top + 48):  # if too tall
-                break
-            self.page.mouse.wheel(0, box["y"] - (top + bottom) / 2 + box["height"] / 2)
-            self._steady(target.first)
-        self._steady(target.first)
 
     def _clear_of_message(self, target) -> None:
         """A control the message's slot (just above the bar) covers is scrolled up out from under it,
@@ -377,22 +350,32 @@ class App:
         return still(self.page, clip)
 
     def wheel_into_view(self, target) -> None:
-        """Scroll with the mouse wheel, as a player's thumb does, until the control is well inside the
-        screen. While a text field has the focus, Flutter does not follow a scroll of its accessibility
-        tree (what scroll_into_view does), so the click would land on whatever the canvas still shows
-        there; and a control the accessibility tree scrolled to may still be drawn off the screen."""
-        size = self.page.viewport_size
-        self.page.mouse.move(size["width"] / 2, size["height"] / 2)
+        """Bring a control between the pinned header and bar as the player does, with the wheel (its
+        top, if it is taller than the space between them). The accessibility tree's own scroll
+        (scroll_into_view) may move the tree and leave the canvas where it was, and while a text field
+        has the focus Flutter does not follow it at all: a tap would reach a control the screen does
+        not show."""
+        box = target.first.bounding_box()
+        if box is None:
+            target.scroll_into_view_if_needed(timeout=10_000)
+            box = target.first.bounding_box()
+        if box is None or self._part_of("header", target) or self._part_of("bar", target):
+            return
+        top = self._edge("header", "bottom", 0.0)
+        bottom = self._edge("bar", "top", self.page.viewport_size["height"])
+        if box["y"] >= top - 1 and box["y"] + box["height"] <= bottom + 1:
+            return
+        self.page.mouse.move(self.page.viewport_size["width"] / 2, (top + bottom) / 2)
         for _ in range(15):
-            box = target.bounding_box()
+            box = target.first.bounding_box()
             if box is None:
-                target.scroll_into_view_if_needed()
-                continue
-            if box["y"] >= 10 and box["y"] + box["height"] <= size["height"] - 10:
-                self._steady(target)
                 return
-            self.page.mouse.wheel(0, box["y"] - size["height"] / 3)
-            self.page.wait_for_timeout(300)
+            if box["y"] >= top - 1 and (box["y"] + box["height"] <= bottom + 1 or  # whole, or its top
+                                        box["height"] > bottom - top and box["y"] <= top + 48):  # if too tall
+                break
+            self.page.mouse.wheel(0, box["y"] - (top + bottom) / 2 + box["height"] / 2)
+            self._steady(target.first)
+        self._steady(target.first)
 
     def _watch(self) -> None:
         self.page.evaluate("""() => {
