@@ -53,23 +53,27 @@ LONGEST_FIRST = ["test_princes_flow", "test_flanders_flow", "test_elfenland_flow
                  "test_teach_flow"]
 
 
+def in_browser(item) -> bool:
+    return "tests/browser/" in str(item.fspath).replace("\\", "/")
+
+
+def pytest_itemcollected(item):
+    """Every test in this folder is a browser test, marked as it is collected: before `-m` selects
+    (`./test -m "not browser"` then runs none of them)."""
+    if in_browser(item):
+        item.add_marker(pytest.mark.browser)
+
+
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their module-scoped fixtures
 def pytest_collection_modifyitems(items):
-    """Every test in this folder is a browser test (`./test -m "not browser"` skips them), and they run
-    last, the longest modules first: Playwright's sync API keeps its event loop marked as running in
-    the main thread for the rest of the session (of each worker), so any test after them that calls
-    `asyncio.run` would fail."""
-    def in_browser(item) -> bool:
-        return "tests/browser/" in str(item.fspath).replace("\\", "/")
-
+    """The browser tests run last, the longest modules first: Playwright's sync API keeps its event
+    loop marked as running in the main thread for the rest of the session (of each worker), so any
+    test after them that calls `asyncio.run` would fail."""
     def order(item) -> tuple[bool, int]:
         if not in_browser(item):
             return (False, 0)
         name = Path(str(item.fspath)).stem
         return (True, LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST))
-    for item in items:
-        if in_browser(item):
-            item.add_marker(pytest.mark.browser)
     items.sort(key=order)
 
 
