@@ -82,7 +82,7 @@ def backup(data_dir: str | Path) -> bytes:
     if catalogue is None:
         raise BackupRefused(Msg(N_("{file} cannot be read; start the app once (it repairs it), then back up again"),
                                 {"file": str(index)}))
-    contents = {INDEX: catalogue}
+    contents = {INDEX: _with_settings(catalogue, folder / SETTINGS_COPY)}
     for path in games:
         name = f"{SESSIONS}/{path.name}"
         if not DATA_FILE.fullmatch(name):
@@ -99,6 +99,19 @@ def backup(data_dir: str | Path) -> bytes:
         for name, raw in contents.items():
             archive.writestr(name, raw)
     return buffer.getvalue()
+
+
+def _with_settings(catalogue: bytes, path: Path) -> bytes:
+    """The catalogue as a backup holds it: its games and score sheets, and the settings (kept in their own
+    file, `settings.json`; a backup keeps them in the catalogue's `settings` table, as it always did)."""
+    try:
+        copy = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return catalogue  # none of their own yet: those the catalogue holds
+    document = json.loads(catalogue)
+    document["settings"] = {str(i): doc for i, doc in enumerate(settings_of(copy if isinstance(copy, list) else []),
+                                                                start=1)}
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def game_file(data_dir: str | Path, sid: str) -> bytes:

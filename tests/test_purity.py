@@ -56,3 +56,24 @@ def test_score_imports_the_game_it_scores_and_nothing_of_the_ui(game_id, tmp_pat
     assert [m for m in loaded if m.split(".")[0] in NOT_FOR_SCORING] == []
     assert [m for m in loaded if m.startswith(("companion.ui", "companion.store", "companion.server",
                                                "companion.web", "companion.i18n"))] == []
+
+
+#: What storage may not import: it keeps bytes and shapes, and knows no game (companion/storage/__init__.py).
+ABOVE_STORAGE = {"companion.games", "companion.engine", "companion.history", "companion.referee", "companion.ui",
+                 "companion.teach", "companion.store"}
+
+
+def test_storage_imports_no_game_no_engine_and_nothing_above_it():
+    for path in (ROOT / "companion" / "storage").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = "companion" if node.level == 2 else "companion.storage" if node.level == 1 else ""
+                module = ".".join(part for part in (base, node.module or "") if part)
+                names = [module] + ([f"{module}.{a.name}" for a in node.names] if node.level == 2 else [])
+            else:
+                continue
+            for name in names:
+                assert not any(name == banned or name.startswith(banned + ".") for banned in ABOVE_STORAGE), \
+                    f"{path.relative_to(ROOT)} imports {name}"

@@ -1,5 +1,11 @@
-"""The catalogue (`companion.json`): the games' entries, the settings and their copy, the score
-sheets; its rebuilding from the games' files when it is lost; and the rule texts (`texts.json`)."""
+"""The catalogue (`companion.json`): the games' entries and the score sheets; the settings
+(`settings.json`, a file of their own, so that no damage to the catalogue loses the language or the
+table's join token); and the rule texts (`texts.json`).
+
+The catalogue is a projection of the games' files: each entry is what its game's file implies
+(`Storage.project`), written after the game's file. So a lost or damaged catalogue is rebuilt from the
+files, a file the catalogue does not list is listed again, and an entry whose file was written after
+the catalogue (a kill between the two writes) is projected again at the next start."""
 from __future__ import annotations
 
 import json
@@ -10,43 +16,59 @@ from typing import Any
 
 from tinydb import Query
 
-from .. import history
 from .. import texts as text_data
-from ..engine import flow
-from ..engine.model import InvalidAction, Msg, N_, P_
-from ..games import GAMES
-from .checks import CANNOT_REPLAY, MAX_SHEETS, SESSION_ID, details_fault, entry_fault, imported_fault, log_of, \
-    setting_fault, settings_of, sheet_fault
-from .files import SESSIONS, SETTINGS_COPY, write_json
-from .journal import stored_game
+from ..messages import InvalidAction, Msg, N_, P_
+from .checks import MAX_SHEETS, SESSION_ID, details_fault, entry_fault, imported_fault, setting_fault, \
+    settings_of
+from .files import INDEX, SESSIONS, SETTINGS_COPY, stamp_of, write_json
+from .journal import JOURNAL, stored_game
 
 
 class Catalogue:
     """The part of `Store` that keeps the catalogue and the rule texts (a mixin: it uses the locks,
     folders and caches `Store.__init__` sets)."""
 
+    def project(self, sid: str, document: dict) -> dict:
+        """The catalogue entry a game's file implies (`document`: its TinyDB document with its journal
+        folded in): finished with its result when its file says so, abandoned when it was let go, else
+        active. A file from before versions does not say whether its game is finished: the app's Store
+        (companion/store.py, which knows the games) replays it to know."""
+        meta = document["meta"]["1"]
+        entry = entry_of(sid, meta)
+        if "imported" in meta and imported_fault(meta) is None:
+            return dict(entry, status="finished", result=meta["imported"]["result"])
+        if isinstance(meta.get("result"), dict):
+            return dict(entry, status="finished", result=meta["result"])
+        return dict(entry, status="abandoned") if meta.get("abandoned") is True else entry
+
+    def _projected(self, sid: str) -> tuple[dict, dict] | None:
+        """A game's file and the entry it implies, if its file can be read and the entry is right."""
+        try:
+            document = stored_game(self.dir, sid)
+            entry = self.project(sid, document)
+        except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
+            return None
+        return (document, entry) if entry_fault(entry, self.games) is None else None
+
     def _list_unlisted(self, lost: bool, missing: bool) -> None:
         """List every readable session file the catalogue does not list: all of them when the catalogue
         was unreadable (`lost`) or is `missing`, else those of a process killed between writing a
-        game's file and listing it. Each entry is what the game's own file implies (`rebuilt_entry`):
-        a game whose log ends finished is listed finished, with its result. A catalogue rebuilt
-        whole also takes back the score sheets its games were played on."""
+        game's file and listing it. Each entry is what the game's own file implies (`project`). A
+        catalogue rebuilt whole also takes back the score sheets its games were played on."""
         table = self._index.table("sessions")
         listed = {doc.get("id") for doc in table.all()}
         found, sheets = [], {}
         for path in sorted((self.dir / SESSIONS).glob("*.json")):
             if path.stem in listed or not SESSION_ID.fullmatch(path.stem):
                 continue
-            try:
-                document = stored_game(self.dir, path.stem)
-                entry = rebuilt_entry(path.stem, document)
-            except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
+            projected = self._projected(path.stem)
+            if projected is None:
                 continue
-            if entry_fault(entry) is None:
-                found.append(entry)
-                sheet = document["meta"]["1"]["config"].get("sheet")
-                if (lost or missing) and sheet_fault(sheet) is None:
-                    sheets.setdefault(sheet["id"], sheet)
+            document, entry = projected
+            found.append(entry)
+            sheet = document["meta"]["1"]["config"].get("sheet")
+            if (lost or missing) and self.sheet_fault(sheet) is None:
+                sheets.setdefault(sheet["id"], sheet)
         known = {doc.get("id") for doc in self._index.table("sheets").all()}
         self._insert({"sessions": found, "sheets": [s for i, s in sheets.items() if i not in known]})
         if lost or missing and found:
@@ -56,27 +78,61 @@ class Catalogue:
                                    "{n} saved games were missing from the list of games; they are listed again.",
                                    len(found)))
 
-    def _keep_settings(self, lost: bool = False) -> None:
-        """Keep the copy of the settings (`SETTINGS_COPY`) the same as the catalogue's; a catalogue that
-        was `lost` takes them back from the copy."""
-        table = self._index.table("settings")
-        path = self.dir / SETTINGS_COPY
-        if lost and len(table) == 0:
+    def _reproject(self) -> None:
+        """Project again every listed game whose file was written after the catalogue: a kill between a
+        game's write and the catalogue's (a game finished, or its finish undone, a moment before) leaves
+        its entry behind its file. Only those files are read: the games played since the catalogue's
+        last change."""
+        since = stamp_of(self.dir / INDEX)
+        if since is None:
+            return
+        table = self._index.table("sessions")
+        changed = {}
+        for doc in table.all():
+            sid = doc.get("id")
+            if not isinstance(sid, str) or not SESSION_ID.fullmatch(sid) or doc.get("status") == "damaged":
+                continue
+            stamps = [stamp_of(self.dir / SESSIONS / f"{sid}{suffix}") for suffix in (".json", JOURNAL)]
+            if all(stamp is None or stamp[2] < since[2] for stamp in stamps):
+                continue
+            projected = self._projected(sid)
+            if projected is not None and _differs(doc, projected[1]):
+                changed[doc.doc_id] = projected[1]
+        if changed:
+            data = {name: dict(docs) for name, docs in (self._index.storage.read() or {}).items()}
+            for doc_id, entry in changed.items():
+                data["sessions"][str(doc_id)] = {**data["sessions"][str(doc_id)], **entry}
+            self._index.storage.write(data)
+            table.clear_cache()
+
+    # -- settings: a file of their own -----------------------------------------------------------
+
+    def _read_settings(self) -> None:
+        """The settings as `settings.json` holds them; where it cannot be read (a folder from before it
+        held them, a damaged file), as the catalogue held them, written back to their own file."""
+        kept: list[dict] | None = None
+        if self.dir is None:
+            kept = settings_of(self._index.table("settings").all())
+        else:
+            path = self.dir / SETTINGS_COPY
+            stamp = stamp_of(path)
             try:
                 copy = json.loads(path.read_bytes())
+                kept = settings_of(copy) if isinstance(copy, list) else None
             except (OSError, ValueError, RecursionError):
-                copy = None
-            if isinstance(copy, list):
-                kept = settings_of(copy)
-                if kept:
-                    self._insert({"settings": kept})
-        current = settings_of(table.all())
-        try:
-            if json.loads(path.read_bytes()) == current:
-                return
-        except (OSError, ValueError, RecursionError):
-            pass
-        write_json(path, current)
+                kept = None
+            if kept is None:
+                kept = settings_of(self._index.table("settings").all())
+                write_json(path, kept)
+                stamp = stamp_of(path)
+            self._settings_stamp = stamp
+        self._settings = {doc["name"]: doc["value"] for doc in kept}
+
+    def _current_settings(self) -> dict[str, Any]:
+        """The settings, read again when another process (`companion restore`) changed their file."""
+        if self.dir is not None and stamp_of(self.dir / SETTINGS_COPY) != self._settings_stamp:
+            self._read_settings()
+        return self._settings
 
     def _insert(self, tables: dict[str, list[dict]]) -> None:
         """Add documents to several tables of the catalogue in one write (all of them, or none)."""
@@ -129,14 +185,24 @@ class Catalogue:
     def setting(self, name: str, default: Any = None) -> Any:
         """A setting's value; `default` when it is not set, or set to a value it cannot have."""
         with self._lock:
-            doc = self._index.table("settings").get(Query().name == name)
-            return default if doc is None or setting_fault(doc) is not None else doc["value"]
+            settings = self._current_settings()
+            if name not in settings:
+                return default
+            value = settings[name]
+            return default if setting_fault({"name": name, "value": value}) is not None else value
 
     def set_setting(self, name: str, value: Any) -> None:
         with self._lock, self._writing:
-            self._index.table("settings").upsert({"name": name, "value": value}, Query().name == name)
+            settings = {**self._current_settings(), name: value}
             if self.dir is not None:
-                self._keep_settings()
+                write_json(self.dir / SETTINGS_COPY, [{"name": k, "value": v} for k, v in settings.items()])
+                self._settings_stamp = stamp_of(self.dir / SETTINGS_COPY)
+            self._settings = settings
+
+    def settings(self) -> list[dict]:
+        """Every setting that is right, as `settings.json` and a backup keep them."""
+        with self._lock:
+            return settings_of({"name": k, "value": v} for k, v in self._current_settings().items())
 
     # -- sessions ------------------------------------------------------------------------------
 
@@ -158,7 +224,7 @@ class Catalogue:
             docs = []
             for key, doc in raw.items():
                 if self._checked.get(key) is not doc:  # each entry is checked once as read from the file
-                    if entry_fault(doc) is not None:
+                    if entry_fault(doc, self.games) is not None:
                         if key not in self._skipped:
                             self._skipped.add(key)
                             self.notices.append(Msg(N_("An entry of the list of games is damaged and is not "
@@ -171,12 +237,13 @@ class Catalogue:
             return sorted(docs, key=lambda d: d["created"], reverse=True)
 
     def set_status(self, sid: str, status: str, result: dict | None = None) -> None:
-        """active → finished (with the summary the history keeps) and back on undo; written to the
-        catalogue only when it changes, never on an ordinary tap."""
+        """A game's entry follows its file: active → finished (with the summary the history keeps), a
+        finished game's result corrected, and back on undo; written to the catalogue only when it
+        changes, never on an ordinary tap."""
         with self._lock, self._writing:
             table = self._index.table("sessions")
             doc = table.get(Query().id == sid)
-            if doc is not None and doc["status"] != status:
+            if doc is not None and (doc["status"] != status or doc.get("result") != result):
                 table.update({"status": status, "result": result}, doc_ids=[doc.doc_id])
 
     def set_results(self, results: dict[str, dict]) -> None:
@@ -197,7 +264,7 @@ class Catalogue:
     def sheets(self) -> list[dict]:
         """The saved score sheets, by name; a damaged one is left out."""
         with self._lock:
-            docs = [dict(doc) for doc in self._index.table("sheets").all() if sheet_fault(doc) is None]
+            docs = [dict(doc) for doc in self._index.table("sheets").all() if self.sheet_fault(doc) is None]
         return sorted(docs, key=lambda d: d["name"].casefold())
 
     def save_sheet(self, sheet: dict) -> dict:
@@ -210,25 +277,6 @@ class Catalogue:
             sheet = dict(sheet, id=sheet.get("id") or uuid.uuid4().hex[:12])
             self._index.table("sheets").upsert(sheet, Query().id == sheet["id"])
         return sheet
-
-
-def rebuilt_entry(sid: str, document: dict) -> dict:
-    """A game's catalogue entry as its own file implies it (`document`: the file's TinyDB document with
-    its journal folded in): finished, with its result recomputed, when its log ends the game; active
-    otherwise, also when the log cannot be replayed (opening it then says the game is damaged)."""
-    meta = document["meta"]["1"]
-    entry = entry_of(sid, meta)
-    if "imported" in meta and imported_fault(meta) is None:
-        return dict(entry, status="finished", result=meta["imported"]["result"])
-    _keys, log = log_of(document)
-    try:
-        game, config = GAMES[meta["game"]], meta["config"]
-        state = flow.replay(game, config, log)
-        if state.get("phase") == "over":
-            return dict(entry, status="finished", result=history.summary(game, config, state, log))
-    except CANNOT_REPLAY:
-        pass
-    return dict(entry, status="abandoned") if meta.get("abandoned") is True else entry
 
 
 def entry_of(sid: str, meta: dict) -> dict:
@@ -244,3 +292,8 @@ def entry_of(sid: str, meta: dict) -> dict:
             **({"details": details} if details_fault(details) is None else {})}
 
 
+
+
+def _differs(listed: dict, projected: dict) -> bool:
+    """Whether a catalogue entry is behind what its game's file implies (its status, result, details)."""
+    return any(listed.get(key) != projected.get(key) for key in ("status", "result", "details"))

@@ -1,25 +1,20 @@
-"""What the files may hold: the checks that refuse a backup or an import (backup.py, exchange.py) and
-leave out what is found on disk (Store.sessions, Store.setting), so that whatever a file holds, every
-screen can be drawn; and what stops a game file from being replayed (a damaged game)."""
+"""What the files may hold, by type and range: the checks that refuse a backup or an import (backup.py,
+exchange.py) and leave out what is found on disk (Store.sessions, Store.setting), so that whatever a file
+holds, every screen can be drawn. Which games exist and whether a game's log replays is not storage's
+to know: the checks that need it take the game ids, or live above storage (companion/store.py)."""
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from .. import table as table_mode
 from .. import texts as text_data
-from ..engine import flow
-from ..engine.model import InvalidAction, Msg, N_
-from ..games import GAME_IDS, GAMES
-from ..games.score_sheet.rules import check_sheet
-
-#: What replaying a log that no screen could have written raises (a game file edited by hand, a
-#: foreign backup): the game is damaged, and is never replayed on a screen's way.
-CANNOT_REPLAY = (InvalidAction, KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
+from ..messages import Msg, N_
 #: A session id (also its file's name): 12 hex digits.
 SESSION_ID = re.compile(r"[0-9a-f]{12}")
+#: What a game's id looks like (its folder's name).
+GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 STATUSES = ("active", "finished", "damaged", "abandoned")
 #: Times the screens show: from 1970 to 2100 (a time outside is not a time of a game played).
 LATEST = 4_102_444_800
@@ -68,12 +63,17 @@ def _is_result(result: Any) -> bool:
     return True
 
 
-def entry_fault(entry: Any) -> Msg | None:
-    """What is wrong with a catalogue entry (None: nothing)."""
+def is_game(value: Any, games: Collection[str] | None) -> bool:
+    """A game's id: one of `games` (None: any id, a short name of letters, digits and _)."""
+    return isinstance(value, str) and (value in games if games is not None else bool(GAME_ID.fullmatch(value)))
+
+
+def entry_fault(entry: Any, games: Collection[str] | None = None) -> Msg | None:
+    """What is wrong with a catalogue entry (None: nothing); `games`: the ids of the games there are."""
     if not isinstance(entry, dict):
         return Msg(N_("an entry must be an object"))
     checks = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
-              ("game", lambda v: v in GAME_IDS, N_("game must name one of the games")),
+              ("game", lambda v: is_game(v, games), N_("game must name one of the games")),
               ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
               ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
               ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
@@ -133,17 +133,13 @@ MAX_SHEETS = 200
 SHEET_KEYS = ("id", "name", "categories", "per_round", "lowest", "tie_break")
 
 
-def sheet_fault(doc: Any) -> Msg | None:
-    """What is wrong with a saved score sheet (None: nothing): it must be what the "Another game" form
-    saves (games/score_sheet.py `check_sheet`), with its id."""
-    if not isinstance(doc, dict) or set(doc) != set(SHEET_KEYS) or not doc["id"]:
+def sheet_shape_fault(doc: Any) -> Msg | None:
+    """What is wrong with the shape of a saved score sheet (None: nothing): it must have the keys the
+    "Another game" form saves, with its id. (Whether its categories and names are right is the score
+    sheet game's check: `companion.store.sheet_fault`.)"""
+    if not isinstance(doc, dict) or set(doc) != set(SHEET_KEYS) or not isinstance(doc["id"], str) or not doc["id"]:
         return Msg(N_("a score sheet must have an id, a name, categories, per round, lowest and a tie-breaker"))
-    try:
-        checked = check_sheet(doc)
-    except InvalidAction as error:
-        return Msg(N_("a score sheet is not right: {reason}"), {"reason": error.msg})
-    return None if checked == doc else Msg(N_("a score sheet is not right: {reason}"),
-                                           {"reason": Msg(N_("its names have extra spaces"))})
+    return None
 
 
 #: The settings the app reads, and what each may be; a setting of another name may hold anything.
@@ -174,15 +170,20 @@ def is_action(action: Any) -> bool:
         and isinstance(action.get("args", {}), dict) and ("at" not in action or is_time(action["at"]))
 
 
-def session_fault(document: Any) -> Msg | None:
-    """What is wrong with a game file's TinyDB document (None: nothing): its meta (the game, a
-    configuration with players, the creation time), its log of actions and its sealed entries."""
+def session_fault(document: Any, games: Collection[str] | None = None) -> Msg | None:
+    """What is wrong with a game file's TinyDB document (None: nothing): its meta (one of `games`, a
+    configuration with players, the creation time, its version and status), its log of actions and its
+    sealed entries."""
     meta = document.get("meta", {}).get("1")
-    if not isinstance(meta, dict) or meta.get("game") not in GAME_IDS or not isinstance(meta.get("config"), dict) \
+    if not isinstance(meta, dict) or not is_game(meta.get("game"), games) or not isinstance(meta.get("config"), dict) \
             or not _is_players(meta["config"].get("players")) or not is_time(meta.get("created")):
         return Msg(N_("its meta must name one of the games, with a configuration of players and a creation time"))
     if "details" in meta and details_fault(meta["details"]) is not None:
         return details_fault(meta["details"])
+    if "version" in meta and not (is_whole(meta["version"]) and meta["version"] >= len(document.get("log", {}))):
+        return Msg(N_("its version must be a whole number, at least the number of its actions"))
+    if "result" in meta and not _is_result(meta["result"]):
+        return Msg(N_("its result must be the summary of a finished game"))
     if "imported" in meta and (imported_fault(meta) is not None or document.get("log")):
         return imported_fault(meta) or Msg(N_("an imported game has no move log"))
     for key, action in document.get("log", {}).items():
@@ -203,48 +204,3 @@ def log_of(document: dict) -> tuple[list[str], list[dict]]:
     """A game file's log in order: its keys and its actions."""
     keys = sorted(document.get("log", {}), key=int)
     return keys, [document["log"][key] for key in keys]
-
-
-def replay_fault(document: dict) -> Msg | None:
-    """What stops a game file (a document `session_fault` finds right) from being opened, as an import
-    checks a game (None: nothing): a configuration the game's new-game check refuses, an action or a
-    configuration larger than the app makes, or a log the engine cannot replay, naming the action."""
-    meta = document["meta"]["1"]
-    game, config = GAMES[meta["game"]], meta["config"]
-    if len(json.dumps(config, ensure_ascii=False)) > CONFIG_BYTES:
-        return Msg(N_("its configuration is larger than a new game's can be"))
-    if "imported" in meta:  # no log to replay: its result is the file's (session_fault checked it)
-        return imported_fault(meta)
-    try:
-        game.new_config(config)
-        flow.initial(game, config)
-    except InvalidAction as error:
-        return Msg(N_("its configuration is not one a new game can have ({reason})"), {"reason": error.msg})
-    except CANNOT_REPLAY:
-        return Msg(N_("its configuration is not one a new game can have"))
-    keys, log = log_of(document)
-    for key, action in zip(keys, log):
-        if len(json.dumps(action, ensure_ascii=False)) > ACTION_BYTES:
-            return Msg(N_("its action {n} is larger than an action can be"), {"n": key})
-    try:
-        flow.replay(game, config, log)
-        return None
-    except CANNOT_REPLAY:
-        pass
-    good, bad = 0, len(log)  # the log's first `good` actions replay, its first `bad` do not
-    while bad - good > 1:
-        middle = (good + bad) // 2
-        try:
-            flow.replay(game, config, log[:middle])
-            good = middle
-        except CANNOT_REPLAY:
-            bad = middle
-    reason = Msg(N_("it holds data no screen can enter"))
-    try:
-        flow.replay(game, config, log[:bad])
-    except InvalidAction as error:
-        reason = error.msg
-    except CANNOT_REPLAY:
-        pass
-    return Msg(N_("its action {n} cannot be replayed ({reason})"), {"n": keys[bad - 1], "reason": reason})
-

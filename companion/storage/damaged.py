@@ -8,7 +8,7 @@ import os
 from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
-from ..engine.model import Msg, N_
+from ..messages import Msg, N_
 from .files import SESSIONS, AtomicJSONStorage, FileDB, SessionLost, aside_of
 
 

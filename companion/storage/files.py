@@ -19,7 +19,7 @@ from tinydb import TinyDB
 from tinydb.storages import Storage
 from tinydb.table import Table
 
-from ..engine.model import Msg, N_
+from ..messages import Msg, N_
 from .checks import is_document
 
 

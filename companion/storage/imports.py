@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..engine.model import Msg, N_
+from ..messages import Msg, N_
 from .catalogue import entry_of
 from .checks import SESSION_ID
 from .files import INDEX, SESSIONS, AtomicJSONStorage, write_json
@@ -59,7 +59,9 @@ class Imports:
                 write_json(self.dir / IMPORTING, {"ids": ids})
             for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
-                        "created": session.get("created", time.time()),
+                        "created": session.get("created", time.time()), "version": len(session["log"]),
+                        **({"result": session["result"]} if session.get("status") == "finished"
+                           and session.get("result") and not session.get("imported") else {}),
                         **({"details": session["details"]} if session.get("details") else {}),
                         **({"abandoned": True} if session.get("status") == "abandoned" else {}),
                         **({"imported": dict(session["imported"], result=session["result"])}
@@ -93,5 +95,5 @@ class Imports:
                 self._checked.clear()
                 self._skipped.clear()
                 self._index = self._open(INDEX)[0]
-                self._keep_settings()
+                self._read_settings()
 
