@@ -1,67 +1,103 @@
-"""The referee: the one place below the screens where a tap becomes part of a game.
+"""The referee: the one place below the screens where a tap becomes part of a game, and the owner of each
+game's version.
 
-A screen hands it an action together with the log the screen was drawn from (what the player saw
-when he tapped). The referee checks, applies, records and answers, in one trip down:
+A game's version is a whole number that every recorded action and every undo raises by one (the store
+keeps it in the game's file: companion/storage/journal.py). It is the only notion of "current": a screen
+is drawn from one version, a tap carries the version of the screen it was made on, and the store writes
+an action only onto the version it was judged on. (boardgame.io's multiplayer Master does the same with
+its `stateID`.)
 
-1. the game must still be where that screen showed it: if another phone (or a double tap of the
-   same one) has recorded something since, an action that depends on whose turn it is, is refused
-   as out of date and never applied to the new state; a player's own ledger entry that does not
+A screen hands the referee an action together with the version its screen was drawn from (what the
+player saw when he tapped). The referee checks, applies, records and answers, in one trip down:
+
+1. the game must still be at that version: if another phone (or a double tap of the same one) has
+   recorded or undone something since, an action that depends on whose turn it is, is refused as out of
+   date and never applied to the new state; a player's own ledger entry that does not
    (`flow.independent`) counts on the game as it now is, if the rules allow it there;
 2. the game's table of allowed actions and its reducers (`flow.apply`) must allow it;
-3. the store must take it (`Store.record`, which refuses it as stale when another process wrote
-   first);
-4. only then it is the game's new state, kept in memory for every screen of this process
-   (`Saved`), and the caller tells the other phones.
+3. the store must take it (`Store.record`, which refuses it as stale when another process wrote first),
+   in one write with the game's status: an action that finishes the game carries its summary;
+4. only then it is the game's new state, kept in memory for every screen of this process (`Saved`);
+   the catalogue's entry follows the game's file (its status and result), and the caller tells the
+   other phones.
 
 The table's phones (one server, many tabs) and the phone-alone build (one tab) both come here.
 """
 from __future__ import annotations
 
+import logging
 import threading
+import time
 import weakref
-from collections import OrderedDict
-from typing import NamedTuple
+from collections import OrderedDict, deque
 from collections.abc import Mapping
+from typing import NamedTuple
 
+from . import history
 from .engine import flow
 from .engine.model import InvalidAction, Msg, N_
 from .games import GAMES
 from .store import SessionLost, Stale, Store
 
+logger = logging.getLogger(__name__)
+
+
+class Kept(NamedTuple):
+    """A game as this process knows it: its version, its log (a list nobody changes afterwards) and the
+    state after that log (shared, so nobody may change it: flow.apply never does; screens only read)."""
+
+    version: int
+    log: list
+    state: dict
+
 
 class Saved:
-    """The last saved log and state of the games open in this process, shared by every screen on
-    one store: a phone that opens a game, or catches up with what another phone saved, takes the
-    state from here instead of replaying the log.
+    """The last saved version, log and state of the games open in this process, shared by every screen on
+    one store: a phone that opens a game, or catches up with what another phone saved, takes the state
+    from here instead of replaying the log. For a few versions before it, the log too: a phone whose tap
+    came from one of them is told what happened meanwhile.
 
-    Only what the store has accepted comes here, and each write of a game's log happens under
-    `lock` together with the update here: whoever holds the lock finds here what the file holds.
-    The states are shared, so nobody may change one (flow.apply never does; screens only read)."""
+    Only what the store has accepted comes here, and each write of a game's file happens under `lock`
+    together with the update here: whoever holds the lock finds here what the file holds."""
 
-    LIMIT = 64  # games kept; a game not among them is read and replayed when next opened
+    LIMIT = 64   # games kept; a game not among them is read and replayed when next opened
+    EARLIER = 8  # earlier versions of a game whose logs are kept
 
     def __init__(self):
         self.lock = threading.RLock()
-        self._games: OrderedDict[str, tuple[list, dict]] = OrderedDict()
+        self._games: OrderedDict[str, Kept] = OrderedDict()
+        self._earlier: dict[str, deque[tuple[int, list]]] = {}
 
-    def get(self, sid: str) -> tuple[list, dict] | None:
+    def get(self, sid: str) -> Kept | None:
         with self.lock:
-            entry = self._games.get(sid)
-            if entry is not None:
+            kept = self._games.get(sid)
+            if kept is not None:
                 self._games.move_to_end(sid)
-            return entry
+            return kept
 
-    def put(self, sid: str, log: list, state: dict) -> None:
-        """Keep `state` as the state after `log` (a list nobody changes afterwards)."""
+    def put(self, sid: str, kept: Kept) -> None:
         with self.lock:
-            self._games[sid] = (log, state)
+            before = self._games.get(sid)
+            if before is not None and before.version < kept.version:
+                self._earlier.setdefault(sid, deque(maxlen=self.EARLIER)).append((before.version, before.log))
+            self._games[sid] = kept
             self._games.move_to_end(sid)
             while len(self._games) > self.LIMIT:
-                self._games.popitem(last=False)
+                gone, _kept = self._games.popitem(last=False)
+                self._earlier.pop(gone, None)
+
+    def log_at(self, sid: str, version: int) -> list | None:
+        """The game's log at `version`, while it is the current one or one of the last few."""
+        with self.lock:
+            kept = self._games.get(sid)
+            if kept is not None and kept.version == version:
+                return kept.log
+            return next((log for v, log in self._earlier.get(sid, ()) if v == version), None)
 
     def clear(self) -> None:
         with self.lock:
             self._games.clear()
+            self._earlier.clear()
 
 
 _SAVED: weakref.WeakKeyDictionary[Store, Saved] = weakref.WeakKeyDictionary()
@@ -76,20 +112,14 @@ def saved(store: Store) -> Saved:
         return _SAVED[store]
 
 
-def same_log(a: list, b: list) -> bool:
-    """Whether two logs hold the same actions (the time each was saved aside), compared newest first."""
-    return a is b or len(a) == len(b) and all(
-        x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {})
-        for x, y in zip(reversed(a), reversed(b)))
-
-
 class Verdict(NamedTuple):
-    """The referee's answer. Accepted: `log` and `state` are the game's new ones. Refused: `refusal`
-    says why; `stale` when the game had moved on since the screen the action came from (then `log`
-    and `state` are the game as it now is, to be shown), `lost` when the game is gone."""
+    """The referee's answer. Accepted: `log`, `state` and `version` are the game's new ones. Refused:
+    `refusal` says why; `stale` when the game had moved on since the screen the action came from (then
+    `log`, `state` and `version` are the game as it now is, to be shown), `lost` when the game is gone."""
 
     log: list | None = None
     state: dict | None = None
+    version: int | None = None
     refusal: Msg | None = None
     stale: bool = False
     lost: bool = False
@@ -103,13 +133,20 @@ def _names(config: Mapping) -> dict[str, str]:
     return {p["colour"]: p["name"] for p in config["players"]}
 
 
-def out_of_date(game, config: Mapping, shown: list, log: list) -> Msg:
-    """What a phone says when its tap came from a screen the game has left: what happened meanwhile
-    (the newest entry since that screen), and that the tap was not recorded."""
-    if len(log) > len(shown) and same_log(log[:len(shown)], shown):
+def _starts(log: list, head: list) -> bool:
+    """Whether `log` begins with the actions of `head` (their types and arguments)."""
+    return len(log) >= len(head) and all(
+        x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {}) for x, y in zip(log, head))
+
+
+def out_of_date(game, config: Mapping, shown: list | None, log: list) -> Msg:
+    """What a phone says when its tap came from a screen the game has left (drawn from the log `shown`,
+    None when that version is no longer known): what happened meanwhile (the newest entry since that
+    screen), and that the tap was not recorded."""
+    if shown is not None and len(log) > len(shown) and _starts(log, shown):
         return Msg(N_("Meanwhile: {what}. Your screen was out of date, so your tap was not recorded; this is "
                       "the game now."), {"what": flow.describe(game, log[-1], config)})
-    if len(shown) > len(log) and same_log(shown[:len(log)], log):
+    if shown is not None and len(shown) > len(log) and _starts(shown, log):
         return Msg(N_("Meanwhile undone: {what}. Your screen was out of date, so your tap was not recorded; this "
                       "is the game now."), {"what": flow.describe(game, shown[len(log)], config)})
     return Msg(N_("Your screen was out of date (the game was changed on another phone meanwhile), so your tap was "
@@ -135,6 +172,12 @@ def owner_refusal(game, config: Mapping, state: Mapping, action: Mapping, me: st
     return None
 
 
+def finished_result(game, config: Mapping, state: Mapping, log: list) -> dict | None:
+    """The summary the history keeps of a game whose state is over (None: it is not), from its log with
+    every action's time (the play time)."""
+    return history.summary(game, config, state, log) if state.get("phase") == "over" else None
+
+
 class Referee:
     """Checks, applies and records the actions of the games of one store (see the module's text)."""
 
@@ -142,78 +185,106 @@ class Referee:
         self.store = store
         self.saved = saved(store)
 
-    def submit(self, sid: str, game_id: str, config: Mapping, shown: list, action: dict,
+    def opened(self, session: Mapping) -> Kept:
+        """A game as just read from its file (`store.load`): the one kept in memory when it is this very
+        version (every phone on a game shares one copy of a long log), else its log replayed (kept from
+        now on). May raise what a replay of a damaged file raises (store.CANNOT_REPLAY)."""
+        with self.saved.lock:
+            kept = self.saved.get(session["id"])
+            if kept is None or kept.version != session["version"]:
+                kept = Kept(session["version"], session["log"],
+                            flow.replay(GAMES[session["game"]], session["config"], session["log"]))
+                self.saved.put(session["id"], kept)
+            return kept
+
+    def current(self, sid: str, game_id: str, config: Mapping) -> Kept:
+        """The game as this process knows it; read from its file when it is not kept here (raises
+        SessionLost when it is gone)."""
+        with self.saved.lock:
+            kept = self.saved.get(sid)
+            if kept is None:
+                kept = self._reread(sid, game_id, config)
+                self.saved.put(sid, kept)
+            return kept
+
+    def submit(self, sid: str, game_id: str, config: Mapping, shown: int, action: dict,
                me: str | None = None) -> Verdict:
-        """Record `action`, tapped on a screen drawn from the log `shown`, by a phone that belongs to
-        `me` (None: to nobody, it acts for anyone)."""
+        """Record `action`, tapped on a screen drawn from version `shown` of the game, by a phone that
+        belongs to `me` (None: to nobody, it acts for anyone)."""
         game = GAMES[game_id]
         with self.saved.lock:  # the write and the state kept in memory change together
             for _attempt in range(5):
                 try:
-                    log, state = self._latest(sid, game_id, config)
+                    kept = self.current(sid, game_id, config)
                 except SessionLost:
                     return Verdict(lost=True)
-                if not same_log(log, shown) and not flow.independent(game, action):
-                    return Verdict(log, state, out_of_date(game, config, shown, log), stale=True)
-                refusal = owner_refusal(game, config, state, action, me)
+                if kept.version != shown and not flow.independent(game, action):
+                    return self._stale(sid, game, config, shown, kept)
+                refusal = owner_refusal(game, config, kept.state, action, me)
                 if refusal is not None:
-                    return Verdict(log, state, refusal)
+                    return Verdict(kept.log, kept.state, kept.version, refusal)
                 try:
-                    new = flow.apply(game, config, state, action)
+                    new = flow.apply(game, config, kept.state, action)
                 except InvalidAction as error:
-                    return Verdict(log, state, error.msg)
-                if me:  # who entered it: Undo on another player's phone asks first
-                    action = {**action, "by": me}
+                    return Verdict(kept.log, kept.state, kept.version, error.msg)
+                recorded = {**action, "at": time.time(), **({"by": me} if me else {})}  # who entered it: Undo
+                log = kept.log + [recorded]                                              # on another phone asks
+                result = finished_result(game, config, new, log)
                 try:
-                    self.store.record(sid, action, expect=len(log))
+                    version = self.store.record(sid, recorded, expect=kept.version, result=result)
                 except SessionLost:
                     return Verdict(lost=True)
                 except Stale:  # another process wrote first: judge again on what it wrote
-                    self.saved.put(sid, *self._reread(sid, game_id, config))
+                    self.saved.put(sid, self._reread(sid, game_id, config))
                     continue
-                log = log + [action]
-                self.saved.put(sid, log, new)
-                return Verdict(log, new)
-            log, state = self._latest(sid, game_id, config)
-            return Verdict(log, state, out_of_date(game, config, shown, log), stale=True)
+                self.saved.put(sid, Kept(version, log, new))
+                self._follow(sid, kept.state, new, result)
+                return Verdict(log, new, version)
+            return self._stale(sid, game, config, shown, self.current(sid, game_id, config))
 
-    def undo(self, sid: str, game_id: str, config: Mapping, shown: list) -> Verdict:
-        """Take back the last entry (with the steps moved through since it), if the game is still
-        where the screen `shown` showed it: two Undo taps on one state undo one entry."""
+    def undo(self, sid: str, game_id: str, config: Mapping, shown: int) -> Verdict:
+        """Take back the last entry (with the steps moved through since it), if the game is still at the
+        version of the screen `shown`: two Undo taps on one screen undo one entry."""
         game = GAMES[game_id]
         with self.saved.lock:
             try:
-                log, state = self._latest(sid, game_id, config)
+                kept = self.current(sid, game_id, config)
             except SessionLost:
                 return Verdict(lost=True)
-            if not same_log(log, shown):
-                return Verdict(log, state, out_of_date(game, config, shown, log), stale=True)
-            if not log:
-                return Verdict(log, state, Msg(N_("There is nothing to undo.")))
-            count = flow.undo_count(game, log)
+            if kept.version != shown:
+                return self._stale(sid, game, config, shown, kept)
+            if not kept.log:
+                return Verdict(kept.log, kept.state, kept.version, Msg(N_("There is nothing to undo.")))
+            log = kept.log[:-flow.undo_count(game, kept.log)]
+            state = flow.replay(game, config, log)
+            result = finished_result(game, config, state, log)
             try:
-                self.store.undo(sid, expect=len(log), count=count)
+                version = self.store.undo(sid, expect=kept.version, count=len(kept.log) - len(log), result=result)
             except SessionLost:
                 return Verdict(lost=True)
             except Stale:
-                log, state = self._reread(sid, game_id, config)
-                self.saved.put(sid, log, state)
-                return Verdict(log, state, out_of_date(game, config, shown, log), stale=True)
-            log = log[:-count]
-            state = flow.replay(game, config, log)
-            self.saved.put(sid, log, state)
-            return Verdict(log, state)
+                kept = self._reread(sid, game_id, config)
+                self.saved.put(sid, kept)
+                return self._stale(sid, game, config, shown, kept)
+            self.saved.put(sid, Kept(version, log, state))
+            self._follow(sid, kept.state, state, result)
+            return Verdict(log, state, version)
 
-    def _latest(self, sid: str, game_id: str, config: Mapping) -> tuple[list, dict]:
-        """The game as this process knows it (under Saved's lock); read from the file when this process
-        does not keep it."""
-        entry = self.saved.get(sid)
-        if entry is None:
-            entry = self._reread(sid, game_id, config)
-            self.saved.put(sid, *entry)
-        return entry
+    def _stale(self, sid: str, game, config: Mapping, shown: int, kept: Kept) -> Verdict:
+        return Verdict(kept.log, kept.state, kept.version, out_of_date(game, config, self.saved.log_at(sid, shown),
+                                                                       kept.log), stale=True)
 
-    def _reread(self, sid: str, game_id: str, config: Mapping) -> tuple[list, dict]:
+    def _follow(self, sid: str, before: Mapping, after: Mapping, result: dict | None) -> None:
+        """The catalogue's entry follows the game's file, which the store has just written: finished with
+        its result, a finished game's result corrected, or active again after an undo (written only
+        when it changes). The game's file holds the truth: a catalogue that could not be written (a kill,
+        a full disk) is mended from it at the next start, and the action stands."""
+        if before.get("phase") == "over" or after.get("phase") == "over":
+            try:
+                self.store.set_status(sid, "finished" if result else "active", result)
+            except OSError as error:
+                logger.warning("the list of games could not follow game %s: %s", sid, error)
+
+    def _reread(self, sid: str, game_id: str, config: Mapping) -> Kept:
         session = self.store.load(sid)
-        return session["log"], flow.replay(GAMES[game_id], config, session["log"])
-
+        return Kept(session["version"], session["log"], flow.replay(GAMES[game_id], config, session["log"]))
