@@ -541,9 +541,9 @@ def _table_ws_round(base: str, route: str, cookie: str, colours: list[str], rate
 
 def _draws(text: str, sid: str) -> dict[str, tuple[list[int], list[float]]]:
     """What the server's tabs sent their phones of the game `sid` (its `companion.draws` log lines):
-    per tab, the log lengths shown and when, in order."""
+    per tab, the versions shown (no undo is made here: each version is one more action) and when, in order."""
     draws: dict[str, tuple[list[int], list[float]]] = {}
-    for match in re.finditer(r"drew (\S+) at ([\d.]+): game (\w+), (\d+) actions", text):
+    for match in re.finditer(r"drew (\S+) at ([\d.]+): game (\w+), version (\d+)", text):
         if match[3] == sid:
             lengths, times = draws.setdefault(match[1], ([], []))
             lengths.append(int(match[4]))

@@ -130,7 +130,7 @@ def make_main(store: Store, join: str | None = None):
         shell.wakelock = wakelock  # keep the service alive
         page.data = shell          # ... and the listener; widgets redraw the tab through it
         page.pubsub.subscribe(shell.on_broadcast)
-        vm.on_saved = lambda kind, sid: page.pubsub.send_others((kind, sid))
+        vm.on_saved = lambda kind, sid, by=None: page.pubsub.send_others((kind, sid, by))
 
         async def start() -> None:
             """The first screen, in the phone's language: its own choice, else its browser's (the phone

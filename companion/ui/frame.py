@@ -58,6 +58,11 @@ class Frame:
     @me.setter
     def me(self, colour: str | None) -> None:
         self.vm.me = colour
+        if self.vm.session:  # remembered for the game: a deletion on this phone names its player
+            if colour:
+                self.vm.owned[self.vm.session["id"]] = colour
+            else:
+                self.vm.owned.pop(self.vm.session["id"], None)
 
     @property
     def ui(self):
@@ -129,12 +134,14 @@ class Frame:
         if addressed is not None:
             text_.spans += [ft.TextSpan(text=" · "), ft.TextSpan(text=addressed, style=ft.TextStyle(
                 color=ACCENT, weight=ft.FontWeight.BOLD))]
+            text_.semantics_label = f"{where} · {addressed}"
             return ft.Semantics(identifier="actor", key="actor", container=True, content=ft.Semantics(
                 identifier="your-turn", container=True, content=text_))
         if role is not None:
             text_.spans += [ft.TextSpan(text=f" · {role} "),
                             ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE,
                                                                       weight=ft.FontWeight.BOLD))]
+        text_.semantics_label = "".join(span.text or "" for span in text_.spans)  # read out whole (spans are not)
         if name is None or role is None:
             return text_
         return ft.Semantics(identifier="actor", key="actor", container=True, content=text_)

@@ -28,7 +28,7 @@ class Records:
     problem: Problem | None
     notice: str | None
     damaged: str | None
-    on_saved: Callable[[str, str], None]
+    on_saved: Callable[..., None]
     _changed: Callable[[], None]
 
     def finished(self) -> list[dict]:

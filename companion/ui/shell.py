@@ -1,6 +1,7 @@
 """The Shell: one per browser tab. It draws the view-model's current screen in the frame, follows the
 address bar, schedules draws (no sooner than REDRAW_GAP after the last) and stamps every draw's
-controls with the game's log they show, so a late tap is judged against what its screen showed."""
+controls with the screen and the game's version they show, so a late tap is judged against what its
+screen showed: a control of one version never acts on another (see `Shell.stamp`)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,11 +12,12 @@ import inspect
 import logging
 import time
 import types
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Callable
 
 import flet as ft
 
+from ..engine.model import Msg, N_
 from . import history
 from . import teach as teach_ui
 from .game_screens import GameScreens
@@ -31,8 +33,9 @@ PHONE_ANSWER = 10
 #: not once per tap and once more per other phone's news.
 REDRAW_GAP = 0.15
 
-#: What each tab sent its phone, at INFO level: when, and the game's log length it showed.
+#: What each tab sent its phone, at INFO level: when, and the game's version it showed.
 DRAWS = logging.getLogger("companion.draws")
+log = logging.getLogger(__name__)
 
 #: How many earlier draws of a tab answer a tap sent from them (a phone a few draws behind): the tap
 #: is judged against the game as that draw showed it (see Shell.stamp).
@@ -46,19 +49,65 @@ def _fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(n for n in names if n.startswith("on_")), tuple(n for n in names if not n.startswith("on_"))
 
 
-def _shown_handler(vm: ViewModel, handler: Callable, log: list | None) -> Callable:
-    """`handler` run as a tap on a screen drawn from `log` (ViewModel.as_shown)."""
+class Drawn(NamedTuple):
+    """What a draw showed: its screen (the route and the game on it) and the game's version."""
+
+    route: str
+    sid: str | None
+    version: int | None
+
+
+#: What a phone is told when a tap reaches a control its screen already answered, or a control of a
+#: screen it has left.
+ANSWERED = N_("Your screen was out of date: your first tap on this was recorded already, so this second tap "
+              "was not recorded; this is the game now.")
+#: News from other phones that changes the home screen's list of games.
+LISTED = {"catalogue", "deleted", "abandoned", "back"}
+LEFT = N_("That tap came from a screen this phone had already left, so it did nothing; this is the screen now.")
+
+
+def _shown_handler(shell: Shell, handler: Callable, drawn: Drawn) -> Callable:
+    """`handler` run as a tap on the screen `drawn` (ViewModel.as_shown): not at all when the phone has
+    left that screen's game since (it went home, opened another, or its game was deleted: it is told
+    so), and not again once a tap on it recorded an entry (a control acts once: the second tap of a
+    phone that had not caught up records nothing). Within one game, the version judges the tap."""
     takes_event = bool(inspect.signature(handler).parameters)
+    answered: list[bool] = []  # a tap on this control recorded an entry
+
+    def ready() -> bool:
+        if answered:
+            shell.refused(Msg(ANSWERED))
+            return False
+        if shell.screen_now()[1] != drawn.sid:  # another game, or none: the phone left the screen's game
+            shell.refused(Msg(LEFT))
+            return False
+        return True
+
+    def done(before: int) -> None:
+        if shell.vm.recorded != before:
+            answered.append(True)
+            shell.forget_kept()  # a part kept with this control is drawn anew, with a control that can act
+
     if inspect.iscoroutinefunction(handler):
         async def run_async(e=None):
-            with vm.as_shown(log):
-                return await (handler(e) if takes_event else handler())
+            if not ready():
+                return None
+            before = shell.vm.recorded
+            with shell.vm.as_shown(drawn.version):
+                result = await (handler(e) if takes_event else handler())
+            done(before)
+            return result
         run_async.shown = True  # type: ignore[attr-defined]
         return run_async
 
     def run(e=None):
-        with vm.as_shown(log):
-            return handler(e) if takes_event else handler()
+        if not ready():
+            return None
+        before = shell.vm.recorded
+        with shell.vm.as_shown(drawn.version):
+            result = handler(e) if takes_event else handler()
+        done(before)
+        return result
     run.shown = True  # type: ignore[attr-defined]
     return run
 
@@ -84,33 +133,43 @@ class Shell(Home, GameScreens):
         self._drawn_at = float("-inf") # when the last draw was (time.monotonic)
         self._kept: dict[str, tuple] = {}     # the parts of the last draw: key -> (inputs, control)
         self._keeping: dict[str, tuple] = {}  # ... and of the draw being made
-        self._drawn_log: list | None = None   # the game's log the last draw showed
-        self._generation = 0                  # how many times the drawn log changed
+        self._drawn: Drawn | None = None      # the screen and the game's version the last draw showed
+        self._generation = 0                  # how many times they changed
         self._earlier: collections.deque = collections.deque(maxlen=EARLIER_DRAWS)  # earlier draws' frames
+        self._frames = 0                      # frames sent whole (the phone's tree drawn anew: `resync`)
+        self._resync = False                  # the next draw sends the whole frame
         vm.subscribe(self.redraw)
         self._judge_late_taps()
 
     def _judge_late_taps(self) -> None:
         """A tap sent from a screen the phone had not yet replaced when the server drew the next one
         names a control that is no longer there: it is judged as what that screen showed (its control,
-        with the log it was drawn from), so it is refused as out of date instead of being lost in
-        silence or applied to the new state."""
+        with the screen and the version it was drawn from), so it is refused as out of date instead of
+        being lost in silence or applied to the new state. A tap on a control no draw kept is answered
+        too. Either way the phone was behind: the next draw sends it the whole frame (`resync`)."""
         session = getattr(self.page, "session", None)
         dispatch = getattr(session, "dispatch_event", None)
         if dispatch is None:
             return
 
         async def dispatch_event(control_id: int, event_name: str, event_data: Any) -> None:
-            if control_id not in session.index:
-                control = self.earlier_control(control_id)
-                handler = getattr(control, f"on_{event_name}", None) if control else None
-                if handler is not None:
-                    event = types.SimpleNamespace(control=control, page=self.page, data=event_data, name=event_name)
-                    result = handler(event)
-                    if inspect.isawaitable(result):
-                        await result
-                    return
-            await dispatch(control_id, event_name, event_data)
+            if control_id in session.index:
+                await dispatch(control_id, event_name, event_data)
+                return
+            self.resync()
+            control = self.earlier_control(control_id)
+            handler = getattr(control, f"on_{event_name}", None) if control else None
+            if handler is None:
+                if event_name == "click":  # a tap on a control of a screen long gone
+                    self.refused(Msg(LEFT))
+                return
+            event = types.SimpleNamespace(control=control, page=self.page, data=event_data, name=event_name)
+            try:
+                result = handler(event)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:  # noqa: BLE001 - a fault of a screen's handler: logged, the phone redrawn
+                log.exception("a late %s on an earlier screen failed", event_name)
 
         session.dispatch_event = dispatch_event
 
@@ -122,40 +181,68 @@ class Shell(Home, GameScreens):
                     return control
         return None
 
+    def resync(self) -> None:
+        """The phone is behind what this tab drew (its tap named a control of an earlier draw): the next
+        draw replaces its whole frame, whatever its tree holds, and is due at once."""
+        self._resync = True
+        self.vm._changed()
+
+    def refused(self, msg: Msg) -> None:
+        """A tap this tab does not carry out: the phone says why (and is drawn as the screen now is)."""
+        self.vm.refuse(msg)
+
+    def screen_now(self) -> tuple[str, str | None]:
+        """The screen this tab shows now: its route and the game on it."""
+        return self.vm.route, self.vm.session["id"] if self.vm.session else None
+
     def stamp(self, controls: list) -> None:
-        """Tie every control of this draw that a player can tap to the game's log it shows: its handler
-        runs as a tap on that log (ViewModel.as_shown), and it gets a new identity whenever the log
-        changes, so a tap the phone sends from an older screen reaches that screen's control (see
-        _judge_late_taps), never a newer control in its place. Parts kept from the last draw keep
-        theirs (Shell.kept: only parts drawn from the same log)."""
-        log = self.vm.session["log"] if self.vm.session else None
-        if log is not self._drawn_log:
-            self._drawn_log, self._generation = log, self._generation + 1
+        """Tie every control of this draw that a player can tap to the screen and the game's version it
+        shows: its handler runs as a tap on that version (ViewModel.as_shown), not at all once the phone
+        has left that screen, and once only if it records an entry; and it gets a new identity (key)
+        whenever the screen or the version changes, so a tap the phone sends from an older screen
+        reaches that screen's control (see _judge_late_taps), never a newer control in its place. Parts
+        kept from the last draw keep theirs (Shell.kept: only parts drawn from the same version act).
+        Every list of controls is made to hold no key twice: the web client applies a patch of a list
+        with a key twice at other places than the server meant, and its screen parts from the server's."""
+        route, sid = self.screen_now()
+        drawn = Drawn(route, sid, self.vm.session["version"] if self.vm.session else None)
+        if drawn != self._drawn:
+            self._drawn, self._generation = drawn, self._generation + 1
         kept = {id(entry[1]) for entry in self._keeping.values()}
-        for control in _walk(controls, skip=kept):
+        lists: list[list] = []
+        for control in _walk(controls, skip=kept, lists=lists.append):
             events, _other = _fields(type(control))
             wrapped = False
             for name in events:
                 handler = getattr(control, name, None)
                 if handler is not None and not getattr(handler, "shown", False):
-                    setattr(control, name, _shown_handler(self.vm, handler, log))
+                    setattr(control, name, _shown_handler(self, handler, drawn))
                     wrapped = True
             if wrapped and not isinstance(control, ft.TextField):  # a field keeps its place (and focus)
                 control.key = f"{control.key or ''}@{self._generation}"
+        for items in lists:
+            _one_key_each(items)
 
     def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control], acts: bool = False) -> ft.Control:
         """The control the last draw drew at `key`, if it was drawn from the same `inputs` (in the same
         language): the very object, which Flet's diff then skips, and nothing is built again; else
         `build()`. News from another phone changes one count, and this draws only that. `inputs`
         must hold everything the control shows; only for controls a tap never changes in place. A part
-        whose taps enter something in the game (`acts`) is kept only while the game's log is the same:
-        a tap means what its screen showed."""
-        inputs = (self.vm.lang, inputs, id(self.vm.session["log"]) if acts and self.vm.session else None)
+        whose taps enter something in the game (`acts`) is kept only while the game's version is the
+        same: a tap means what its screen showed. A part without a key of its own is keyed by `key`."""
+        inputs = (self.vm.lang, inputs, self.vm.session["version"] if acts and self.vm.session else None)
         entry = self._kept.get(key)
         if entry is None or entry[0] != inputs:
-            entry = (inputs, build())
+            control = build()
+            if control.key is None:
+                control.key = f"kept:{key}"
+            entry = (inputs, control)
         self._keeping[key] = entry
         return entry[1]
+
+    def forget_kept(self) -> None:
+        """Draw every part anew next time (a control kept from an earlier draw has just acted)."""
+        self._kept, self._keeping = {}, {}
 
     def forget(self) -> None:
         """The phone has gone: let go of the parts kept from its last draw and of the earlier draws (the
@@ -217,16 +304,27 @@ class Shell(Home, GameScreens):
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games) with
         the next draw. The game's new state is in memory, so catching up costs a draw; news that
-        arrives before it is merged into it."""
-        self._inbox.add(tuple(message))
+        arrives before it is merged into it. (`(kind, game id, who)`; who saved it may be left out.)"""
+        self._inbox.add((*tuple(message), None, None)[:3])
         self._schedule(asyncio.get_running_loop())
 
     def _show_news(self, news: set) -> None:
+        """What other phones saved since the last draw (`(kind, game id, who)` each): the game on this
+        screen caught up with, or let go when another phone deleted or abandoned it (it comes back when
+        that deletion is undone); the home screen's list of games drawn anew."""
         sid = self.vm.session["id"] if self.vm.session else None
-        if ("game", sid) in news:
+        kinds = {kind for kind, *_rest in news}
+        gone = next(((kind, by) for kind, game, by in news if game == sid and kind in ("deleted", "abandoned")), None)
+        if sid and gone is not None:
+            self.draft = {}
+            self.vm.let_go_elsewhere(gone[0], sid, gone[1])
+            return
+        back = next((game for kind, game, _by in news if kind == "back" and game == self.vm.lost_game), None)
+        if back is not None:
+            self.vm.came_back(back)
+        if ("game", sid, None) in news:
             self.vm.refresh()
-        elif ("sealed", sid) in news or (not sid and self.vm.route == "home"
-                                          and any(kind == "catalogue" for kind, _ in news)):
+        elif ("sealed", sid, None) in news or (not sid and self.vm.route == "home" and kinds & LISTED):
             self.render()
 
     def render(self) -> None:
@@ -238,6 +336,29 @@ class Shell(Home, GameScreens):
         _ = self.vm.t
         self.recall_me()
         self.page.title = _("Table companion")
+        try:
+            frame = self._frame()
+        except Exception as error:  # noqa: BLE001 - any fault while drawing a game: the game is damaged
+            if not self.vm.session:
+                raise
+            log.warning("game %s cannot be drawn (%s: %s): shown as damaged", self.vm.session["id"],
+                        type(error).__name__, error)
+            self._keeping = {}
+            self.vm.found_damaged(self.vm.session["id"])
+            frame = self._frame()
+        self.stamp([frame])
+        if self.page.controls:
+            self._earlier.append(self.page.controls[0])
+        self.page.controls[:] = [frame]
+        self._kept, self._keeping = self._keeping, {}  # what this draw did not draw is let go
+        self.page.update()
+        if DRAWS.isEnabledFor(logging.INFO) and self.vm.session:  # bench/bench.py table-ws reads these
+            DRAWS.info("drew %s at %.6f: game %s, version %d", getattr(self.page.session, "id", "-"), time.time(),
+                       self.vm.session["id"], self.vm.session["version"])
+        self.sync_url()
+
+    def _frame(self) -> ft.Control:
+        """The whole screen: the pinned header, the body with the message's slot over its foot, the bar."""
         guide = self.guide()
         if f"body:{self.vm.route}:{guide.screen if guide else ''}" != self._screen:
             self.folds = set()  # a new screen opens with its folds closed
@@ -245,18 +366,14 @@ class Shell(Home, GameScreens):
         shown = self.screen()
         screen = shown if isinstance(shown, Screen) else Screen(shown)
         screen.body = drawn([*teach_ui.panel(self), *screen.body])
-        for i, control in enumerate(screen.body):
-            # The same key for the same place on the same screen: Flet then sends only what changed
-            # (a new count, a new line), not the whole screen, and each phone redraws only that.
-            control.key = control.key or f"{self.vm.route}/{i}"
+        _anchored_keys(screen.body, self.vm.route)
         # A new screen is a new scrolling body, so it opens at its top; within a screen the body keeps
         # its place while the players enter things.
         key = f"body:{self.vm.route}:{guide.screen if guide else ''}"
         room = ft.Container(height=MESSAGE_ROOM, key="message-room")  # scroll room above the message's slot
         body = ft.Column([*screen.body, room], scroll=ft.ScrollMode.AUTO, expand=True, spacing=12,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH, key=key)
-        if key != self._screen:
-            self._screen = key
+        self._screen = key
         # The message (a refusal, a notice, the Undo question) floats in its slot over the body's foot,
         # just above the bar: neither the bar nor the body changes size, so the primary button stays
         # under the thumb and the body keeps its scroll place.
@@ -267,17 +384,10 @@ class Shell(Home, GameScreens):
                       ft.Container(self.message(), left=8, right=8, bottom=6, key="message-slot")],
                      expand=True, key="body-stack"),
             self.bottom_bar(screen.primary),
-        ], expand=True, spacing=0, key="frame")
-        self.stamp([frame])
-        if self.page.controls:
-            self._earlier.append(self.page.controls[0])
-        self.page.controls[:] = [frame]
-        self._kept, self._keeping = self._keeping, {}  # what this draw did not draw is let go
-        self.page.update()
-        if DRAWS.isEnabledFor(logging.INFO) and self.vm.session:  # bench/bench.py table-ws reads these
-            DRAWS.info("drew %s at %.6f: game %s, %d actions", getattr(self.page.session, "id", "-"), time.time(),
-                       self.vm.session["id"], len(self.vm.session["log"]))
-        self.sync_url()
+        ], expand=True, spacing=0, key=f"frame{self._frames + self._resync}")
+        if self._resync:  # a phone that was behind gets the whole frame, whatever its tree holds
+            self._frames, self._resync = self._frames + 1, False
+        return frame
 
     # -- the address bar: /game/<id> while a game is open, so a reload or reconnect reopens it --------
 
@@ -370,10 +480,48 @@ class Shell(Home, GameScreens):
             self.render()
 
 
-def _walk(controls, skip: frozenset | set = frozenset()):
+#: The prefix of the keys `_anchored_keys` gives.
+AUTO = "~"
+
+
+def _anchored_keys(controls: list, top: str) -> None:
+    """Key every control of a screen's body that has no key of its own by the nearest keyed control above
+    it (or `top`) and its place after that one: the same part keeps its key from draw to draw, so Flet
+    sends only what changed (a new count, a new line), and a part put in or taken out above (a
+    refusal's message) renames nothing below the next keyed part."""
+    anchor, n = top, 0
+    for control in controls:
+        key = control.key
+        if key is None or isinstance(key, str) and key.startswith(AUTO):
+            n += 1
+            control.key = f"{AUTO}{anchor}+{n}"
+        else:
+            anchor, n = key, 0
+
+
+def _one_key_each(items: list) -> None:
+    """A list of controls holds no key twice (a later one takes a mark): the web client applies Flet's
+    keyed patch of a list with a key twice at other places than the server meant (a move past the
+    list's end, a RangeError), drops the rest of the patch, and its screen parts from the server's."""
+    seen: set = set()
+    for control in items:
+        key = getattr(control, "key", None)
+        if key is None:
+            continue
+        while key in seen:
+            key = f"{key}'"
+        if key != control.key:
+            log.warning("two controls with the key %r in one list: the second is keyed %r", control.key, key)
+            control.key = key
+        seen.add(key)
+
+
+def _walk(controls, skip: frozenset | set = frozenset(), lists: Callable[[list], None] | None = None):
     """Every control under `controls` (a control or a list of them), depth first, leaving out the
-    subtrees of the controls whose id is in `skip`."""
+    subtrees of the controls whose id is in `skip`; `lists` is shown every list of controls on the way."""
     stack = list(reversed(controls)) if isinstance(controls, list) else [controls]
+    if lists is not None and isinstance(controls, list):
+        lists(controls)
     while stack:
         control = stack.pop()
         if id(control) in skip:
@@ -385,4 +533,6 @@ def _walk(controls, skip: frozenset | set = frozenset()):
             if isinstance(value, ft.BaseControl):
                 stack.append(value)
             elif isinstance(value, list) and value and isinstance(value[0], ft.BaseControl):
+                if lists is not None:
+                    lists(value)
                 stack.extend(reversed([v for v in value if isinstance(v, ft.BaseControl)]))

@@ -1,9 +1,9 @@
 """The view-model: one per browser session, plain Python (no Flet), driven by pytest directly.
 
-Data flow for one tap: the screen's handler runs inside `as_shown(log)` (the log that screen was
-drawn from) → `dispatch` → the referee (companion/referee.py: out of date? allowed? apply, record)
-→ only then the new state → listeners re-render. The screen never shows a state that is not on disk,
-and a tap is never applied to a state its screen did not show.
+Data flow for one tap: the screen's handler runs inside `as_shown(version)` (the game's version that
+screen was drawn from) → `dispatch` → the referee (companion/referee.py: out of date? allowed? apply,
+record) → only then the new state → listeners re-render. The screen never shows a state that is not on
+disk, and a tap is never applied to a state its screen did not show.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..engine import flow
 from ..engine.model import InvalidAction, Msg, N_, Rule
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
-from ..referee import Referee, Verdict, owner_refusal, same_log, saved
+from ..referee import Referee, Verdict, owner_refusal
 from ..store import CANNOT_REPLAY, SessionLost, Store
 from .records import Records
 from .vmbase import Problem, _locked, _writes
@@ -53,13 +53,22 @@ class ViewModel(Records):
         self.deletion: dict | None = None
         #: Table mode: the player this phone belongs to; it bids and passes only for that player.
         self.me: str | None = None
+        #: Table mode: whom this phone belonged to in each game it showed (game id → colour).
+        self.owned: dict[str, str] = {}
         self._listeners: list[Callable[[], None]] = []
         self.lock = threading.RLock()
-        #: Told after every save ("game" or "catalogue", session id): table mode tells the other phones.
-        self.on_saved: Callable[[str, str], None] = lambda kind, sid: None
+        #: Told after every save ("game", "catalogue", "sealed"; the session id; who saved it, when it was
+        #: a player's phone): table mode tells the other phones.
+        self.on_saved: Callable[..., None] = lambda kind, sid, by=None: None
         self.referee = Referee(store)
-        #: The log of the screen whose control is being handled (`as_shown`): None outside a tap.
-        self._shown: list | None = None
+        #: The version of the game on the screen whose control is being handled (`as_shown`): None outside
+        #: a tap.
+        self._shown: int | None = None
+        #: How many entries this screen has recorded (actions and undos the referee accepted): a control
+        #: whose tap raised it has been answered, and does not record again (companion/ui/shell.py).
+        self.recorded = 0
+        #: The game another phone deleted while this one showed it: it opens again here if it comes back.
+        self.lost_game: str | None = None
         self._moves: tuple[int, dict[str, Rule]] | None = None  # the table of allowed actions, by state
         #: The new-game form's "Teach us" switch: the next game started from the form teaches.
         self.teach_next = False
@@ -200,13 +209,13 @@ class ViewModel(Records):
         from the file; its state is the one kept in memory when that is the state after this very
         log, so a phone that opens a long game does not replay it."""
         try:
-            with saved(self.store).lock:
-                session = self.store.load(sid)
-                if session.get("imported"):  # from BG Stats: no log to replay, only the result its file gave
-                    state = {"phase": "over"}
-                    route = "archive"
-                else:
-                    session["log"], state = self._state_after(session)
+            session = self.store.load(sid)
+            if session.get("imported"):  # from BG Stats: no log to replay, only the result its file gave
+                state = {"phase": "over"}
+                route = "archive"
+            else:
+                kept = self.referee.opened(session)
+                session["log"], state = kept.log, kept.state
         except SessionLost:
             self.problem = Problem(self.t(N_("This game could not be opened.")))
             self.session, self.state, self.route, self.damaged = None, None, "home", None
@@ -214,34 +223,39 @@ class ViewModel(Records):
             return False
         except CANNOT_REPLAY as error:  # a file no screen wrote (edited by hand, a foreign backup)
             log.warning("game %s cannot be replayed: %s", sid, type(error).__name__)
-            self.problem = Problem(self.t(N_("This game is damaged: its saved actions cannot be replayed, so it "
-                                             "cannot be shown. You can save its file (to look into it or to send "
-                                             "it for help) and delete the game.")))
-            self.session, self.state, self.route, self.damaged = None, None, "home", sid
+            self.found_damaged(sid)
             self._changed()
             return False
         self._let_go_deletion()
         self.session, self.state = session, state
-        self.problem, self.damaged = None, None
+        self.problem, self.damaged, self.lost_game = None, None, None
         self.route = route or _route_for(state)
         self._changed()
         return True
 
+    def found_damaged(self, sid: str) -> None:
+        """The game `sid` cannot be shown (its actions cannot be replayed, or a screen cannot be drawn
+        from them): the home screen says so and offers its file and its deletion (without redrawing)."""
+        self.problem = Problem(self.t(N_("This game is damaged: its saved actions cannot be replayed, so it "
+                                         "cannot be shown. You can save its file (to look into it or to send "
+                                         "it for help) and delete the game.")))
+        self.session, self.state, self.route, self.damaged = None, None, "home", sid
+
     @contextlib.contextmanager
-    def as_shown(self, log: list | None) -> Iterator[None]:
-        """Handle a tap on a screen drawn from `log`: what it enters is judged against that log, so a
-        tap that comes after the game moved on (another phone, or a second tap before the redraw) is
-        refused as out of date instead of being applied to a state its screen never showed."""
-        outer, self._shown = self._shown, log
+    def as_shown(self, version: int | None) -> Iterator[None]:
+        """Handle a tap on a screen drawn from the game's `version`: what it enters is judged against that
+        version, so a tap that comes after the game moved on (another phone, or a second tap before the
+        redraw) is refused as out of date instead of being applied to a state its screen never showed."""
+        outer, self._shown = self._shown, version
         try:
             yield
         finally:
             self._shown = outer
 
     @property
-    def shown(self) -> list:
-        """The log the player acted on: the tapped screen's, else the one this view-model shows."""
-        return self._shown if self._shown is not None else self.session["log"]
+    def shown(self) -> int:
+        """The version the player acted on: the tapped screen's, else the one this view-model shows."""
+        return self._shown if self._shown is not None else self.session["version"]
 
     def moves(self) -> dict[str, Rule]:
         """The game's table of allowed actions in the state shown (computed once per state)."""
@@ -287,6 +301,11 @@ class ViewModel(Records):
         verdict = self.referee.undo(self.session["id"], self.session["game"], self.session["config"], self.shown)
         return self._judged(verdict)
 
+    def _took(self, verdict: Verdict) -> None:
+        """The game as the referee now has it (its log, state and version)."""
+        self.session = {**self.session, "log": verdict.log, "version": verdict.version}
+        self.state = verdict.state
+
     def _judged(self, verdict: Verdict) -> bool:
         """Show the referee's answer: the new state, or the refusal (with the game as it now is when the
         screen was out of date)."""
@@ -294,8 +313,7 @@ class ViewModel(Records):
             self.open(self.session["id"])  # gone meanwhile (a restore on another phone): says so, goes home
             return False
         if verdict.stale:
-            self.session = {**self.session, "log": verdict.log}
-            self.state = verdict.state
+            self._took(verdict)
             if self.route not in ("rules", "log", "scores") or self.state.get("phase") == "over":
                 self.route = _route_for(self.state)
             self.problem = Problem(self.t.msg(verdict.refusal))
@@ -304,11 +322,13 @@ class ViewModel(Records):
             return False
         if verdict.refusal is not None:
             return self._refuse(InvalidAction(verdict.refusal))
-        self.session = {**self.session, "log": verdict.log}
+        self._took(verdict)
+        self.recorded += 1
         if self._shown is not None:
-            self._shown = verdict.log  # the rest of this tap goes on from what it has just made
-        self._settle(verdict.state)
-        self.on_saved("game", self.session["id"])
+            self._shown = verdict.version  # the rest of this tap goes on from what it has just made
+        sid = self.session["id"]
+        self._settle()
+        self.on_saved("game", sid)
         return True
 
     def _unfinished(self, sid: str) -> dict | None:
@@ -320,12 +340,13 @@ class ViewModel(Records):
     def abandon(self, sid: str) -> bool:
         """Let an unfinished game go: it stays in the history, marked abandoned, and never counts in
         the statistics."""
-        if self._unfinished(sid) is None:
+        entry = self._unfinished(sid)
+        if entry is None:
             return False
         self._let_go_deletion()
         self.store.abandon(sid)
         self.problem, self.notice = None, self.t(N_("The game is kept in the history as abandoned."))
-        self.on_saved("catalogue", sid)
+        self.on_saved("abandoned", sid, self.owner_name(entry))
         self._changed()
         return True
 
@@ -341,7 +362,7 @@ class ViewModel(Records):
         self.store.delete(sid, undoable=True)
         self.deletion = entry
         self.problem, self.notice = None, None
-        self.on_saved("catalogue", sid)
+        self.on_saved("deleted", sid, self.owner_name(entry))
         self._changed()
         return True
 
@@ -355,7 +376,7 @@ class ViewModel(Records):
             self._changed()
             return False
         self.problem, self.notice = None, self.t(N_("The game is back."))
-        self.on_saved("catalogue", entry["id"])
+        self.on_saved("back", entry["id"])
         self._changed()
         return True
 
@@ -413,45 +434,61 @@ class ViewModel(Records):
     @_locked
     def refresh(self) -> None:
         """Catch up with what another phone saved (the screen stays where it is)."""
-        if not self.session or not self._load_current():
+        if not self.session or self.session.get("imported") or not self._load_current():
             return
         if self.route not in ("rules", "log", "scores") or self.state.get("phase") == "over":
             self.route = _route_for(self.state)
         self._changed()
 
-    def _load_current(self, stale: bool = False) -> bool:
-        """Take the stored session as it now is (without redrawing); False when nothing is newer
-        or it cannot be read. What another screen of this server saved is in memory already;
-        the file is read for a game not kept there, or when the store found this screen `stale`
-        and memory knows nothing newer (another process changed the file)."""
-        sid = self.session["id"]
+    def _load_current(self) -> bool:
+        """Take the game as the referee now has it (without redrawing); False when nothing is newer or it
+        cannot be read. What another screen of this server saved is in memory already; the file is read
+        for a game not kept there."""
         try:
-            with saved(self.store).lock:
-                entry = saved(self.store).get(sid)
-                if entry is None or stale and same_log(entry[0], self.session["log"]):
-                    entry = self._state_after(self.store.load(sid))
+            kept = self.referee.current(self.session["id"], self.session["game"], self.session["config"])
         except (SessionLost, *CANNOT_REPLAY):
             return False
-        log, state = entry
-        newer = not same_log(log, self.session["log"])
-        self.session = {**self.session, "log": log}
-        if newer:
-            self.state = state
-        return newer
+        if kept.version == self.session["version"]:
+            return False
+        self.session = {**self.session, "log": kept.log, "version": kept.version}
+        self.state = kept.state
+        return True
 
-    def _state_after(self, session: dict) -> tuple[list, dict]:
-        """The log and the state after `session`'s log (as just read from its file): those kept in
-        memory when they are this very log (so that every phone on a game shares one copy of a long
-        log), else the replay (kept from now on). Under Saved's lock."""
-        entry = saved(self.store).get(session["id"])
-        if entry is not None and same_log(entry[0], session["log"]):
-            log, state = entry
-            if log and "at" not in log[-1] and "at" in session["log"][-1]:  # added here: no saving time
-                log = session["log"]
+    # -- a game let go on another phone ------------------------------------------------------------
+
+    def owner_name(self, entry: dict) -> str | None:
+        """The name of the player this phone belonged to in the game of catalogue `entry` (table mode), if
+        it belonged to one."""
+        colour = self.owned.get(entry["id"])
+        return next((p["name"] for p in entry["players"] if p["colour"] == colour), None) if colour else None
+
+    @_locked
+    def let_go_elsewhere(self, kind: str, sid: str, by: str | None) -> None:
+        """Another phone deleted or abandoned the game this one shows: say so, in this phone's language,
+        and go home (a deleted game that comes back opens here again: `came_back`)."""
+        if not self.session or self.session["id"] != sid:
+            return
+        _ = self.t
+        if kind == "deleted":
+            text = _("{name} deleted this game on their phone.").format(name=by) if by else \
+                _("This game was deleted on another phone.")
+            self.lost_game = sid
         else:
-            log, state = session["log"], flow.replay(GAMES[session["game"]], session["config"], session["log"])
-        saved(self.store).put(session["id"], log, state)
-        return log, state
+            text = _("{name} abandoned this game on their phone; it is kept in the history as abandoned.").format(
+                name=by) if by else _("This game was abandoned on another phone; it is kept in the history as "
+                                      "abandoned.")
+        self.session, self.state = None, None
+        self.route, self.problem, self.notice = "home", None, text
+        self._changed()
+
+    @_locked
+    def came_back(self, sid: str) -> None:
+        """The game deleted on another phone while this one showed it is back (its deletion undone): it
+        opens here again, if this phone is still on the home screen it was sent to."""
+        if self.lost_game == sid and self.session is None and self.route == "home":
+            self.open(sid)
+            self.notice = self.t(N_("The game is back: its deletion was undone on another phone."))
+            self._changed()
 
     def undo_label(self) -> str | None:
         """"Undo: <what the last action did>", or None when there is nothing to undo."""
@@ -477,19 +514,12 @@ class ViewModel(Records):
         """What happened this game, newest first."""
         return [self.describe(a) for a in reversed(self.session["log"])] if self.session else []
 
-    def _settle(self, state: dict) -> None:
-        finished = state.get("phase") == "over"
-        if finished != (self.state.get("phase") == "over"):  # the catalogue is written only then
-            summary = None
-            if finished:  # the stored log has every action's time (the play time)
-                summary = history.summary(self.game, self.session["config"], state,
-                                          self.store.load(self.session["id"])["log"])
-            self.store.set_status(self.session["id"], "finished" if finished else "active", summary)
-        self.state = state
+    def _settle(self) -> None:
+        """The screen after an entry of its own: the step's route, the teaching folded after round 1."""
         self._taught()
         self.problem = None
         if self.route not in ("rules", "log"):
-            self.route = _route_for(state)
+            self.route = _route_for(self.state)
         self._changed()
 
     def _refuse(self, error: InvalidAction) -> bool:

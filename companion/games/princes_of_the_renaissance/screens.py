@@ -176,7 +176,7 @@ def decade_end_screen(shell) -> Screen:
                   for line in checklist])))
     # The numbers proposed for this decade's end as the log stands: an undone income, or one of a
     # decade's end entered before an undo, never comes back.
-    at = len(vm.session["log"])
+    at = vm.session["version"]
     if shell.draft.get("income", {}).get("at") != at:
         shell.draft["income"] = {"at": at, "incomes": {}}
     draft = shell.draft["income"]["incomes"]

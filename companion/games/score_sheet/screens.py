@@ -244,7 +244,7 @@ def _cursor(shell, keys: list[str], rounds: int) -> dict:
     """The cell being entered (kept in the draft): the one tapped, else the first empty one."""
     state, config = shell.vm.state, shell.vm.session["config"]
     cursor = shell.draft.get("cell")
-    entries = len(shell.vm.session["log"])  # an undo (or another phone) changed the sheet: start afresh
+    entries = shell.vm.session["version"]  # an undo (or another phone) changed the sheet: start afresh
     if cursor is None or cursor.get("sid") != shell.vm.session["id"] or cursor["round"] > rounds \
             or cursor["category"] not in keys or cursor["log"] != entries and not _typing(cursor):
         gap = rules.missing(state, config, range(rounds - 1, rounds)) or (config["players"][0]["colour"], rounds,
@@ -257,7 +257,7 @@ def _cursor(shell, keys: list[str], rounds: int) -> dict:
 def _move(shell, player: str | None = None, round_: int | None = None, key: str | None = None) -> None:
     cursor = shell.draft["cell"]
     cursor.update(player=player or cursor["player"], round=round_ or cursor["round"], category=key or
-                  cursor["category"], value=0, log=len(shell.vm.session["log"]))
+                  cursor["category"], value=0, log=shell.vm.session["version"])
     cursor.pop("value:typing", None)
     shell.vm.problem = None
     shell.render()
