@@ -63,6 +63,7 @@ class Phone:
         self.frames = 0
         self.received = 0          # bytes
         self.crashed: str | None = None
+        self.faults: list[str] = []     # patches the web client could not apply (PatchError)
         self.dropped: str | None = None  # why the connection ended, when the server ended it
         self.on_patch: Callable[[Phone], None] | None = None
         self._ws = None
@@ -178,30 +179,11 @@ class Phone:
                 obj = obj[key]
             return obj
 
-        for op in patch[1:]:
-            kind = op[0]
-            if kind == REPLACE:
-                at(op[1])[op[2]] = op[3]
-            elif kind == ADD:
-                obj = at(op[1])
-                if isinstance(obj, list):
-                    obj.insert(op[2], op[3])
-                else:
-                    obj[op[2]] = op[3]
-            elif kind == REMOVE:
-                obj = at(op[1])
-                if isinstance(obj, list):
-                    del obj[op[2]]
-                else:
-                    obj.pop(op[2], None)
-            elif kind == MOVE:
-                source = at(op[1])
-                value = source.pop(op[2])
-                target_obj = at(op[3])
-                if isinstance(target_obj, list):
-                    target_obj.insert(op[4], value)
-                else:
-                    target_obj[op[4]] = value
+        try:
+            for op in patch[1:]:
+                _apply(at, op)
+        except PatchError as error:  # the web client logs it and goes on with the next patch
+            self.faults.append(str(error))
         self._index = {}
 
     def find_all(self) -> dict[str, dict]:
@@ -242,6 +224,54 @@ class Phone:
                 raise TimeoutError(f"{self.name}: {test_id} not shown")
             await asyncio.sleep(0.05)
         return control
+
+
+class PatchError(Exception):
+    """A patch the web client cannot apply: it stops at that operation (a RangeError or a missing
+    node in Flutter's client), and the rest of the patch never reaches the screen."""
+
+
+def _apply(at, op: list) -> None:
+    """One operation of a patch, as the web client applies it (Flet's Dart `Control.applyPatch`): a list
+    index out of range, or a node that is not there, fails it instead of being forgiven."""
+    kind = op[0]
+    try:
+        if kind == REPLACE:
+            obj = at(op[1])
+            if isinstance(obj, list) and not 0 <= op[2] < len(obj):
+                raise PatchError(f"replace at {op[2]} of {len(obj)}")
+            obj[op[2]] = op[3]
+        elif kind == ADD:
+            obj = at(op[1])
+            if isinstance(obj, list):
+                if not 0 <= op[2] <= len(obj):
+                    raise PatchError(f"add at {op[2]} of {len(obj)}")
+                obj.insert(op[2], op[3])
+            else:
+                obj[op[2]] = op[3]
+        elif kind == REMOVE:
+            obj = at(op[1])
+            if isinstance(obj, list):
+                if not 0 <= op[2] < len(obj):
+                    raise PatchError(f"remove at {op[2]} of {len(obj)}")
+                del obj[op[2]]
+            else:
+                obj.pop(op[2])
+        elif kind == MOVE:
+            source, target = at(op[1]), at(op[3])
+            if isinstance(source, list):
+                if not 0 <= op[2] < len(source):
+                    raise PatchError(f"move from {op[2]} of {len(source)}")
+                value = source.pop(op[2])
+                if not 0 <= op[4] <= len(target):
+                    raise PatchError(f"move to {op[4]} of {len(target)}")
+                target.insert(op[4], value)
+            else:
+                target[op[4]] = source.pop(op[2])
+        else:
+            raise PatchError(f"unknown operation {kind}")
+    except (KeyError, IndexError, TypeError, AttributeError) as error:  # a node the client does not have
+        raise PatchError(f"{type(error).__name__} at {op[:3]}") from error
 
 
 def _walk(node, index: dict) -> None:

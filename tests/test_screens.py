@@ -494,6 +494,30 @@ def test_a_damaged_game_says_so_offers_its_file_and_deletion_and_the_next_tap_wo
     assert "damaged-delete" not in set(identifiers(shell.page.controls))
 
 
+def test_a_game_whose_screen_fails_to_draw_is_shown_damaged_never_a_frozen_tab(tmp_path, monkeypatch, caplog):
+    """Any fault while drawing a game (a state no screen foresaw) shows the damaged game's screen, with its
+    file and its deletion, and one line in the log; the tab goes on drawing."""
+    from companion.games.carcassonne import screens as carcassonne_screens
+
+    vm = ViewModel(Store(tmp_path))
+    shell = Shell(Page(), vm)
+    vm.subscribe(shell.render)
+    vm.set_language("en")
+    assert vm.new_game("carcassonne", CARCASSONNE) and vm.dispatch("begin")
+    sid = vm.session["id"]
+
+    def fails(shell):
+        raise KeyError("corrections")
+    monkeypatch.setattr(carcassonne_screens, "round_screen", fails)
+    assert vm.dispatch("meeple", player="red", delta=1)   # recorded; its screen cannot be drawn
+    assert vm.route == "home" and vm.damaged == sid and vm.problem.text.startswith("This game is damaged")
+    assert {"problem", "damaged-file", "damaged-delete"} <= set(identifiers(shell.page.controls))
+    assert [r.getMessage() for r in caplog.records if "cannot be drawn" in r.getMessage()] == [
+        f"game {sid} cannot be drawn (KeyError: 'corrections'): shown as damaged"]
+    monkeypatch.undo()
+    assert vm.open(sid) and vm.state["meeples"]["red"] == 1  # nothing was lost
+
+
 def test_a_damaged_games_file_is_downloaded_from_the_server(tmp_path):
     from fastapi import FastAPI
     from fastapi.testclient import TestClient
