@@ -133,7 +133,7 @@ def _end(shell) -> ft.Control:
                                      _toggle(shell, "open"))]
     if f.open:
         lines.append(tid("teach-end", text(vm.t.text(body.key))))
-    return card(lines, f"teach-card-{teach.END}")
+    return card(lines, f"teach-card-{teach.END}", folded=not f.open)
 
 
 def _step(shell) -> list[ft.Control]:
@@ -183,7 +183,7 @@ def _step_card(shell, shown: tuple[str, str], first_open: bool,
     if f.open:
         lines += [tid("teach-how", text(how)), tid("teach-why", text(_("Why it matters: {why}").format(why=why), SMALL)),
                   *_round_steps(shell, f)]
-    return card(lines, "teach-step")
+    return card(lines, "teach-step", folded=not f.open)
 
 
 def _round_steps(shell, f: Folds) -> list[ft.Control]:
