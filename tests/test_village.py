@@ -466,7 +466,7 @@ def test_a_market_sale_records_the_grain_and_goods_handed_in():
     state = flow.apply(G, config, state, action)
     assert state["players"]["blue"]["grain"] == 1
     assert state["market"]["sales"] == [{"player": "blue", "prestige": 6, "free": True, "grain": 1,
-                                         "goods": ["horse", "plow"]}]
+                                         "goods": ["horse", "plow"], "time": 0}]   # time: the seller's after it
     said = Translator("cs", lambda key, lang: TEXTS[key][lang]).msg(G.describe(action, config))
     assert said == "Petr: obsloužen zákazník (6 bodů prestiže), odevzdáno: 1 pytel obilí, kůň, pluh"
 

@@ -1,8 +1,17 @@
 """Teach mode on screen: the cards before setup, a line per setup item, and on the round screen the
 step's "how to do it" and "why it matters" with the explanation on the spot (companion/teach.py and
 each game's own companion/games/<id>/teach.py build them; the view-model gives them in the reader's
-language). After round 1 it folds to one line that opens the help of the step on screen."""
+language); at the end of the game, the card of what scores at the end and why.
+
+The step's card folds: it is open the first time its step is shown in a game and folded when that
+step comes again (one tap opens it), so it pushes the step's own controls down only once. Open, it
+also lists every step of the round, so a step the group went past without stopping (Carcassonne's
+"Next player" at once) is still one tap away. After round 1 the card stays folded ("Teach us this
+step"), and the end card opens at the end of a game that taught round 1."""
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import flet as ft
 
@@ -20,13 +29,16 @@ def form_choice(shell, game_id: str) -> list[ft.Control]:
 
 
 def panel(shell) -> list[ft.Control]:
-    """What teaching adds at the top of the setup and round screens (nothing when it does not teach)."""
+    """What teaching adds at the top of the setup, round and final screens (nothing when it does not
+    teach)."""
     vm = shell.vm
     mode = vm.teach_mode()
     if mode is None:
         return []
     if vm.route == "setup":
         return _cards(shell) if mode == "open" else []
+    if vm.route == "final":
+        return [_end(shell)]
     if vm.route != "round":
         return []
     if mode == "open":
@@ -39,19 +51,89 @@ def setup_line(shell, item_id: str) -> ft.Control | None:
     vm = shell.vm
     if vm.teach_mode() != "open":
         return None
-    key = teach.setup_why(vm.session["game"], item_id).key
+    key = teach.setup_why(vm.session["game"], item_id, vm.session["config"]).key
     line = vm.t.text(key)
     return None if line == key else tid(f"why-{item_id}", ft.Text(line, size=SMALL, color=ACCENT, italic=True))
 
 
+# ----------------------------------------------------------------------------------------------
+# The folds: which teaching card is open on this phone
+
+
+@dataclass
+class Folds:
+    """This phone's teaching folds in one game: the cards shown once already, the showing of a card on
+    screen and whether it is open, and whether it lists the round's steps."""
+
+    game: str
+    seen: set[str] = field(default_factory=set)
+    shown: str | None = None
+    open: bool = False
+    steps: bool = False
+
+
+def folds(shell) -> Folds:
+    """The folds of the game on screen (a new game starts with none seen)."""
+    sid = shell.vm.session["id"]
+    found = getattr(shell, "teach_folds", None)
+    if not isinstance(found, Folds) or found.game != sid:
+        found = shell.teach_folds = Folds(sid)
+    return found
+
+
+def _drawn(shell, key: str, first_open: bool, turn: int = 0) -> Folds:
+    """The folds as the card `key` is drawn on `turn`: a card that has just come on screen (or comes
+    again on the next turn) is open if it opens on its first showing and has not been shown in this
+    game yet; a card still on screen keeps its fold."""
+    f = folds(shell)
+    if f.shown != f"{key} #{turn}":
+        f.shown, f.steps = f"{key} #{turn}", False
+        f.open = first_open and key not in f.seen
+        f.seen.add(key)
+    return f
+
+
+def _toggle(shell, attribute: str):
+    def flip(e) -> None:
+        f = folds(shell)
+        setattr(f, attribute, not getattr(f, attribute))
+        shell.render()
+    return flip
+
+
+def _head(ident: str, label: ft.Control, opened: bool, on_click) -> ft.Control:
+    return tid(ident, ft.Container(
+        ft.Row([ft.Icon(ft.Icons.SCHOOL, size=22, color=ACCENT), ft.Container(label, expand=True),
+                ft.Icon(ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE)],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        height=TARGET, on_click=on_click))
+
+
+# ----------------------------------------------------------------------------------------------
+# The cards
+
+
 def _cards(shell) -> list[ft.Control]:
     vm = shell.vm
-    game = vm.session["game"]
+    game, config = vm.session["game"], vm.session["config"]
     cards = []
     for which in teach.CARDS:
-        title, body = teach.card(game, which)
+        title, body = teach.card(game, which, config)
         cards.append(card([heading(vm.t.text(title.key)), text(vm.t.text(body.key))], f"teach-card-{which}"))
     return cards
+
+
+def _end(shell) -> ft.Control:
+    """What scores at the end and why: open on its first showing in a game that taught round 1."""
+    vm = shell.vm
+    game, config = vm.session["game"], vm.session["config"]
+    f = _drawn(shell, teach.END, config.get("teach") == "open")
+    title, body = teach.card(game, teach.END, config)
+    lines: list[ft.Control] = [_head("teach-end-toggle", heading(vm.t.text(title.key)), f.open,
+                                     _toggle(shell, "open"))]
+    if f.open:
+        lines.append(tid("teach-end", text(vm.t.text(body.key))))
+    return card(lines, f"teach-card-{teach.END}", folded=not f.open)
 
 
 def _step(shell) -> list[ft.Control]:
@@ -59,13 +141,8 @@ def _step(shell) -> list[ft.Control]:
     controls = []
     shown = vm.teach_step()
     if shown:
-        how, why = shown
-        controls.append(card([
-            ft.Row([ft.Icon(ft.Icons.SCHOOL, color=ACCENT), ft.Text(_("How to do it"), size=TEXT,
-                                                                     weight=ft.FontWeight.BOLD)], spacing=8),
-            tid("teach-how", text(how)),
-            tid("teach-why", text(_("Why it matters: {why}").format(why=why), SMALL)),
-        ], "teach-step"))
+        controls.append(_step_card(shell, shown, True,
+                                   lambda opened: ft.Text(_("How to do it"), size=TEXT, weight=ft.FontWeight.BOLD)))
     lines = vm.teach_explain()
     if lines:
         controls.append(card([ft.Text(_("What just happened, with your numbers"), size=TEXT,
@@ -78,28 +155,52 @@ def _folded(shell) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
     controls = []
     if vm.teach_recap():
+        recap = teach.recap(vm.session["game"], vm.session["config"])
         controls.append(card([ft.Text(_("Round 1 in three lines"), size=TEXT, weight=ft.FontWeight.BOLD),
-                              *[text(vm.t.text(r.key)) for r in teach.recap(vm.session["game"])]], "teach-recap"))
-    step = teach.step(vm.session["game"], vm.session["config"], vm.state)
+                              *[text(vm.t.text(r.key)) for r in recap]], "teach-recap"))
     shown = vm.teach_step()
-    if not shown:
-        return controls
-    opened = getattr(shell, "teach_open", None) == step
-
-    def toggle(e) -> None:
-        shell.teach_open = None if opened else step
-        shell.render()
-
-    head = tid("teach-toggle", ft.Container(
-        ft.Row([ft.Icon(ft.Icons.SCHOOL, size=22, color=ACCENT),
-                ft.Container(ft.Text(_("Hide the teaching") if opened else _("Teach us this step"), size=TEXT),
-                             expand=True),
-                ft.Icon(ft.Icons.EXPAND_LESS if opened else ft.Icons.EXPAND_MORE)],
-               vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        height=TARGET, on_click=toggle))
-    lines: list[ft.Control] = [head]
-    if opened:
-        how, why = shown
-        lines += [tid("teach-how", text(how)), tid("teach-why", text(_("Why it matters: {why}").format(why=why), SMALL))]
-    controls.append(card(lines, "teach-step"))
+    if shown:
+        controls.append(_step_card(shell, shown, False, lambda opened: ft.Text(
+            _("Hide the teaching") if opened else _("Teach us this step"), size=TEXT)))
     return controls
+
+
+def _current(shell) -> str | None:
+    vm = shell.vm
+    return teach.step(vm.session["game"], vm.session["config"], vm.state)
+
+
+def _step_card(shell, shown: tuple[str, str], first_open: bool,
+               label: Callable[[bool], ft.Control]) -> ft.Control:
+    """The step's card: its head (`label`, drawn open or folded) folds it; open, the step's "how" and
+    "why", then the round's steps."""
+    _, vm = shell.vm.t, shell.vm
+    # a card of round 1 and the same step's card after it are two cards: the first folds on its own
+    f = _drawn(shell, f"{'round 1' if first_open else 'later'}:{_current(shell)}", first_open,
+               teach.turns_ended(vm.session["game"], vm.session["log"]))
+    how, why = shown
+    lines: list[ft.Control] = [_head("teach-toggle", label(f.open), f.open, _toggle(shell, "open"))]
+    if f.open:
+        lines += [tid("teach-how", text(how)), tid("teach-why", text(_("Why it matters: {why}").format(why=why), SMALL)),
+                  *_round_steps(shell, f)]
+    return card(lines, "teach-step", folded=not f.open)
+
+
+def _round_steps(shell, f: Folds) -> list[ft.Control]:
+    """Every step of the round, numbered, the one on screen marked: behind one more tap."""
+    _, vm = shell.vm.t, shell.vm
+    game, config = vm.session["game"], vm.session["config"]
+    head = tid("teach-steps-toggle", ft.Container(
+        ft.Row([ft.Container(ft.Text(_("Every step, in order"), size=SMALL, color=ACCENT), expand=True),
+                ft.Icon(ft.Icons.EXPAND_LESS if f.steps else ft.Icons.EXPAND_MORE, size=20)],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        height=TARGET, on_click=_toggle(shell, "steps")))
+    if not f.steps:
+        return [head]
+    current = _current(shell)
+    listed = []
+    for i, step in enumerate(teach.round_steps(game, config), start=1):
+        how = vm.t.text(teach.how(game, step)[0].key)
+        listed.append(ft.Text(f"{i}. {how}", size=SMALL, color=ACCENT if step == current else None,
+                              weight=ft.FontWeight.BOLD if step == current else None))
+    return [head, tid("teach-steps", ft.Column(listed, spacing=6))]

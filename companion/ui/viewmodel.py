@@ -186,7 +186,8 @@ class ViewModel(Records):
 
     def teach_explain(self) -> list[str]:
         """The explanation on the spot of what just happened, with this table's names and numbers."""
-        return [self.t.msg(m) for m in teach.explain(self.session["game"], self.session["config"], self.state)]
+        return [self.t.msg(m) for m in teach.explain(self.session["game"], self.session["config"], self.state,
+                                                     self.session["log"])]
 
     def _taught_groups(self) -> list[str]:
         """The groups that have learnt a game here (`teach.group` keys)."""

@@ -144,10 +144,13 @@ def create_button(shell, on_click: Callable) -> ft.Control:
     return bar_button(_("Start the setup"), on_click, "create", icon=ft.Icons.CHECK)
 
 
-def card(controls: Sequence[ft.Control], ident: str | None = None, highlight: bool = False) -> ft.Control:
+def card(controls: Sequence[ft.Control], ident: str | None = None, highlight: bool = False,
+         folded: bool = False) -> ft.Control:
+    """A card; `folded`: a fold's card showing only its head (a 52 px row), without the space above and
+    below it, so it takes no more height than the tap needs."""
     box = ft.Container(
         content=ft.Column(drawn(controls), spacing=10),
-        padding=14, border_radius=12,
+        padding=ft.Padding.symmetric(horizontal=14, vertical=0) if folded else 14, border_radius=12,
         bgcolor=ft.Colors.with_opacity(0.10, ACCENT) if highlight else ft.Colors.with_opacity(0.06, ft.Colors.WHITE),
         border=ft.Border.all(1, ft.Colors.with_opacity(0.4, ACCENT)) if highlight else None,
     )

@@ -1,14 +1,16 @@
 """Teach mode in a real browser at phone size, one short game per game: "Teach us" on the new-game
 form, the cards and the setup lines, the step's "how to do it", and the explanation on the spot of
-round 1's first scoring, market day or auction with this table's names and numbers, in both languages:
+round 1's scoring, market day or auction with this table's names and numbers, in both languages:
 each test plays in one language and then switches the phone to the other, where the same explanation
 must stand in that language (Flanders, Princes and Elfenland start in English, Village and Carcassonne
-in Czech)."""
+in Czech). And the step's card folded on a small Czech phone: one line, the step's controls right
+under it."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
 from companion.i18n import translations
+from tests.browser.conftest import PHONES
 from tests.browser.test_flanders_flow import PLAYERS, score_city
 
 
@@ -26,10 +28,11 @@ def explains(app, *parts: str) -> None:
         app.says("teach-explain", part)
 
 
-def switched(app, lang: str, msgid: str) -> str:
+def switched(app, lang: str, msgid: str, plural: str | None = None) -> str:
     """Switch the phone to `lang`; the opening words (up to the first blank) of `msgid` in it."""
     app.language(lang)
-    return translations(lang).gettext(msgid).split("{")[0].strip()
+    said = translations(lang).ngettext(msgid, plural, 2) if plural else translations(lang).gettext(msgid)
+    return said.split("{")[0].strip()
 
 
 def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
@@ -71,12 +74,15 @@ def test_village_teaches_the_market_day_in_both_languages(app, server):
     app.tap("market-sell")
     app.tap("sale-3")
     app.tap("market-sell")
-    explains(app, "Den trhu: kostku trhu vzal hráč Anna",
-             "Anna: zákazník za 6 bodů prestiže", "bez ztráty času",
-             "Bořek: zákazník za 3 body prestiže", "značka života teď stojí na 1")
-    explains(app, switched(app, "en", "Market day: {name} took the market cube, so {name} serves a customer first "
-                                       "and pays no time for that first customer; every other customer served costs "
-                                       "{n} time."), "Anna", "Bořek")
+    # the time track has 12 spaces to the bridge (the form's default): Bořek's 1 time leaves 11
+    explains(app, "Den trhu: kostku trhu má Anna", "1 zelenou kostku vlivu a 1 jednotku času",
+             "Anna: zákazník za 6 bodů prestiže", "zdarma: bez zelené kostky a bez času",
+             "Bořek: zákazník za 3 body prestiže", "navíc 1 zelená kostka vlivu a 1 jednotka času",
+             "Bořek: značce na počítadle života teď zbývá do mostu 11 políček.")
+    explains(app, switched(app, "en", "Market day: {name} took the market cube and so serves the first customer, "
+                                       "free. Every other customer served, {name}'s further ones too, costs 1 green "
+                                       "influence cube and 1 time; whoever passes sells nothing more this market "
+                                       "day."), "Anna", "Bořek", "the life marker is now 11 spaces before the bridge")
 
 
 def test_princes_teaches_the_first_auction_in_both_languages(app, server):
@@ -141,6 +147,43 @@ def test_elfenland_teaches_the_first_auction_in_both_languages(app, server):
     app.tap("bid-min")                            # Bořek 2
     app.tap("pass-bid")                           # Cyril
     app.tap("pass-bid")                           # Anna: Bořek pays 2 of his 12 gold
-    explains(app, "First auction:", "goes to Bořek for 2 gold", "Bořek has 10 gold left.")
-    explains(app, switched(app, "cs", "First auction: {tile} goes to {name} for {price} gold, the last bid standing "
-                                       "after the others passed; {name} has {gold} gold left."), "Bořek", "10")
+    explains(app, "Auction:", "goes to Bořek for 2 gold", "Bořek has 10 gold left.")
+    explains(app, switched(app, "cs", "Auction: {tile} goes to {name} for {n} gold, the last bid standing after the "
+                                       "others passed.",
+                           "Auction: {tile} goes to {name} for {n} gold, the last bid standing after the others "
+                           "passed."), "Bořek", "10")
+
+
+def test_the_step_card_folds_to_one_line_on_a_small_czech_phone(app, server):
+    """Issue 34: the "How to do it" card pushed the step's controls 70–180 px down and could not be
+    folded. Open on its first showing, it folds with a tap; the same step on the next turn comes
+    folded: one line, the step's own controls right under it (360×740, Czech: the picture
+    test-artifacts/teach-folded-cs-360.png)."""
+    app.page.set_viewport_size(PHONES[1])
+    app.open(server.url)
+    app.language("cs")
+    app.tap("new-carcassonne")
+    app.tap("teach-yes")
+    app.names("Dita", "Emil", "Filip")
+    app.tap("create")
+    app.tap("begin")
+    at_top(app)
+    expect(app.id("teach-how")).to_be_attached()
+    app.tap("teach-toggle")
+    expect(app.id("teach-how")).not_to_be_attached()
+    app.tap("teach-toggle")
+    expect(app.id("teach-how")).to_be_attached()
+    app.tap("next-turn")                          # Emil's turn: the draw step again, folded
+    at_top(app)
+    expect(app.id("teach-how")).not_to_be_attached()
+    app.says("teach-toggle", translations("cs").gettext("How to do it"))
+    folded = app.id("teach-step").first.bounding_box()
+    below = app.id("step-draw").first.bounding_box()   # the turn's steps, the first control of the screen
+    assert folded is not None and below is not None
+    assert folded["height"] <= 56, folded            # the head alone: its 52 px touch target
+    assert below["y"] - (folded["y"] + folded["height"]) <= 16, (folded, below)
+    app.shot("teach-folded-cs-360")
+    app.tap("teach-toggle")
+    app.tap("teach-steps-toggle")
+    app.says("teach-steps", "Před přiložením smíte otevřít")   # the gift step, never reached: one tap away
+    app.shot("teach-steps-cs-360")

@@ -36,7 +36,7 @@ from .preparation import (BEFORE_ACTIONS, CATHEDRALS, CITIES, COLOURS, GOLD_CARD
 __all__ = [
     "BEFORE_ACTIONS", "CATHEDRALS", "CITIES", "COLOURS", "GAME", "GOLD_CARDS", "GUILDS", "ID", "SILVER_INFLUENCE",
     "STANDARD", "STEPS", "TWO_PLAYER", "check_city", "cities_in_play", "city_name", "city_value", "end_question",
-    "explain_order", "final_scores", "guilds_in_play", "moves", "most_masters", "on_turn", "rank_table",
+    "explain_order", "final_scores", "guild_name", "guilds_in_play", "moves", "most_masters", "on_turn", "rank_table",
     "score_city", "text", "turn_order",
 ]
 

@@ -27,7 +27,7 @@ def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
     """Serve a customer: hand in the grain and the goods the tile shows (the grain leaves the farmyard;
     the goods, which the books do not keep, are recorded with the sale); the trigger player's first
     sale is free, every other one costs 1 green cube and 1 time; the tile's printed prestige counts at
-    the end."""
+    the end. The sale keeps the seller's time after it (teach mode says where the life marker stands)."""
     market = state["market"]
     colour, player = _player(state, config, args)
     prestige = _whole(args, "prestige", 0, CUSTOMER_PRESTIGE_MAX)
@@ -47,7 +47,7 @@ def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
         player["time"] += MARKET_TIME
     player["customers"].append(prestige)
     market["sales"].append({"player": colour, "prestige": prestige, "free": free, "grain": grain,
-                            "goods": list(goods)})
+                            "goods": list(goods), "time": player["time"]})
     market["turn"] = _market_order(state, config, colour)
 
 
