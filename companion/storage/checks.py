@@ -216,12 +216,14 @@ def replay_fault(document: dict) -> Msg | None:
     if "imported" in meta:  # no log to replay: its result is the file's (session_fault checked it)
         return imported_fault(meta)
     try:
-        game.new_config(config)
+        checked = game.new_config(config)
         flow.initial(game, config)
     except InvalidAction as error:
         return Msg(N_("its configuration is not one a new game can have ({reason})"), {"reason": error.msg})
     except CANNOT_REPLAY:
         return Msg(N_("its configuration is not one a new game can have"))
+    if any(config.get(key) != value for key, value in checked.items()):  # a key it fills in, missing: the
+        return Msg(N_("its configuration is not one a new game can have"))  # screens would raise KeyError
     keys, log = log_of(document)
     for key, action in zip(keys, log):
         if len(json.dumps(action, ensure_ascii=False)) > ACTION_BYTES:
