@@ -16,7 +16,8 @@ final numbers (`examples.score_input`) and answers the app's result; the finishe
 JSON, CSV and BG Stats, imports into an empty folder giving the same history, and adds nothing when
 imported into its own folder.
 
-Hypothesis draws every choice (`HypothesisDraw`), so a failing game shrinks to a short one. Hypothesis'
+Hypothesis draws every choice in the tests (`HypothesisDraw`), so a failing game shrinks to a short
+one; the benchmark draws from seeds (`RandomDraw`), so that it counts the failures of many games. Hypothesis'
 rule-based state machines would give each rule a fixed signature; here the rules are the game's own
 table, which changes with every state, so one `@given(data())` test draws the next action from the
 table itself, and the end-of-game checks run where a game ends.
@@ -84,6 +85,25 @@ class HypothesisDraw:
 
     def boolean(self) -> bool:
         return self.data.draw(self.st.booleans())
+
+
+class RandomDraw:
+    """Choices from a seeded `random.Random` (the benchmark: every game its own seed, so a failing game
+    is played again by its seed)."""
+
+    def __init__(self, seed: int):
+        import random
+
+        self.random = random.Random(seed)
+
+    def integer(self, low: int, high: int) -> int:
+        return self.random.randint(low, high)
+
+    def choice(self, options: Sequence[T]) -> T:
+        return self.random.choice(list(options))
+
+    def boolean(self) -> bool:
+        return self.random.random() < 0.5
 
 
 class Simplest:
