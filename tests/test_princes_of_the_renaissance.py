@@ -589,10 +589,17 @@ def test_treachery_hand_limit_cards_and_abilities():
 
 
 def test_a_vp_correction_stays_within_the_wars_a_game_can_have():
+    """A VP counter is one war won: a correction leaves room for the wars still to come (issue 33: three
+    +3 corrections early in a game, then the wars, and `companion score` refused the final numbers)."""
     t = Table()
-    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=14, reason="x")
-    t.do("adjust", player="gonzaga", what="vp", delta=13, reason="x")
+    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=1, reason="x")   # no war fought yet
+    t.state.update(decade=3, wars=3, start_wars=1)   # one war left on decade III's track
+    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=13, reason="x")
+    t.do("adjust", player="gonzaga", what="vp", delta=12, reason="x")
     t.refused("adjust", "delta", player="baglioni", what="vp", delta=1, reason="x")
+    t.state["wars"] = 4
+    t.do("adjust", player="baglioni", what="vp", delta=1, reason="x")
+    assert sum(p["vp"] for p in t.state["players"].values()) == pr.vp_counter_limit(4)
 
 
 def test_troops_one_of_each_type_and_trading():

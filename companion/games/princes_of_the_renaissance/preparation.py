@@ -266,6 +266,14 @@ def start_war_left(state: Mapping) -> bool:
     return bool(state["start_wars"] < START_WAR_CARDS)
 
 
+def wars_left(state: Mapping, players: int) -> int:
+    """The wars the game can still have: the room left on this decade's war track (none once the
+    decade's turns are over), the later decades' tracks, and the Start War card while it is unplayed."""
+    this_decade = war_limit(players) - state["wars"] if state["phase"] in ("setup", "play") else 0
+    return max(0, this_decade) + (DECADES - state["decade"]) * war_limit(players) + \
+        (START_WAR_CARDS - state["start_wars"])
+
+
 def vp_counter_limit(players: int) -> int:
     """VP counters a whole game can hand out: one per war won (FACTS §3.5.9), at most `war_limit` wars
     a decade on the track for 3 decades, plus the war of the one Start War card (FACTS §3.1)."""
