@@ -2,7 +2,7 @@
 
     python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
                           [replay] [load] [table-ws[:SECONDS[:TAPS_PER_SECOND[:CHURN]]]]
-    python bench/bench.py fuzz --games N [--budget STEPS] [--screens every|new] [--seed S]
+    python bench/bench.py fuzz --games N [--budget STEPS] [--screens every|new] [--seed S] [--game ID]
 
 - record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5; and what the

@@ -8,7 +8,7 @@ One line per game id: games played and finished, actions recorded and refused, u
 replays checked, screens drawn (each in both languages), finished games `companion score` agreed
 with and that exported and imported back; then the failures: mismatches between two readers,
 exceptions while drawing a screen, other exceptions, each with the seed that plays it again
-(`--seed S` plays that one game only)."""
+(`--seed S` plays that one game only; `--game ID` plays one game's games only)."""
 from __future__ import annotations
 
 import collections
@@ -36,13 +36,15 @@ def play_one(game_id: str, form: dict, seed: int, budget: int, tally: fuzz.Tally
     return None
 
 
-def run(games: int, budget: int = 1500, screens: str = fuzz.EVERY, only_seed: int | None = None) -> dict:
-    """Play the games; print and return the tallies per game id and the failures."""
+def run(games: int, budget: int = 1500, screens: str = fuzz.EVERY, only_seed: int | None = None,
+        only_game: str | None = None) -> dict:
+    """Play the games (of every game, or of `only_game`); print and return the tallies per game id and
+    the failures."""
     tallies: dict[str, fuzz.Tally] = {}
     failures: collections.Counter = collections.Counter()
     examples: dict[str, str] = {}
     started = time.monotonic()
-    for game_id in GAMES:
+    for game_id in [only_game] if only_game else GAMES:
         forms = fuzz.forms(game_id)
         tally = tallies[game_id] = fuzz.Tally()
         for n in range(games):
@@ -70,8 +72,8 @@ def run(games: int, budget: int = 1500, screens: str = fuzz.EVERY, only_seed: in
 
 
 def main(argv: list[str]) -> None:
-    """`fuzz --games N [--budget STEPS] [--screens every|new] [--seed S]`"""
+    """`fuzz --games N [--budget STEPS] [--screens every|new] [--seed S] [--game ID]`"""
     options = dict(zip(argv[::2], argv[1::2]))
     screens = {"every": fuzz.EVERY, "new": fuzz.NEW}[options.get("--screens", "every")]
     seed = int(options["--seed"]) if "--seed" in options else None
-    run(int(options.get("--games", 10)), int(options.get("--budget", 1500)), screens, seed)
+    run(int(options.get("--games", 10)), int(options.get("--budget", 1500)), screens, seed, options.get("--game"))
