@@ -2,6 +2,7 @@
 
     python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
                           [replay] [load] [table-ws[:SECONDS[:TAPS_PER_SECOND[:CHURN]]]]
+    python bench/bench.py fuzz --games N [--budget STEPS] [--screens every|new] [--seed S] [--game ID]
 
 - record: median time of one tap (ViewModel.dispatch: engine, atomic write: tap → persisted) in a game in
   progress, with 10 and with 10,000 finished games stored; their ratio must stay <= 1.5; and what the
@@ -24,6 +25,9 @@
 - load:   a phone opens the app over emulated phone Wi-Fi (Chromium's network emulation, 20 Mbit/s
   down and up, 40 ms): time to the home screen and bytes transferred, first visit (empty cache) and
   repeat visit (same profile).
+- fuzz:   the property tests' long budget (bench/fuzz.py): N random legal games of every game, every step
+  checked (replay, undo, the screens in both languages), every finished game scored by `companion score`
+  and exported and imported back; games, actions, undo checks, mismatches and exceptions per game.
 - table-ws: table mode on the server alone, phones simulated on the app's websocket protocol
   (tests/phone.py, no browser): 6 phones x 10 taps a second for 60 s on one game (recorded, refused,
   lost, save -> update on every other phone), then 500 phones that open the game and leave, then the
@@ -678,6 +682,10 @@ def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: in
 if __name__ == "__main__":
     os.chdir(ROOT)
     chosen = sys.argv[1:] or ["record", "score", "web"]
+    if chosen[0] == "fuzz":  # fuzz --games N [...]: its options are its own (bench/fuzz.py)
+        import fuzz  # bench/fuzz.py, beside this file
+        fuzz.main(chosen[1:])
+        chosen = []
     for name in chosen:
         if name.startswith("taps"):  # taps, or taps:FLOW,FLOW
             import taps  # bench/taps.py, beside this file

@@ -20,8 +20,10 @@ places to 60. A score must be a whole number (BG Stats writes it as text; an emp
 Writing (`export`): every finished game, its game with the `bggId` of the five games, its players
 (one id per name) in seat order, its place as a location, its date, minutes, scores, ranks and
 winners (`startPlayer` and `newPlayer` are not kept, so they are written false). A play
-keeps the uuid it was imported with; a game played here gets a uuid made from its id, so the same
-game exported twice is the same play, and re-importing a file adds nothing twice.
+keeps the uuid it was imported with; a game played here gets a uuid made from what never changes about
+it (its game, its creation time and its players: `play_uuid`), not from its id in this folder, so it is
+the same play however often it is exported, from this folder, from a restored backup or from another
+folder its JSON export was imported into; an import knows it by that uuid and adds nothing twice.
 
 Pure: no Flet, no TinyDB (the store calls it through companion/exchange.py).
 """
@@ -290,9 +292,15 @@ def _places(rows: list[dict], lowest: bool) -> list[int]:
 
 
 def play_uuid(entry: Mapping) -> str:
-    """The play's uuid: the one it was imported with, else one made from the game's id."""
+    """The play's uuid: the one it was imported with, else one made from the game, its creation time and
+    its players (a catalogue entry's, or an import's `config`), which its id is not: an import gives a
+    game a new id."""
     imported = entry.get("imported") or {}
-    return imported.get("uuid") or str(uuids.uuid5(NAMESPACE, entry["id"]))
+    if imported.get("uuid"):
+        return str(imported["uuid"])
+    players = entry["players"] if "players" in entry else entry["config"]["players"]
+    seats = "|".join(f"{p['colour']}={p['name']}" for p in players)
+    return str(uuids.uuid5(NAMESPACE, f"{entry['game']}|{entry['created']!r}|{seats}"))
 
 
 def export(entries: Iterable[Mapping]) -> dict:

@@ -55,6 +55,8 @@ MAX_ACTIONS = 20_000              # per game
 CSV_FIELDS = ("game_id", "game", "title", "date", "status", "minutes", "location", "note", "colour", "name", "total",
               "place", "winner")
 BOM = "\ufeff"
+#: A game's teach mode as its configuration keeps it (companion/ui/viewmodel.py, `teach_mode`).
+TEACH_MODES = ("open", "folded")
 
 
 class ImportRefused(Exception):
@@ -157,11 +159,14 @@ def _fingerprint(game: str, config: Any, log: list) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _mark(game: Mapping) -> str:
-    """What tells a stored game from another: a BG Stats play's uuid, else its game, configuration and log."""
+def _marks(game: Mapping) -> set[str]:
+    """What tells a stored game from another: its BG Stats play's uuid (the one it came with, or the one
+    its export gives it), and for a game with a log its game, configuration and log. Two games that
+    share a mark are the same game."""
+    play = f"{bgstats.SOURCE}:{bgstats.play_uuid(game)}"
     if game.get("imported"):
-        return f"{bgstats.SOURCE}:{game['imported']['uuid']}"
-    return _fingerprint(game["game"], game["config"], game["log"])
+        return {play}
+    return {play, _fingerprint(IMPORT_NAME[game["game"]], game["config"], game["log"])}
 
 
 def export_bgstats(store: Store) -> str:
@@ -250,6 +255,8 @@ def _checked_game(raw: Any, where: str) -> dict:
     game = GAMES[game_id]
     try:
         config = game.new_config(raw["config"])
+        if raw["config"].get("teach") in TEACH_MODES:  # the new-game form's "Teach us", not its check's
+            config["teach"] = raw["config"]["teach"]
         actions = []
         for i, action in enumerate(log):
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -346,18 +353,18 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
     """Store the checked games that are not stored yet, and the score sheets of the file and of its
     games that this device does not keep yet (more than it can keep: ImportRefused, nothing stored).
     Returns (imported, skipped)."""
-    known = set()
+    known: set[str] = set()
     for entry in store.sessions():
         try:
             session = store.load(entry["id"])
         except SessionLost:
             continue
-        known.add(_mark(session))
-    new, seen = [], set()
+        known |= _marks(dict(session, created=entry["created"]))
+    new = []
     for item in checked:
-        mark = _mark(item)
-        if mark not in known and mark not in seen:
-            seen.add(mark)
+        marks = _marks(item)
+        if not marks & known:
+            known |= marks
             new.append(item)
     kept = {sheet["id"] for sheet in store.sheets()}
     sheets: dict[str, dict] = {}

@@ -69,6 +69,33 @@ class Store(Storage):
     def sheet_fault(self, sheet: Any) -> Msg | None:
         return sheet_fault(sheet)
 
+    def load(self, sid: str) -> dict:
+        """A game as `Storage.load` reads it, its configuration completed (`completed`): a game played
+        here (one imported from BG Stats has only its players, and no screen but its result)."""
+        session = super().load(sid)
+        if "imported" not in session:
+            session["config"] = completed(GAMES[session["game"]], session["config"])
+        return session
+
+
+def completed(game, config: dict) -> dict:
+    """A stored configuration with what the game's new-game check fills in and the file lacks (a setting
+    added to the game after the file was written, a hand-edited file), so every screen finds its keys;
+    what the file holds stays as it is. A configuration the check refuses is left as it is (opening it
+    says the game is damaged)."""
+    try:
+        checked = game.new_config(config)
+    except CANNOT_REPLAY:
+        return config
+    return _filled(config, checked)
+
+
+def _filled(stored: Any, checked: Any) -> Any:
+    if not isinstance(stored, dict) or not isinstance(checked, dict):
+        return stored
+    return {**{key: _filled(value, checked.get(key)) for key, value in stored.items()},
+            **{key: value for key, value in checked.items() if key not in stored}}
+
 
 def entry_fault(entry: Any) -> Msg | None:
     """What is wrong with a catalogue entry of one of the games (None: nothing)."""
@@ -105,6 +132,7 @@ def replay_fault(document: dict) -> Msg | None:
     if "imported" in meta:  # no log to replay: its result is the file's (session_fault checked it)
         return imported_fault(meta)
     try:
+        config = completed(game, config)
         game.new_config(config)
         flow.initial(game, config)
     except InvalidAction as error:

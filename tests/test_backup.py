@@ -409,3 +409,32 @@ def test_restore_refuses_while_a_server_serves_the_folder(tmp_path):
         holder.kill()
         holder.wait()
         holder.stdout.close()
+
+
+@pytest.mark.parametrize("change", [
+    lambda config: config.pop("variant"),
+    lambda config: config["sheet"].pop("lowest"),
+    lambda config: config["sheet"].pop("tie_break"),
+], ids=["no variant", "a sheet without lowest", "a sheet without its tie-break"])
+def test_a_game_whose_configuration_lacks_what_a_new_game_has_restores_and_opens(tmp_path, change):
+    """Issue 33: a score sheet's game whose configuration lacked a key the new-game check fills in
+    (it accepts a form without them) restored, and then opening it raised KeyError instead of saying
+    that the game is damaged. A backup that restores opens: what the file lacks is filled in as a new
+    game has it (a backup of an older version lacks the settings added since), what it holds is kept."""
+    from tests.test_screens import Page
+    from companion.ui.app import Shell
+
+    store = Store(tmp_path / "a")
+    vm = ViewModel(store)
+    assert vm.new_game("score_sheet", {"start": 0, "sheet": {"name": "Golf", "categories": [], "per_round": True,
+                                                             "lowest": True, "tie_break": None},
+                                       "players": [{"colour": "red", "name": "Anna"}]})
+    assert vm.dispatch("score", player="red", category="points", value=3, round=1)
+    archive.restore(tmp_path / "b", game_file(lambda d: change(d["meta"]["1"]["config"]))(archive.backup(tmp_path / "a")))
+    restored = ViewModel(Store(tmp_path / "b"))
+    shell = Shell(Page(), restored)
+    assert restored.open(restored.store.sessions()[0]["id"]) and restored.route == "round"
+    shell.render()
+    config = restored.session["config"]
+    assert {"variant", "sheet"} <= set(config) and {"lowest", "tie_break"} <= set(config["sheet"])
+    assert restored.damaged is None

@@ -263,3 +263,30 @@ def test_a_catalogue_entry_with_a_wrong_import_mark_is_left_out(tmp_path):
     (tmp_path / "companion.json").write_text(json.dumps(catalogue))
     again = Store(str(tmp_path))
     assert len(again.sessions()) == 1 and json.loads(exchange.export_bgstats(again))["plays"][0]["uuid"] == "b2"
+
+
+def test_a_bg_stats_export_imported_into_its_own_folder_adds_nothing(tmp_path):
+    """Issue 33: the games played here came back a second time (their plays' uuids were not known as
+    theirs), and the export after that was refused by the app's own import (a play in it twice)."""
+    store = played(Store(str(tmp_path / "a")))
+    exchange.import_json(store, text(sample()))
+    exported = exchange.export_bgstats(store)
+    before = shown(store)
+    assert exchange.import_json(store, exported) == (0, 6)
+    assert shown(store) == before
+    assert exchange.export_bgstats(store) == exported
+    assert exchange.import_json(Store(str(tmp_path / "b")), exchange.export_bgstats(store)) == (6, 0)
+
+
+def test_a_game_played_here_keeps_its_play_uuid_through_a_json_export_and_a_backup(tmp_path):
+    """A game played here is one BG Stats play wherever its history goes: exported as JSON and imported
+    elsewhere, or restored from a backup, it is exported with the same uuid (so BG Stats, and this app,
+    never count it twice)."""
+    source = played(Store(str(tmp_path / "a")))
+    uuids = [p["uuid"] for p in json.loads(exchange.export_bgstats(source))["plays"]]
+    moved = Store(str(tmp_path / "b"))
+    assert exchange.import_json(moved, exchange.export_json(source)) == (2, 0)
+    assert [p["uuid"] for p in json.loads(exchange.export_bgstats(moved))["plays"]] == uuids
+    assert exchange.import_json(moved, exchange.export_bgstats(source)) == (0, 1)
+    backup.restore(tmp_path / "c", backup.backup(tmp_path / "a"))
+    assert [p["uuid"] for p in json.loads(exchange.export_bgstats(Store(str(tmp_path / "c"))))["plays"]] == uuids

@@ -292,3 +292,18 @@ def test_an_import_killed_at_any_point_and_a_lost_catalogue_lose_no_finished_gam
         if done.returncode == 0:
             break
     assert outcomes == {(9, False), (9, True), (0, True)}
+
+
+def test_a_teaching_game_comes_back_teaching_and_once(tmp_path):
+    """Issue 33: the import dropped a game's teach mode (the new-game check does not know it), so the
+    game imported into its own folder no longer matched itself and came back a second time."""
+    store = Store(str(tmp_path / "a"))
+    vm = ViewModel(store)
+    vm.set_teach_next(True)
+    assert vm.new_game("carcassonne", GIFTS) and vm.dispatch("begin")
+    assert store.load(vm.session["id"])["config"]["teach"] == "open"
+    exported = exchange.export_json(store)
+    assert exchange.import_json(store, exported) == (0, 1)
+    copy = Store(str(tmp_path / "b"))
+    assert exchange.import_json(copy, exported) == (1, 0)
+    assert copy.load(copy.sessions()[0]["id"])["config"]["teach"] == "open"

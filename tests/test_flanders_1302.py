@@ -355,6 +355,60 @@ def test_manual_correction_needs_a_reason_and_counts_at_the_end():
     assert next(p for p in G.result(state, config)["players"] if p["id"] == "red")["breakdown"]["corrections"] == 2
 
 
+def test_a_correction_for_one_player_is_a_category_for_every_player_and_the_result_draws():
+    """Issue 33: a correction for one player gave only his breakdown a "corrections" category; the
+    result screen's chart reads every category of every row and raised KeyError, and the history
+    refused the summary. Every player's breakdown has the same categories."""
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    assert vm.new_game("flanders_1302", FOUR)
+    for kind, args in [("begin", {}), ("correct", {"track": "red", "points": 2, "reason": "missed"}), SCORING,
+                       ("end_round", {"board": True, "deck": False}),
+                       *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in fl.CITIES],
+                       ("finish", {"cards": {"yellow": 0, "green": 0, "blue": 0, "red": 0}})]:
+        assert vm.dispatch(kind, **args), (kind, vm.problem)
+    result = G.result(vm.state, vm.session["config"])
+    assert [sorted(p["breakdown"]) for p in result["players"]] == [["cities", "corrections", "influence"]] * 4
+    assert {p["id"]: p["breakdown"]["corrections"] for p in result["players"]} == {
+        "yellow": 0, "green": 0, "blue": 0, "red": 2}
+    assert vm.route == "result"
+    for lang in ("cs", "en"):
+        vm.set_language(lang)
+    assert vm.store.sessions("finished")[0]["result"]["players"][3]["breakdown"]["corrections"] == 2
+    assert vm.view(vm.session["id"])
+    shell.render()
+
+
+def test_a_city_holding_only_its_neutral_centre_is_scored_and_the_game_ends():
+    """Issue 33: with 3 or 4 players two cities get a neutral city centre (the rulebook's Utrecht and
+    Liège centres). A city whose only completed quarter is its neutral centre could not be scored
+    ("nothing entered"), and Finish needs every city scored. The centre is a quarter (rulebook: "the
+    city centre is also a quarter"): it counts 1 toward the city's value and ranks no guild."""
+    config, state = play(FOUR, [("begin", {}), SCORING, ("end_round", {"board": True, "deck": False}),
+                                *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in fl.CITIES[:-1]],
+                                ("score_city", {"city": "liege", "quarters": {}, "neutral_centre": 1}),
+                                ("finish", {"cards": {"yellow": 0, "green": 0, "blue": 0, "red": 0}})])
+    assert state["phase"] == "over" and state["cities"]["liege"]["neutral_centre"] == 1
+    assert fl.city_value(state["cities"]["liege"]) == 1
+    assert fl.score_city(state["cities"]["liege"])["points"] == {g: 0 for g in fl.GUILDS}
+    with_centre = fl.score_city(fl.check_city({"quarters": {"blue": 2, "red": 1}, "neutral_centre": 1}, "",
+                                              "standard", list(fl.GUILDS)))
+    assert with_centre["value"] == 4 and with_centre["points"]["blue"] == 4 and with_centre["points"]["red"] == 2
+    done = run_score({"players": [{"id": c, "influence_cards": 0} for c in ("yellow", "green", "blue", "red")],
+                      "cities": [{"name": "liege", "quarters": {}, "neutral_centre": 1},
+                                 {"name": "ghent", "quarters": {"blue": 2}, "neutral_centre": 1}]})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["guilds"]["blue"] == 3
+    too_many = run_score({"players": [{"id": c, "influence_cards": 0} for c in ("yellow", "green", "blue")],
+                          "cities": [{"name": c, "quarters": {}, "neutral_centre": 1} for c in ("liege", "ghent", "ypres")]})
+    assert too_many.returncode == 2 and "neutral_centre" in too_many.stderr
+
+
 def test_city_lines_name_the_players_and_leave_out_what_is_not_there():
     """The walk found lines naming guild colours, not players, and a two-player city saying "with a
     cathedral 0 × 3" (the variant has no cathedrals)."""

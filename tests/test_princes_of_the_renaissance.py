@@ -589,10 +589,17 @@ def test_treachery_hand_limit_cards_and_abilities():
 
 
 def test_a_vp_correction_stays_within_the_wars_a_game_can_have():
+    """A VP counter is one war won: a correction leaves room for the wars still to come (issue 33: three
+    +3 corrections early in a game, then the wars, and `companion score` refused the final numbers)."""
     t = Table()
-    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=14, reason="x")
-    t.do("adjust", player="gonzaga", what="vp", delta=13, reason="x")
+    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=1, reason="x")   # no war fought yet
+    t.state.update(decade=3, wars=3, start_wars=1)   # one war left on decade III's track
+    t.refused("adjust", "delta", player="gonzaga", what="vp", delta=13, reason="x")
+    t.do("adjust", player="gonzaga", what="vp", delta=12, reason="x")
     t.refused("adjust", "delta", player="baglioni", what="vp", delta=1, reason="x")
+    t.state["wars"] = 4
+    t.do("adjust", player="baglioni", what="vp", delta=1, reason="x")
+    assert sum(p["vp"] for p in t.state["players"].values()) == pr.vp_counter_limit(4)
 
 
 def test_troops_one_of_each_type_and_trading():
@@ -821,7 +828,10 @@ def test_vp_counters_explain_their_sum(counters, line):
 
 # -- issue 22: one table of what is allowed, and the faults players met -----------------------------
 
-def test_the_start_war_card_is_played_once_a_turn():
+def test_the_start_war_card_is_played_once_a_game():
+    """The box has one Start War card (FACTS §3.1): once played it is gone, so a game has at most one war
+    off the war track, the one `companion score` counts in its bound of VP counters (issue 33: the
+    engine let a card war start every turn, and the command refused the game's own numbers)."""
     t = Table()
     t.p("baglioni")["treachery"] = 2
     t.do("declare_war", attacker="milan", defender="rome")
@@ -833,8 +843,15 @@ def test_the_start_war_card_is_played_once_a_turn():
     rule = pr.moves(t.state, t.config)["declare_war"]
     assert rule.refusal is not None and "Start War" in rule.refusal.text
     t.do("end_turn")
+    t.p("d_este")["treachery"] = 1
+    t.turn_to("d_este")
+    t.do("buy_troop", troop="pike", **PIKE)
+    rule = pr.moves(t.state, t.config)["declare_war"]
+    assert rule.refusal is not None and "Start War" in rule.refusal.text
+    t.refused("declare_war", attacker="venice", defender="rome", card=True)
     t.turn_to("baglioni")
-    t.do("declare_war", attacker="milan", defender="rome", card=True)   # a new turn
+    t.refused("declare_war", attacker="milan", defender="rome", card=True)   # a new turn: still gone
+    assert pr.vp_counter_limit(4) == pr.DECADES * 4 + 1 == 13   # 3 decades × 4 wars on the track, and the card
 
 
 def test_the_veto_card_is_played_once_a_turn():

@@ -94,7 +94,7 @@ def entries(store: Store, sid: str) -> int:
     return len(stored_game(store.dir, sid)["log"])
 
 
-async def until(predicate, timeout: float = 15, what: str = "the condition") -> None:
+async def until(predicate, timeout: float = 30, what: str = "the condition") -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -103,7 +103,7 @@ async def until(predicate, timeout: float = 15, what: str = "the condition") -> 
 
 async def quiet(phones: list[Phone], for_s: float = 0.6) -> None:
     """Until no phone has received anything for `for_s` seconds (the slow Wi-Fi holds a frame up to 0.3 s)."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         seen = [p.frames for p in phones]
         await asyncio.sleep(for_s)

@@ -2,9 +2,18 @@
 "Remíza"; FACTS §1.7, TV-F2, TV-F3): `score_city`, and the checks of a city as entered against the box:
 `check_city`, `check_totals`.
 
-A city is scored with at least one completed quarter entered (every city in play has a city centre);
-a city holding only a neutral centre cannot be entered (the rulebook does not say whom it counts for).
+A city is scored with at least one completed quarter entered (every city in play has a city centre).
 Guild masters per guild in a city are bounded by 2 printed per quarter + 4 tiles.
+
+The neutral city centres: with 3 or 4 players (and in the two-player variant) the two centres the
+rulebook calls the Utrecht and Liège centres go into the cities no player's centre went to (seed 000,
+"Komponenty a příprava hry"; FACTS §1.2, §1.3). The rulebook counts a city centre as a quarter ("the
+city centre is also a quarter!", its Liège example; FACTS §1.7: "incl. city centres" = 1), so a
+neutral centre adds 1 to its city's value. It belongs to none of the guilds that rank (the four
+player guilds and grey: the Czech edition's grey guild has 15 quarters and no centre), so it ranks
+none. A city whose only completed quarter is its neutral centre is scored with value 1 and no
+points (`neutral_centre` in the entry, at most the two in the box: `NEUTRAL_CENTRES`). One English
+listing counts 16 grey quarters with a grey centre (FACTS §1.2, S-BS); the app follows the Czech box.
 """
 from __future__ import annotations
 
@@ -15,7 +24,7 @@ from ...engine import inputs
 from ...engine.model import InvalidAction, Msg, N_, P_, Ref
 from ...engine.ranking import points_lowest_of_tied, positions, tied_groups
 from .preparation import (CATHEDRALS, CHURCH_QUARTERS, GREY, GREY_QUARTERS, GUILD_QUARTERS, GUILDS, MASTER_TILES,
-                    PRINTED_MASTERS_PER_QUARTER, STANDARD, TWO_PLAYER, cities_in_play, city_name, guild_name,
+                    NEUTRAL_CENTRES, PRINTED_MASTERS_PER_QUARTER, STANDARD, TWO_PLAYER, cities_in_play, city_name, guild_name,
                     guilds_in_play)
 
 #: Points for the places 3, 4 and 5 of a city scoring; places 1 and 2 depend on the value.
@@ -23,8 +32,10 @@ LOW_PLACES = (4, 2, 0)
 
 
 def city_value(city: Mapping) -> int:
-    """Completed guild quarters (centres included) 1 each, church quarters 2, with a cathedral 3."""
-    return sum(city["quarters"].values()) + 2 * city["church"] + 3 * city["church_with_cathedral"]
+    """Completed guild quarters (centres included, the neutral one too) 1 each, church quarters 2, with a
+    cathedral 3."""
+    return (sum(city["quarters"].values()) + city.get("neutral_centre", 0) + 2 * city["church"]
+            + 3 * city["church_with_cathedral"])
 
 
 def rank_table(value: int) -> list[int]:
@@ -57,7 +68,11 @@ def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
         worth = N_("City value: guild quarters {guild} × 1 + church quarters {church} × 2 = {value}")
     else:
         worth = N_("City value: guild quarters {guild} × 1 = {value}")
-    explain = [Msg(worth, counts)]
+    neutral = city.get("neutral_centre", 0)
+    explain = [Msg(worth, dict(counts, value=value - neutral))]
+    if neutral:
+        explain.append(Msg(N_("The neutral city centre is a quarter too: +1, so the city's value is {value}. It "
+                              "belongs to no guild and ranks none."), {"value": value}))
     by_quarters = {q: [g for g in present if quarters[g] == q] for q in {quarters[g] for g in present}}
     for group, (first, last), award in zip(groups, positions(groups), points_lowest_of_tied(groups, rank_table(value))):
         for guild in group:
@@ -94,14 +109,15 @@ def _names(guilds: list[str], names: Mapping[str, str] | None = None) -> Msg:
     return Msg(template, {f"g{i}": (names or {}).get(g) or guild_name(g) for i, g in enumerate(guilds)})
 
 
-#: A city entered with no completed quarter at all: no city in play is scored so (its centre is a quarter).
+#: A city entered with no completed quarter at all: no city in play is scored so (its centre is a quarter,
+#: a neutral one too).
 NOTHING_BUILT = N_("no completed quarter entered: a scored city has at least its city centre")
 
 
 def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
     """One city scoring as entered (the `score` command's city object, or the UI's form)."""
     inputs.obj(raw, path, required=["quarters"],
-               optional=["name", "church", "church_with_cathedral", "masters"])
+               optional=["name", "church", "church_with_cathedral", "masters", "neutral_centre"])
     quarters_in = inputs.obj(raw["quarters"], inputs.join(path, "quarters"), optional=GUILDS)
     masters_in = inputs.obj(raw.get("masters", {}), inputs.join(path, "masters"), optional=GUILDS)
     quarters, masters = {}, {}
@@ -130,9 +146,12 @@ def check_city(raw: Any, path: str, variant: str, guilds: list[str]) -> dict:
         raise inputs.InputError(inputs.join(path, "church"),
                                 Msg(N_("church quarters with and without a cathedral add up to more than the "
                                        "box's {box}"), {"box": CHURCH_QUARTERS}))
-    if not sum(quarters.values()) + church + cathedral:
+    neutral = inputs.whole(raw.get("neutral_centre", 0), inputs.join(path, "neutral_centre"), 0, 1,
+                           N_("a city has one city centre"))
+    if not sum(quarters.values()) + church + cathedral + neutral:
         raise inputs.InputError(inputs.join(path, "quarters"), Msg(NOTHING_BUILT))
-    return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters}
+    return {"quarters": quarters, "church": church, "church_with_cathedral": cathedral, "masters": masters,
+            **({"neutral_centre": neutral} if neutral else {})}
 
 
 def most_masters(quarters: int, variant: str) -> int:
@@ -155,6 +174,10 @@ def check_totals(cities: list[dict], path: str, variant: str) -> None:
         raise inputs.InputError(inputs.join(path, "church"),
                                 Msg(N_("more church quarters in all cities than the box's {box}"),
                                     {"box": CHURCH_QUARTERS}))
+    if sum(c.get("neutral_centre", 0) for c in cities) > NEUTRAL_CENTRES:
+        raise inputs.InputError(inputs.join(path, "neutral_centre"),
+                                Msg(N_("more neutral city centres in all cities than the box's {box}"),
+                                    {"box": NEUTRAL_CENTRES}))
     if sum(c["church_with_cathedral"] for c in cities) > CATHEDRALS:
         raise inputs.InputError(inputs.join(path, "church_with_cathedral"),
                                 Msg(N_("more cathedrals in all cities than the box's {box}"), {"box": CATHEDRALS}))
@@ -167,7 +190,7 @@ def _score_city(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("Choose a city in play.")), field="city")
     if name in state["cities"]:
         raise InvalidAction(Msg(N_("{city} has already been scored."), {"city": city_name(name)}), field="city")
-    raw = {k: args[k] for k in ("quarters", "church", "church_with_cathedral", "masters") if k in args}
+    raw = {k: args[k] for k in ("quarters", "church", "church_with_cathedral", "masters", "neutral_centre") if k in args}
     try:
         city = check_city(raw, "", config["variant"], guilds_in_play(config))
         check_totals([*state["cities"].values(), city], "", config["variant"])
@@ -185,5 +208,5 @@ def _form_message(error: inputs.InputError) -> Msg:
     """A form-friendly message for a count the box cannot hold (or a city with nothing entered)."""
     if error.msg.text == NOTHING_BUILT:
         return Msg(N_("Nothing is entered for this city: every scored city has completed quarters (its city centre "
-                      "is one). Enter the completed quarters of each guild."))
+                      "is one). Enter the completed quarters of each guild, or its neutral city centre."))
     return Msg(N_("That is more than the box holds or the rules allow ({detail})."), {"detail": error.msg})

@@ -29,6 +29,7 @@ GREY_QUARTERS = 15
 CHURCH_QUARTERS = 13
 CATHEDRALS = 4
 MASTER_TILES = 4
+NEUTRAL_CENTRES = 2          # the rulebook's Utrecht and Liège centres, in the cities no player's centre took
 PRINTED_MASTERS_PER_QUARTER = 2
 SILVER_INFLUENCE = 3
 GOLD_CARDS = 28

@@ -7,7 +7,9 @@ Encodes the rulebook as summarised in ../shared/rules/FACTS.md §1 (Czech seed 0
   §1.9);
 - `rounds.py`: turn order in step 3 and the steps entered during a round, the end of a round
   (rulebook "3. Odkrytí karet", "Konec hry"; FACTS §1.4, §1.8, TV-F1);
-- `cities.py`: city scoring in step 6 (rulebook "6. Přidělení bodů", "Remíza"; FACTS §1.7, TV-F2, TV-F3);
+- `cities.py`: city scoring in step 6 (rulebook "6. Přidělení bodů", "Remíza"; FACTS §1.7, TV-F2, TV-F3), and
+  what a neutral city centre counts for: 1 toward its city's value, no guild's rank (rulebook "Komponenty a
+  příprava hry" and "the city centre is also a quarter!"; FACTS §1.2, §1.3);
 - `scoring.py`: end of game and the influence-card bonus (rulebook "Konec hry"; FACTS §1.8, TV-F4);
 - here: who may enter what when (rulebook "1.–6.", "Konec hry", "Pravidla pro 2 hráče"): `moves`.
 
@@ -28,13 +30,15 @@ from .cities import _score_city, check_city, city_value, most_masters, rank_tabl
 from .rounds import (_action_done, _begin, _end_round, _gold_influence, _goto_step, _turn_order, explain_order,
                      on_turn, turn_order)
 from .scoring import _finish, final_scores, result, score_cli
-from .preparation import (BEFORE_ACTIONS, CATHEDRALS, CITIES, COLOURS, GOLD_CARDS, GUILDS, ID, SILVER_INFLUENCE, STANDARD,
+from .preparation import (BEFORE_ACTIONS, CATHEDRALS, CITIES, COLOURS, GOLD_CARDS, GUILDS, ID, NEUTRAL_CENTRES,
+                    SILVER_INFLUENCE, STANDARD,
                     STEPS, TWO_PLAYER, cities_in_play, city_name, end_question, guild_name, guilds_in_play,
                     initial_state, new_config, setup_items, text)
 
 #: What the screens, the teach mode and the tests read from the rules, wherever it is defined.
 __all__ = [
-    "BEFORE_ACTIONS", "CATHEDRALS", "CITIES", "COLOURS", "GAME", "GOLD_CARDS", "GUILDS", "ID", "SILVER_INFLUENCE",
+    "BEFORE_ACTIONS", "CATHEDRALS", "CITIES", "COLOURS", "GAME", "GOLD_CARDS", "GUILDS", "ID", "NEUTRAL_CENTRES",
+    "SILVER_INFLUENCE",
     "STANDARD", "STEPS", "TWO_PLAYER", "check_city", "cities_in_play", "city_name", "city_value", "end_question",
     "explain_order", "final_scores", "guild_name", "guilds_in_play", "moves", "most_masters", "on_turn", "rank_table",
     "score_city", "text", "turn_order",
@@ -136,8 +140,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
     if kind == "gold_influence":
         return Msg(N_("The start player kept a gold influence card"))
     if kind == "score_city":
-        city = check_city({k: args[k] for k in ("quarters", "church", "church_with_cathedral", "masters")
-                           if k in args}, "", config["variant"], list(GUILDS))
+        city = check_city({k: args[k] for k in ("quarters", "church", "church_with_cathedral", "masters",
+                                                "neutral_centre") if k in args}, "", config["variant"], list(GUILDS))
         return Msg(N_("Scored {city} (value {value})"), {"city": city_name(args["city"]), "value": city_value(city)})
     if kind == "end_round":
         return Msg(N_("End of round checked: the game ends") if args.get("board") or args.get("deck")

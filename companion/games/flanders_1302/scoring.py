@@ -39,7 +39,9 @@ def final_scores(variant: str, players: list[dict], cities: list[dict],
     """The final result: per-guild city points, per-player breakdown, places and explanations.
 
     `players`: `{"id": colour, "influence_cards": n}` or, in the variant, `{"id", "influenced_guild"}`;
-    `cities`: every city scoring of the game (checked input); `corrections`: manual points per guild;
+    `cities`: every city scoring of the game (checked input); `corrections`: manual points per guild
+    (in the standard game a category of every player's breakdown once a player has any: every
+    breakdown has the same categories, as the charts and the history read them);
     `names`: guild colour → player name, for the lines (the app has names, the `score` command ids).
     """
     corrections = dict(corrections or {})
@@ -65,11 +67,12 @@ def final_scores(variant: str, players: list[dict], cities: list[dict],
                                 "other": guild_name(p["influenced_guild"]), "influenced": track[p["influenced_guild"]]}))
     else:
         most = max(p["influence_cards"] for p in players)
+        corrected = any(corrections.get(p["id"]) for p in players)
         for p in players:
             bonus = INFLUENCE_BONUS if most > 0 and p["influence_cards"] == most else 0
             breakdown = {"cities": guilds[p["id"]], "influence": bonus}
-            if corrections.get(p["id"]):
-                breakdown["corrections"] = corrections[p["id"]]
+            if corrected:  # a category for every player: the breakdowns are read side by side
+                breakdown["corrections"] = corrections.get(p["id"], 0)
             rows.append({"id": p["id"], "breakdown": breakdown})
         if most > 0:
             leaders = [p["id"] for p in players if p["influence_cards"] == most]

@@ -234,11 +234,14 @@ CITY_QUARTERS = 10
 
 def _questions(config, draft: dict) -> list[tuple[str, str | None]]:
     """What the city helper asks, in order: each guild's completed quarters, the church quarters
-    (and how many have a cathedral), then guild masters only where guilds tie on quarters."""
+    (and how many have a cathedral), whether the city's centre is a neutral one (while one of the two
+    is not scored yet), then guild masters only where guilds tie on quarters."""
     asked: list[tuple[str, str | None]] = [("q", g) for g in rules.guilds_in_play(config)]
     asked.append(("church", None))
     if config["variant"] == rules.STANDARD and draft["church_all"]:
         asked.append(("cathedral", None))
+    if draft.get("neutral_left"):
+        asked.append(("centre", None))
     quarters = draft["quarters"]
     if all(["q", g] in draft["answered"] for g in rules.guilds_in_play(config)):
         counts = [quarters.get(g, 0) for g in rules.guilds_in_play(config)]
@@ -248,14 +251,16 @@ def _questions(config, draft: dict) -> list[tuple[str, str | None]]:
 
 
 def _city_draft(shell) -> dict:
+    left = rules.NEUTRAL_CENTRES - sum(c.get("neutral_centre", 0) for c in shell.vm.state["cities"].values())
     return shell.draft.setdefault("city", {"city": None, "quarters": {}, "masters": {}, "church_all": 0,
-                                           "church_with_cathedral": 0, "answered": [], "at": None})
+                                           "church_with_cathedral": 0, "neutral_centre": 0, "neutral_left": left > 0,
+                                           "answered": [], "at": None})
 
 
 def _city_args(draft: dict) -> dict:
     return {"city": draft["city"], "quarters": dict(draft["quarters"]), "masters": dict(draft["masters"]),
             "church": draft["church_all"] - draft["church_with_cathedral"],
-            "church_with_cathedral": draft["church_with_cathedral"]}
+            "church_with_cathedral": draft["church_with_cathedral"], "neutral_centre": draft["neutral_centre"]}
 
 
 def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
@@ -349,6 +354,8 @@ def _record_answer(draft: dict, question, value: int) -> None:
     elif kind == "church":
         draft["church_all"] = value
         draft["church_with_cathedral"] = min(draft["church_with_cathedral"], value)
+    elif kind == "centre":
+        draft["neutral_centre"] = value
     else:
         draft["church_with_cathedral"] = value
     if list(question) not in draft["answered"]:
@@ -385,6 +392,8 @@ def _question(shell, draft: dict, question, answer) -> ft.Control:
                               rules.most_masters(draft["quarters"][guild], shell.vm.session["config"]["variant"]))
     elif kind == "church":
         label, value, high = _("Church quarters (all, with or without a cathedral)"), draft["church_all"], 10
+    elif kind == "centre":
+        label, value, high = (_("Neutral city centre here (the Utrecht or Liège centre: 1 to the value, no guild's)"), draft["neutral_centre"], 1)
     else:
         label, value, high = (_("Of them with a cathedral"), draft["church_with_cathedral"],
                               min(draft["church_all"], rules.CATHEDRALS))
@@ -401,6 +410,8 @@ def _answer(shell, draft: dict, question) -> str:
         return _("{guild}: guild masters {n}").format(guild=_owner(shell, guild), n=draft["masters"].get(guild, 0))
     if kind == "church":
         return _("Church {n}").format(n=draft["church_all"])
+    if kind == "centre":
+        return _("Neutral centre {n}").format(n=draft["neutral_centre"])
     return _("Cathedral {n}").format(n=draft["church_with_cathedral"])
 
 

@@ -1,8 +1,8 @@
 """Princes of the Renaissance: the reducers and the table of allowed actions.
 
 Encodes who acts now and what may be done (issue 22) as one table, `moves`: the player on turn for
-his turn's action and the end of his turn (one war a turn: the war of the action, or of the Start
-War card, once a turn; the Veto card once a turn), the bidder on turn, the winner of an event tile
+his turn's action and the end of his turn (a war as the turn's action, and the war of the game's one
+Start War card at the end of a turn; the Veto card once a turn), the bidder on turn, the winner of an event tile
 placing it, the war's starter going on past the veto, the condottiere whose attack (or
 counter-attack) the dice decide; no ledger correction while an auction runs (FACTS §3.3–§3.5).
 """
@@ -16,7 +16,7 @@ from .abilities import _ability, _buy_card, _play_card
 from .auction import _bid, _no_veto, _open_auction, _pass_bid, _place
 from .income import _book_income
 from .ledger import ACTED
-from .preparation import active_family, war_limit
+from .preparation import active_family, start_war_left, war_limit
 from .turn import _adjust, _begin, _buy_troop, _discard_troop, _end_turn, _finish, _transfer
 from .war import _battle, _bribe, _declare_war, _lorenzo, _modifier, _pope_joins, _veto, war_armies
 
@@ -136,16 +136,17 @@ def _war_stage_moves(state: Mapping) -> dict[str, Rule]:
 
 def _war_rule(state: Mapping, config: Mapping, on_turn: frozenset) -> Rule:
     """A war as the turn's action (while the war track has room), or by the Start War card at the end
-    of the turn (once a turn, by the player on turn holding a treachery card)."""
+    of the turn (by the player on turn holding a treachery card, while the game's one card is unplayed)."""
     family = min(on_turn)
-    card = state["players"][family]["treachery"] > 0 and "start_war" not in state["turn_cards"]
+    card = state["players"][family]["treachery"] > 0 and start_war_left(state)
     limit = war_limit(len(config["players"]))
     if not state["acted"] and (state["wars"] < limit or card):
         return Rule(by=on_turn)
     if state["acted"] and card:
         return Rule(by=on_turn)
-    if "start_war" in state["turn_cards"]:
-        return refused(N_("One war a turn: the Start War card has been played this turn. End the turn."))
+    if state["acted"] and not start_war_left(state):
+        return refused(N_("The action of this turn is done, and the Start War card has been played: the game has "
+                          "only one."))
     if state["acted"]:
         return refused(ACTED)
     return Rule(Msg(N_("No more wars this decade: the war track is full ({n})."), {"n": limit}), field="attacker")

@@ -7,7 +7,7 @@ Encodes (FACTS §3 of ../shared/rules/FACTS.md):
   major cities with status 3–10, 4 "+1 status" artist tiles, 12 event tiles, 6 city tiles per city,
   at most 6 city tiles from at most 3 cities per player, exactly two Merchant city tiles, one Pope,
   and one VP counter per war won: at most 3 decades × 4 wars (5 with 5–6 players) plus the war of
-  the one Start War card (`vp_counter_limit`). Gold and influence have no box count in the sources
+  the one Start War card, which is played once a game (`vp_counter_limit`, `start_war_left`). Gold and influence have no box count in the sources
   (the counters are not counted), so they are not bounded by one.
 
 Where the Czech summary (seed) and the English rules disagree, the Czech reading is the default and
@@ -125,6 +125,10 @@ CARD_PRICE = (1, 1)                      # a treachery card: 1 gold + 1 influenc
 TREACHERY_CARDS = 23
 
 
+#: The box's one Start War card (FACTS §3.1): played once, it is gone (no source returns a played card
+#: to the deck), so a game has at most this many wars off the war track. The engine refuses a card war
+#: after it (`start_war_left`) and `companion score` counts it in its bound of VP counters
+#: (`vp_counter_limit`): one rule for both.
 START_WAR_CARDS = 1
 
 
@@ -257,6 +261,19 @@ def war_limit(players: int) -> int:
     return 5 if players >= 5 else 4
 
 
+def start_war_left(state: Mapping) -> bool:
+    """Whether the Start War card is still in the game (`START_WAR_CARDS`)."""
+    return bool(state["start_wars"] < START_WAR_CARDS)
+
+
+def wars_left(state: Mapping, players: int) -> int:
+    """The wars the game can still have: the room left on this decade's war track (none once the
+    decade's turns are over), the later decades' tracks, and the Start War card while it is unplayed."""
+    this_decade = war_limit(players) - state["wars"] if state["phase"] in ("setup", "play") else 0
+    return max(0, this_decade) + (DECADES - state["decade"]) * war_limit(players) + \
+        (START_WAR_CARDS - state["start_wars"])
+
+
 def vp_counter_limit(players: int) -> int:
     """VP counters a whole game can hand out: one per war won (FACTS §3.5.9), at most `war_limit` wars
     a decade on the track for 3 decades, plus the war of the one Start War card (FACTS §3.1)."""
@@ -312,7 +329,7 @@ def initial_state(config: Mapping) -> dict:
         "players": {p["colour"]: {"gold": START_GOLD, "influence": START_INFLUENCE, "vp": 0, "treachery": 0,
                                   "pay": 0, "tiles": [], "troops": {}, "events": []} for p in config["players"]},
         "pope": None, "merchant_event": None, "wars": 0, "events_left": EVENTS_PER_DECADE, "events_done": [],
-        "used": [], "turn_cards": [], "pope_joined": False, "auction": None, "war": None, "pending": None, "last_war": None,
+        "used": [], "turn_cards": [], "start_wars": 0, "pope_joined": False, "auction": None, "war": None, "pending": None, "last_war": None,
         "last_auction": None, "last_opener": None, "incomes": [],
     }
 

@@ -29,7 +29,7 @@ from .preparation import (
     BANKING, CARDS, CITIES, CITY_MINIMUM, CLI_NAME, CZECH_READINGS, DECADES, DIE, ENGLISH_READINGS, EVENTS,
     EVENTS_PER_DECADE, EVENT_VP_MAX, FAMILIES, FORM_OPTIONS, ID, KNOWN_EVENT_CURRENCY, KNOWN_TROOPS, LEDGER_MAX,
     NEUTRAL, STEPS, TILE_KINDS, TROOPS, active_family, city_name, hand_limit, initial_state, new_config, option,
-    owns, seat_order, setup_items, steps, text, vp_counter_limit, war_limit)
+    owns, seat_order, setup_items, start_war_left, steps, text, vp_counter_limit, war_limit)
 from .war import battle_round, strength, veto_possible, war_armies
 
 #: What the tests, the screens and the teach mode read as `rules.X`.
@@ -38,7 +38,7 @@ __all__ = ["BANKING", "CARDS", "CITIES", "CITY_MINIMUM", "CZECH_READINGS", "DECA
            "KNOWN_EVENT_CURRENCY", "KNOWN_TROOPS", "LEDGER_MAX", "NEUTRAL", "STEPS", "TILE_KINDS", "TROOPS",
            "active_family", "battle_round", "bid_limit", "city_name", "city_ranks", "final_scores", "guide",
            "hand_limit", "income", "moves", "option", "owns", "score_cli", "scoring_input", "seat_order",
-           "setup_items", "strength", "text", "triangular", "veto_possible", "vp_counter_limit", "war_armies"]
+           "setup_items", "start_war_left", "strength", "text", "triangular", "veto_possible", "vp_counter_limit", "war_armies"]
 
 
 def scoring_input(state: Mapping, config: Mapping) -> tuple[dict, list[dict]]:

@@ -32,7 +32,8 @@ def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
     if state["acted"]:
         controls.append(text(_("The action of this turn is done. Cards and tile abilities may still be used."),
                              SMALL))
-        if vm.state["players"][rules.active_family(state, vm.session["config"])]["treachery"]:
+        if vm.state["players"][rules.active_family(state, vm.session["config"])]["treachery"] \
+                and rules.start_war_left(state):
             controls.append(_start_war_card(shell))
         return controls, end
     turn = [state["decade"], state["turn"], sum(a["type"] in ("end_turn", "book_income") for a in vm.session["log"])]

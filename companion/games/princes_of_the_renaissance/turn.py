@@ -17,7 +17,7 @@ from ...engine.model import InvalidAction, Msg, N_
 
 from .auction import _leader_can_pay
 from .ledger import _count, _family, _spend
-from .preparation import LEDGER_MAX, TROOPS, active_family, hand_limit, option, vp_counter_limit
+from .preparation import LEDGER_MAX, TROOPS, active_family, hand_limit, option, vp_counter_limit, wars_left
 
 
 def _begin(state: dict, args: Mapping, config: Mapping) -> None:
@@ -84,7 +84,9 @@ def _transfer(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
-    """A ledger correction with a reason (a miscount at the table; never during an auction, see `moves`)."""
+    """A ledger correction with a reason (a miscount at the table; never during an auction, see `moves`).
+    VP counters stay within the wars a game can have less those still to come (`wars_left`): a counter
+    is a war won, so the wars fought after a correction can never take the total past the box's rule."""
     family = _family(state, args.get("player"))
     what = args.get("what")
     if what not in ("gold", "influence", "vp", "treachery"):
@@ -96,14 +98,16 @@ def _adjust(state: dict, args: Mapping, config: Mapping) -> None:
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidAction(Msg(N_("Say why the ledger is corrected.")), field="reason")
     value = state["players"][family][what] + delta
+    players = len(config["players"])
     high = {"treachery": hand_limit(state, family),
-            "vp": vp_counter_limit(len(config["players"])) - sum(
+            "vp": vp_counter_limit(players) - wars_left(state, players) - sum(
                 p["vp"] for f, p in state["players"].items() if f != family)}.get(what, LEDGER_MAX)
     if not 0 <= value <= high:
         if what == "vp":
-            raise InvalidAction(Msg(N_("A game hands out one VP counter per war won, at most {n} in all: this "
-                                       "player can have from 0 to {high}."),
-                                    {"n": vp_counter_limit(len(config["players"])), "high": high}), field="delta")
+            raise InvalidAction(Msg(N_("A game hands out one VP counter per war won, at most {n} in all, and {left} "
+                                       "wars can still come: this player can have from 0 to {high}."),
+                                    {"n": vp_counter_limit(players), "left": wars_left(state, players),
+                                     "high": max(0, high)}), field="delta")
         raise InvalidAction(Msg(N_("The result must be from 0 to {n}."), {"n": high}), field="delta")
     state["players"][family][what] = value
     state["corrections"].append({"track": family, "what": what, "points": delta, "reason": reason.strip()[:200]})

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from ...engine.model import InvalidAction, Msg, N_
 
 from .ledger import ACTED, _card, _city, _clamped, _count, _family, _once
-from .preparation import DIE, NEUTRAL, TROOPS, active_family, option, owns, war_limit
+from .preparation import DIE, NEUTRAL, TROOPS, active_family, option, owns, start_war_left, war_limit
 
 
 #: City-tile and family modifiers: (owner test, troop, attack bonus, defence bonus).
@@ -113,10 +113,10 @@ def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
         raise InvalidAction(Msg(N_("This action is not understood.")))
     starter = active_family(state, config)
     if card:
-        if "start_war" in state["turn_cards"]:
-            raise InvalidAction(Msg(N_("The Start War card has been played this turn already.")), field="card")
+        if not start_war_left(state):
+            raise InvalidAction(Msg(N_("The Start War card has been played: the game has only one.")), field="card")
         _card(state, starter, "card")
-        state["turn_cards"].append("start_war")
+        state["start_wars"] += 1
     else:
         if state["acted"]:
             raise InvalidAction(Msg(ACTED), field="card")
