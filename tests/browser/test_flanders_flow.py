@@ -185,7 +185,7 @@ def test_a_refused_city_and_a_greyed_button_say_why_in_sight(app, server, lang):
     app.tap("church-0")
     app.tap("score-city")
     reason = app.t("Nothing is entered for this city: every scored city has completed quarters (its city centre "
-                   "is one). Enter the completed quarters of each guild.")
+                   "is one). Enter the completed quarters of each guild, or its neutral city centre.")
     app.says("banner", reason[:20])
     reason_in_sight(app, reason)
     app.in_sight("banner")

@@ -252,9 +252,11 @@ def _questions(config, draft: dict) -> list[tuple[str, str | None]]:
 
 def _city_draft(shell) -> dict:
     left = rules.NEUTRAL_CENTRES - sum(c.get("neutral_centre", 0) for c in shell.vm.state["cities"].values())
+    # The neutral centre is answered "none" from the start (most cities hold none): it stands among the
+    # answers, one tap changes it, and it costs the other cities no tap.
     return shell.draft.setdefault("city", {"city": None, "quarters": {}, "masters": {}, "church_all": 0,
                                            "church_with_cathedral": 0, "neutral_centre": 0, "neutral_left": left > 0,
-                                           "answered": [], "at": None})
+                                           "answered": [["centre", None]] if left > 0 else [], "at": None})
 
 
 def _city_args(draft: dict) -> dict:
