@@ -66,13 +66,13 @@ def test_flanders_explains_the_turn_order_from_the_cards_played():
 def test_village_explains_the_market_day_sale_by_sale():
     vm, _ = teaching("village", VILLAGE, [
         ("begin", {}), ("goto_step", {"step": "turns"}), ("market_start", {"player": "red"}),
-        ("market_sell", {"player": "red", "prestige": 5}),
-        ("market_sell", {"player": "ivory", "prestige": 3})])
+        ("market_sell", {"player": "red", "prestige": 5, "goods": ["horse"]}),
+        ("market_sell", {"player": "ivory", "prestige": 3, "goods": ["horse"]})])
     lines = vm.teach_explain()
     assert lines[0].startswith("Market day: Anna took the market cube, so Anna serves a customer first")
-    assert lines[1] == ("Anna: a customer worth 5 prestige points at the end of the game, paid with nothing; free of "
+    assert lines[1] == ("Anna: a customer worth 5 prestige points at the end of the game, paid with horse; free of "
                         "time (the first customer of the market day).")
-    assert lines[2] == ("Bořek: a customer worth 3 prestige points at the end of the game, paid with nothing; 1 time, "
+    assert lines[2] == ("Bořek: a customer worth 3 prestige points at the end of the game, paid with horse; 1 time, "
                         "the life marker now stands on 1.")
     vm.set_language("cs")
     assert "Bořek: zákazník za 3 body prestiže" in vm.teach_explain()[2]

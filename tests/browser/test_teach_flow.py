@@ -68,8 +68,10 @@ def test_village_teaches_the_market_day_in_both_languages(app, server):
     app.tap("begin")
     app.tap("market-start")
     app.tap("sale-6")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     app.tap("sale-3")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     explains(app, "Den trhu: kostku trhu vzal hráč Anna",
              "Anna: zákazník za 6 bodů prestiže", "bez ztráty času",

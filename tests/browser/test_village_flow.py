@@ -31,12 +31,14 @@ def play_turn(app) -> None:
 
 
 def play_market(app) -> None:
-    """A market day Anna starts: she sells to a customer showing 6 prestige, Bořek to one showing 3,
-    both pass and the day ends."""
+    """A market day Anna starts: she hands in a horse to a customer showing 6 prestige, Bořek one to a
+    customer showing 3, both pass and the day ends."""
     app.tap("market-start")
     app.tap("sale-6")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     app.tap("sale-3")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     app.tap("market-pass")
     app.tap("market-pass")
@@ -70,10 +72,12 @@ def test_a_two_player_village_game(app, server, lang):
     app.tap("market-start")
     app.says("actor", "Anna")
     app.tap("sale-6")                              # the customer shows 6 prestige
+    app.tap("sale-good-horse")
     app.frame_holds("market-sell")
     app.tap("market-sell")
     app.says("actor", "Bořek")
     app.tap("sale-3")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     app.tap("market-pass")                         # Anna passes for the day
     app.tap("market-pass")                         # Bořek too: the day ends

@@ -138,7 +138,7 @@ def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
     for colour, player in state["players"].items():
         if rules.deaths_due(player, config["lap"]) <= 0:
             continue
-        draft = shell.draft.setdefault(f"death-{colour}", {"number": rules.lowest_living(player),
+        draft = shell.draft.setdefault(f"death-{colour}", {"number": rules.lowest_visible(player) or rules.lowest_living(player),
                                                            "profession": None, "place": None, "window": None})
         numbers = sorted((k for k, v in player["living"].items() if v > 0), key=int)
         places = [("chronicle", _("Chronicle (a space is free)")), ("grave", _("Anonymous grave"))]
