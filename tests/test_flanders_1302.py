@@ -591,3 +591,19 @@ def test_step_4_without_a_turn_order_says_why_nobody_is_on_turn():
     shown = [getattr(c, "value", None) for c in _walk(shell.page.controls)]
     assert "Work out the turn order in step 3 first: it says who acts when." in shown
     assert G.guide(vm.state, vm.session["config"]).actor is None
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_score_errors_name_the_cities_and_guilds_as_the_box_does():
+    """`companion score` errors name a city or a guild as the box prints it, never by the key of the
+    rule texts ("flanders_1302.guild.grey") or the contract's spelling ("liege")."""
+    city = {"name": "liege", "quarters": {"blue": 3, "grey": 8}, "church": 0, "church_with_cathedral": 0}
+    players = [{"id": c, "influence_cards": 0} for c in ("blue", "yellow", "red", "green")]
+    twice = run_score({"game": "flanders-1302", "options": [], "players": players, "cities": [city, dict(city)]})
+    assert_refused(twice, "cities[1].name")
+    assert "Liège is scored twice" in twice.stderr
+    grey = run_score({"game": "flanders-1302", "options": [], "players": players,
+                      "cities": [city, dict(city, name="bruges")]})
+    assert_refused(grey, "quarters.grey")
+    assert "more Grey quarters in all cities" in grey.stderr and "flanders_1302." not in grey.stderr

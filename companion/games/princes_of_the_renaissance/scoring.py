@@ -285,7 +285,7 @@ def check_totals(players: list[dict]) -> None:
             if per_city[city] > TILES_PER_CITY:
                 raise inputs.InputError(inputs.join(inputs.join(path, "city_tiles"), city),
                                         Msg(N_("more {city} tiles in all than the {n} in the game, got {got}"),
-                                            {"city": city, "n": TILES_PER_CITY,
+                                            {"city": city_name(city), "n": TILES_PER_CITY,
                                              "got": sum(q["city_tiles"].get(city, 0) for q in players)}))
 
 
