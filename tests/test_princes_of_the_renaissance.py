@@ -614,7 +614,7 @@ def test_every_named_thing_has_its_text():
     keys = [f"city.{c}" for c in pr.CITIES] + [f"family.{f}" for f in pr.FAMILIES]
     keys += [f"troop.{t}" for t in pr.TROOPS] + [f"tile.{k}" for k in pr.TILE_KINDS]
     keys += [f"event.{e}" for e in pr.EVENTS] + [f"card.{c}" for c in pr.CARDS]
-    keys += [f"option.{o}" for o in pr.FORM_OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
+    keys += [f"option.{o}" for o in (*pr.FORM_OPTIONS, *pr.CZECH_READINGS)] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
     keys += [f"skip.{r}" for r in ("city_limit", "no_troops", "attacker")]
     keys += ["pope", "income.family", "income.war_pay", "battle.neutral", "battle.modifier"]
     keys += [f"decade_end.{k}" for k in ("income", "pope", "tiles", "wars", "events", "final")]
@@ -1167,3 +1167,69 @@ def test_the_event_step_says_a_tile_nobody_bids_on_stays_and_the_decade_ends_whe
         assert stays in step["body"] and stays in step["remind"] and stays in step["note"]
         assert sold in step["body"]
     assert "the opener keeps the tile" not in TEXTS[f"{pr.ID}.step.standard.event.remind"]["en"]
+
+
+def test_the_rulebook_is_one_choice_and_each_point_may_be_read_the_other_way():
+    """An English group plays by its own rulebook with one choice, not eight ticks; each point may
+    still be read the other way, and the stored config names the readings in force (issue 34)."""
+    players = {"start": 0, "players": TABLE["players"]}
+    english = pr.GAME.new_config(dict(players, edition="english"))
+    assert english["edition"] == "english" and english["options"] == []
+    assert pr.GAME.new_config(players)["options"] == list(pr.CZECH_READINGS)      # a form naming none: Czech
+    mixed = pr.GAME.new_config(dict(players, edition="english", options=["opener_may_pass", "tied_gold_no_second"]))
+    assert mixed["options"] == ["opener_may_pass", "tied_gold_no_second"]
+    czech = pr.GAME.new_config(dict(players, edition="czech", options=["counter_attack"]))
+    assert "no_counter_attack" not in czech["options"] and "milan_seven" in czech["options"]
+    for stored in (english, mixed, czech):            # a stored config is a form the check accepts again
+        assert pr.GAME.new_config(stored)["options"] == stored["options"]
+    with pytest.raises(InvalidAction) as refused:
+        pr.GAME.new_config(dict(players, edition="german"))
+    assert refused.value.field == "edition"
+
+
+def new_game_form(lang):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language(lang)
+    vm.go(f"new:{pr.ID}")
+    shell.render()
+    for i, name in enumerate(("Anna", "Bořek", "Cyril")):
+        shell.draft["new"]["players"][i]["name"] = name
+    return vm, shell
+
+
+@pytest.mark.parametrize("lang, edition, in_force", [("en", "english", []), ("cs", "czech", list(pr.CZECH_READINGS))])
+def test_the_form_proposes_the_rulebook_of_the_phones_language(lang, edition, in_force):
+    from tests.test_village import tap
+    vm, shell = new_game_form(lang)
+    assert shell.draft["new"]["edition"] == edition
+    tap(shell, "create")
+    assert vm.session["config"]["edition"] == edition and vm.session["config"]["options"] == in_force
+
+
+def test_the_form_folds_the_points_under_the_rulebook_and_a_new_rulebook_clears_them():
+    from tests.test_village import tap
+    vm, shell = new_game_form("en")
+    words = tap(shell, "option-opener_may_pass")          # English rulebook, but the opener may pass
+    assert "1 point read otherwise" in words
+    tap(shell, "edition-czech")
+    assert shell.draft["new"]["options"] == []           # the points of the rulebook left go with it
+    tap(shell, "edition-english")
+    tap(shell, "option-opener_may_pass")
+    tap(shell, "create")
+    assert vm.session["config"]["options"] == ["opener_may_pass"]
+
+
+@pytest.mark.parametrize("options", [[], ["milan_seven"], list(pr.CZECH_READINGS), ["tied_gold_no_second"]])
+def test_a_config_saved_before_the_rulebook_choice_keeps_its_rules_when_checked_or_imported(options):
+    """A saved config names the Czech readings in force, the other points English: checking the saved
+    file or importing it (both pass the config through new_config again) keeps exactly those."""
+    old = {"game": pr.ID, "variant": "standard", "start": 0, "players": TABLE["players"], "options": options}
+    again = pr.GAME.new_config(old)
+    assert again["options"] == options
+    assert again["edition"] == ("czech" if options == list(pr.CZECH_READINGS) else "english")
+    assert pr.GAME.new_config(again) == again
