@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from companion import texts
 from companion.games.elfenland import rules as el
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
 
 GAME_NAME = "elfenland"
+TEXTS = texts.load_all()[0]
 
 
 @pytest.mark.parametrize("elfengold, players, places, winners", [
@@ -717,3 +719,41 @@ def test_czech_says_this_tile_and_the_others_go_back_in_the_plural():
     for n in (2, 5):
         assert "se vracejí" in t.n("This tile and the last one go back to the pool.",
                                    "This tile and the {n} after it go back to the pool.", n)
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_a_player_who_bids_no_more_this_round_may_take_it_back_for_the_next_tiles():
+    """"No more bids this round" is not final: the table of allowed actions lets that player bid again
+    from the next tile of the row (the tile on offer began without him)."""
+    t = Table()
+    t.do("advance", to="auction")
+    assert el.moves(t.state, t.config)["bid_again"].refusal is not None       # nobody sits out
+    t.do("bid", player="red", amount=1)
+    t.do("sit_out", player="blue")
+    assert el.moves(t.state, t.config)["bid_again"].by == {"blue"}
+    t.refused("bid_again", player="green")                                  # green still bids
+    t.do("bid_again", player="blue")
+    assert english(t, "bid_again", player="blue") == "Ben bids again from the next tile"
+    t.do("bid", player="green", amount=2)
+    t.do("pass_bid", player="red")                                          # green wins tile 1
+    assert t.state["auction"]["bidders"] == ["red", "blue", "green"] and not t.state["auction"]["skipped"]
+    t.do("bid", player="red", amount=1)
+    t.do("bid", player="blue", amount=2)                                    # he bids on tile 2
+
+
+def test_bidding_again_needs_a_tile_after_the_one_on_offer():
+    t = Table()
+    t.do("advance", to="auction")
+    for tile in range(5):                                                   # tiles 1 to 5 go back to the pool
+        t.do("no_bid", tile=tile, winner=None, price=None)
+    t.do("sit_out", player="red")
+    assert t.state["auction"]["lot"]["index"] == 5                           # the last tile
+    assert "No tile is left" in el.moves(t.state, t.config)["bid_again"].refusal.text
+
+
+def test_the_auction_texts_say_that_a_player_without_gold_does_not_bid():
+    """A player with 0 gold is skipped in every auction: the rule texts and the auction step say so."""
+    for lang, said in (("en", "without gold"), ("cs", "bez zlata nepřihazuje")):
+        for key in ("rule.auction.body", "step.elfengold.auction.body", "step.elfengold.auction.remind"):
+            assert said in TEXTS[f"elfenland.{key}"][lang].lower(), (key, lang)

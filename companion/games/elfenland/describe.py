@@ -31,6 +31,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         return Msg(N_("{name} passes"), {"name": who})
     if kind == "sit_out":
         return Msg(N_("{name} passes and bids on no more tiles this round"), {"name": who})
+    if kind == "bid_again":
+        return Msg(N_("{name} bids again from the next tile"), {"name": who})
     if kind in ("no_bid", "no_more_bids"):
         return _describe_quiet_auction(kind, args, config, names)
     if kind == "move":

@@ -303,6 +303,10 @@ def _auction_story(shell, a: dict, n: int) -> list[ft.Control]:
         names = [shell.player_name(s["player"]) for s in a["skipped"] if s["reason"] == reason]
         if names:
             rows.append(text(line.format(names=", ".join(names)), SMALL))
+    for colour in vm.state["sitting_out"] if left else ():     # a mind changed: from the next tile on
+        rows.append(act(vm, "bid_again", _("{name} bids again from the next tile").format(name=shell.player_name(colour)),
+                        lambda e, c=colour: vm.dispatch("bid_again", player=c), f"bid-again-{colour}", player=colour,
+                        primary=False))
     return rows
 
 
