@@ -607,3 +607,14 @@ def test_score_errors_name_the_cities_and_guilds_as_the_box_does():
                       "cities": [city, dict(city, name="bruges")]})
     assert_refused(grey, "quarters.grey")
     assert "more Grey quarters in all cities" in grey.stderr and "flanders_1302." not in grey.stderr
+
+
+@pytest.mark.parametrize("empty", ["utrecht", "liege", "ypres"])
+def test_the_neutral_centres_setup_line_reads_true_whichever_city_stays_empty(empty):
+    """With Liège the empty city, "None goes into Liège, not even when it is Utrecht or Liège" said the
+    same thing twice and seemed to contradict itself: the line names the empty city once, as empty."""
+    table = texts.load_all()[0]
+    city = {lang: table[f"flanders_1302.city.{empty}"][lang] for lang in ("en", "cs")}
+    for lang, stays in (("en", f"{city['en']} stays empty"), ("cs", f"Město {city['cs']} zůstává prázdné")):
+        line = table["flanders_1302.setup.neutral_centres_three"][lang].format(city=city[lang])
+        assert stays in line and line.count(city[lang]) == 1 + (empty in ("utrecht", "liege")), line
