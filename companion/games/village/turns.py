@@ -75,7 +75,7 @@ def _death(state: dict, args: Mapping, config: Mapping) -> None:
     could be in the bag (FACTS §2.7)."""
     colour, player = _player(state, config, args)
     number = args.get("number")
-    if player["living"].get(number, 0) <= 0:
+    if not isinstance(number, str) or player["living"].get(number, 0) <= 0:
         raise InvalidAction(Msg(N_("No living family member has that number.")), field="number")
     visible = lowest_visible(player)
     if visible is not None and int(number) > int(visible):
