@@ -123,10 +123,12 @@ _VOCATIVE = (("něk", "ňku"), ("děk", "ďku"), ("těk", "ťku"), ("ek", "ku"),
 _HARD = set("bdfglmnprstvz")
 #: Women's first names that end in a consonant: Czech leaves them as they are ("Karin, jste na tahu"),
 #: never in a man's vocative ("Karine", "Nikole", "Miriame").
-_WOMEN = frozenset("""karin katrin kristin jasmin erin karen carmen helen kristen nikol nicol miriam mariam dagmar
-ester ingrid astrid judit judith edit edith margit ruth rút rut doris iris agnes ines mercedes dolores beatrix
-gertrud ivet nikolet rachel izabel isabel anabel annabel mabel abigail lilian vivien noemi nel elizabet elisabet
-sigrid gudrun ingeborg maud""".split())
+_WOMEN = frozenset({"karin", "katrin", "kristin", "jasmin", "erin", "karen", "carmen", "helen", "kristen", "nikol",
+                    "nicol", "miriam", "mariam", "dagmar", "ester", "ingrid", "astrid", "judit", "judith", "edit",
+                    "edith", "margit", "ruth", "rút", "rut", "doris", "iris", "agnes", "ines", "mercedes", "dolores",
+                    "beatrix", "gertrud", "ivet", "nikolet", "rachel", "izabel", "isabel", "anabel", "annabel",
+                    "mabel", "abigail", "lilian", "vivien", "noemi", "nel", "elizabet", "elisabet", "sigrid",
+                    "gudrun", "ingeborg", "maud"})
 
 
 def vocative(name: str) -> str:

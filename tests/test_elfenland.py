@@ -34,7 +34,7 @@ def test_the_tie_line_says_who_still_shares_a_place():
     players = [{"id": "a", "towns": 20, "gold": 5}, {"id": "b", "towns": 20, "gold": 5},
                {"id": "c", "towns": 20, "gold": 9}]
     lines = [m.english() for m in el.final_scores(True, players)["explain"]]
-    assert "a, b still tie on gold as well and share place 2." in lines
+    assert "a and b still tie on gold as well and share place 2." in lines
 
 
 def run_score(payload, *args):
@@ -379,7 +379,7 @@ def test_nobody_else_bids_gives_the_tile_to_the_highest_bidder():
     t.do("no_bid", tile=0, winner="blue", price=3)
     assert t.gold("blue") == 12 - 3 and t.state["sold"][-1]["winner"] == "blue"
     assert t.state["auction"]["lot"]["index"] == 1 and t.state["step"] == "auction"
-    assert english(t, "no_bid", tile=0, winner="blue", price=3) == "Nobody else bids: Ben wins tile 1 at 3 gold"
+    assert english(t, "no_bid", tile=0, winner="blue", price=3) == "Nobody else bids: Ben wins tile 1 at 3 gold coins"
 
 
 def test_nobody_else_bids_this_round_sells_the_tile_on_offer_and_returns_the_rest():
@@ -394,7 +394,7 @@ def test_nobody_else_bids_this_round_sells_the_tile_on_offer_and_returns_the_res
     assert t.gold("blue") == 12 - 4 and t.gold("red") == t.gold("green") == 12
     assert t.state["step"] == "plan" and t.state["auction"] is None
     assert english(t, "no_more_bids", tile=1, winner="blue", price=4) == (
-        "No more bids: Ben wins tile 2 at 4 gold, 4 back to the pool")
+        "No more bids: Ben wins tile 2 at 4 gold coins, 4 back to the pool")
     assert english(t, "no_more_bids", tile=5, winner=None, price=None) == (
         "No more bids: the last tile back to the pool")
 
@@ -449,7 +449,7 @@ def test_nobody_else_moves():
     t.refused("nobody_moves", "player", players=["blue", "green"])   # Ann has not moved yet
     t.do("move", player="red", visits=[{"town": "beata"}], take="gold")
     assert el.waiting_movers(t.state, t.config) == ["blue", "green"]
-    assert english(t, "nobody_moves", players=["blue", "green"]) == "Ben, Cid do not move and draw 2 cards each"
+    assert english(t, "nobody_moves", players=["blue", "green"]) == "Ben and Cid do not move and draw 2 cards each"
     t.refused("nobody_moves", "player", players=["green", "blue"])
     t.do("nobody_moves", players=["blue", "green"])
     assert t.state["step"] == "end" and all(p["moved"] for p in t.state["players"].values())

@@ -53,7 +53,8 @@ def test_flanders_explains_the_first_city_scoring_with_the_tables_names_and_numb
     assert "Bořek ties on quarters with Anna and wins the tie with more guild masters." in lines
     vm.set_language("cs")
     czech = vm.teach_explain()
-    assert czech[0].startswith("První obodování města: Gent má hodnotu 7 bodů") and " 4 pro druhý" in czech[0]
+    assert czech[0].startswith("První vyhodnocení města: Gent dá cechu na prvním místě 7 bodů") and \
+        "a druhému 4" in czech[0]
     assert any("Bořek" in line and "2" in line for line in czech[1:])
 
 
@@ -109,7 +110,7 @@ def test_carcassonne_explains_the_first_completed_feature():
         ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"red": 1, "blue": 1}})])
     lines = vm.teach_explain()
     # a complete city: 3 tiles × 2 + 1 pennant × 2 = 8, Anna and Bořek tie and both score it in full
-    assert lines[1] == ("Feature 1, complete city: tiles 3 × 2 + pennants 1 × 2 = 8 points: Anna, Bořek tie with "
+    assert lines[1] == ("Feature 1, complete city: tiles 3 × 2 + pennants 1 × 2 = 8 points: Anna and Bořek tie with "
                         "1 meeple each and each scores the full value.")
     assert lines[2] == "Scores now: Anna 8, Bořek 8, Cyril 0."
 

@@ -73,9 +73,9 @@ def test_village_teaches_the_market_day_in_both_languages(app, server):
     app.tap("sale-3")
     app.tap("sale-good-horse")
     app.tap("market-sell")
-    explains(app, "Den trhu: kostku trhu vzal hráč Anna",
+    explains(app, "Den trhu: kostku trhu má Anna",
              "Anna: zákazník za 6 bodů prestiže", "bez ztráty času",
-             "Bořek: zákazník za 3 body prestiže", "značka života teď stojí na 1")
+             "Bořek: zákazník za 3 body prestiže", "ukazatel času teď stojí na 1")
     explains(app, switched(app, "en", "Market day: {name} took the market cube, so {name} serves a customer first "
                                        "and pays no time for that first customer; every other customer served costs "
                                        "{n} time."), "Anna", "Bořek")

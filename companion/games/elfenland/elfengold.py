@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...engine import auction
-from ...engine.model import InvalidAction, Msg, N_
+from ...engine.model import InvalidAction, Msg, N_, P_
 from .preparation import GOLD_DISCS, GOLD_IN_BOX, POOL, _name, _player, colour_at
 
 
@@ -45,6 +45,12 @@ GOLD_PER_CARD = 3
 WIZARD_OBSTACLE = 1                       # gold per obstacle card replaced by a wizard
 WIZARD_CARPET = 3                         # gold for a flying carpet
 MIN_BID = 1
+
+
+def coins(n: int) -> Msg:
+    """An amount of gold as the reader says it with its unit: "4 gold coins", Czech "4 zlaťáky"
+    (1 zlaťák, 2 zlaťáky, 5 zlaťáků)."""
+    return P_("{n} gold coin", "{n} gold coins", n)
 
 
 def move_gold(visits: Sequence[Mapping]) -> tuple[int, list[tuple[str, int]]]:

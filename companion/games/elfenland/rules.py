@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from ...engine.model import ALLOWED, GameDef, Msg, N_, Rule, refused
 from .describe import describe, guide
 from .elfengold import (GOLD_CARDS, GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD_OBSTACLE, _adjust, _bid, _gold_card,
-                        _bid_again, _no_bid, _pass_bid, _reveal, _sit_out, _take_pile, bank, move_gold)
+                        _bid_again, _no_bid, _pass_bid, _reveal, _sit_out, _take_pile, bank, coins, move_gold)
 from .moves import TERRAINS, TRANSPORTS, WATERS, _move, _pass_move, _town, road_cost, waiting_movers
 from .phases import _advance, _begin, _next_phase, _no_more_bids, _nobody_moves, next_stop
 from .scoring import _cards, _finish, final_scores, result, score_cli
@@ -29,7 +29,7 @@ from .preparation import (COLOURS, ELFENGOLD, GOLD_DISCS, GOLD_IN_BOX, HAND_AFTE
 
 __all__ = ["COLOURS", "ELFENGOLD", "GAME", "GOLD_CARDS", "GOLD_DISCS", "GOLD_IN_BOX", "GOLD_PER_CARD",
            "HAND_AFTER_MOVE", "ID", "INCOME", "REDUCERS", "TERRAINS", "TOWN_LIST", "TRANSPORTS", "WATERS",
-           "WIZARD_CARPET", "WIZARD_OBSTACLE", "bank", "colour_at", "describe", "final_scores", "guide", "move_gold",
+           "WIZARD_CARPET", "WIZARD_OBSTACLE", "bank", "coins", "colour_at", "describe", "final_scores", "guide", "move_gold",
            "moves", "next_stop", "road_cost", "score_cli", "setup_items", "text", "waiting_movers"]
 
 
