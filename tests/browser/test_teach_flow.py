@@ -53,7 +53,7 @@ def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
              "Bořek ties on quarters with Anna and wins the tie with more guild masters.")
     app.tap("lang-cs")
     app.language("cs")
-    explains(app, "Gent má hodnotu 7 bodů", "Bořek")
+    explains(app, "Gent dá cechu na prvním místě 7 bodů", "Bořek")
     app.says("teach-explain", "Anna")
 
 
@@ -123,9 +123,9 @@ def test_carcassonne_teaches_the_first_completed_feature_in_both_languages(app, 
     app.tap("f-pennants-1")
     app.tap("f-m-green")                          # Anna's own knight is proposed: she completed the city
     app.tap("score-feature")
-    explains(app, "Anna, Bořek", "10", "Body teď: Anna 10, Bořek 10, Cyril 0.")
+    explains(app, "Anna a Bořek", "10", "Body teď: Anna 10, Bořek 10, Cyril 0.")
     switched(app, "en", "Scores now: {totals}.")
-    explains(app, "Anna, Bořek", "Scores now: Anna 10, Bořek 10, Cyril 0.")
+    explains(app, "Anna and Bořek", "Scores now: Anna 10, Bořek 10, Cyril 0.")
 
 
 def test_elfenland_teaches_the_first_auction_in_both_languages(app, server):

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 
 from ...engine.flow import score_track
 from ...engine.model import ALLOWED, GameDef, Guide, Msg, N_, P_, Rule, refused
-from .box import (ACTION_TIME, COINS, COLOURS, CUSTOMERS, FARMYARD_GRAIN, GOODS, GRAIN, ID, MARKET_TIME, MASS_PIECES,
+from .box import (ACTION_TIME, COINS, COLOURS, CUSTOMER_PRESTIGE_MAX, CUSTOMERS, FARMYARD_GRAIN, GOODS, GRAIN, ID, MARKET_TIME, MASS_PIECES,
                   MEMBERS, PLAGUE_TIME, PROFESSIONS, TRAVEL_MARKERS, _name, in_church, living, lowest_living, lowest_visible,
                   text)
 from .ending import _end_trigger, _finish, final_action_order
@@ -39,7 +39,7 @@ from .turns import (STEPS, _begin, _birth, _church, _coins, _death, _dying, _got
 
 #: What the screens, the teach mode and the tests read from the rules, wherever it is defined.
 __all__ = [
-    "ACTION_TIME", "COINS", "COLOURS", "FARMYARD_GRAIN", "GAME", "GOODS", "GRAIN", "ID", "MARKET_TIME", "MASS_PIECES",
+    "ACTION_TIME", "COINS", "COLOURS", "CUSTOMER_PRESTIGE_MAX", "FARMYARD_GRAIN", "GAME", "GOODS", "GRAIN", "ID", "MARKET_TIME", "MASS_PIECES",
     "MEMBERS", "PROFESSIONS", "STEPS", "TRAVEL_MARKERS", "_dying", "can_move", "chronicle_points", "deaths_due",
     "final_action_order", "final_scores", "in_church", "living", "lowest_living", "lowest_visible", "mass_idle",
     "mass_majority",
