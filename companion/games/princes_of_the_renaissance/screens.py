@@ -75,7 +75,7 @@ def _edition(shell, form: dict) -> list[ft.Control]:
                     icon=ft.Icons.CHECK_BOX if name in form["options"] else ft.Icons.CHECK_BOX_OUTLINE_BLANK)
              for name in names]
     changed = len(form["options"])
-    return [heading(_("Rulebook")),
+    return [heading(_("Which rulebook do you play by?")),
             choice_chips("edition", [("czech", _("Czech rulebook")), ("english", _("English rulebook"))],
                          form["edition"], choose),
             shell.fold("rule-options", _("Where the rulebooks differ"), [
