@@ -137,14 +137,15 @@ def score(game_name: str, path: str = "-") -> int:
         return _fail("input is not valid JSON: a number is too long")
     except RecursionError:
         return _fail("input is nested too deeply")
+    texts = _english_texts(scorer.game_id)          # the names of cities and guilds, as the box prints them
     try:
         result = scorer.score(data)
-        texts = _english_texts(scorer.game_id)
         result["explain"] = [line.english(texts) for line in result.get("explain", [])]
         # a lone surrogate can only sit inside a JSON string, where its \udXXX escape is valid JSON
         out = (json.dumps(result, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
     except InputError as error:
-        return _fail(str(error))
+        said = error.msg.english(texts)
+        return _fail(f"{error.path}: {said}" if error.path else said)
     except RecursionError:
         return _fail("input is nested too deeply")
     except Exception as error:  # noqa: BLE001 - a fault of ours: still one line, never a traceback

@@ -120,16 +120,25 @@ def format_number(value: float, lang: str) -> str:
 #: Czech vocative endings of first names, tried in order: (the name's ending, what replaces it).
 _VOCATIVE = (("něk", "ňku"), ("děk", "ďku"), ("těk", "ťku"), ("ek", "ku"), ("avel", "avle"), ("arel", "arle"), ("tr", "tře"), ("dr", "dře"), ("a", "o"), ("ch", "chu"), ("k", "ku"),
              ("h", "hu"), ("g", "gu"), *((c, c + "i") for c in "šžčřcjďťň"))
-_HARD = set("bdfglmnpstvz")
+_HARD = set("bdfglmnprstvz")
+#: Women's first names that end in a consonant: Czech leaves them as they are ("Karin, jste na tahu"),
+#: never in a man's vocative ("Karine", "Nikole", "Miriame").
+_WOMEN = frozenset({"karin", "katrin", "kristin", "jasmin", "erin", "karen", "carmen", "helen", "kristen", "nikol",
+                    "nicol", "miriam", "mariam", "dagmar", "ester", "ingrid", "astrid", "judit", "judith", "edit",
+                    "edith", "margit", "ruth", "rút", "rut", "doris", "iris", "agnes", "ines", "mercedes", "dolores",
+                    "beatrix", "gertrud", "ivet", "nikolet", "rachel", "izabel", "isabel", "anabel", "annabel",
+                    "mabel", "abigail", "lilian", "vivien", "noemi", "nel", "elizabet", "elisabet", "sigrid",
+                    "gudrun", "ingeborg", "maud"})
 
 
 def vocative(name: str) -> str:
-    """How Czech addresses a player by name ("Anno, jste na tahu", "Bořku", "Petře", "Tomáši", "Cyrile"):
-    the first word of the name in the vocative, by the common endings of Czech first names; a name
-    that ends otherwise (Marie, Hugo, Ami, a nickname with digits) is left as it is."""
+    """How Czech addresses a player by name ("Anno, jste na tahu", "Bořku", "Petře", "Libore",
+    "Tomáši", "Cyrile"): the first word of the name in the vocative, by the common endings of Czech
+    first names; a name that ends otherwise (Marie, Hugo, Ami, a nickname with digits) and a woman's
+    name that ends in a consonant (Karin, Nikol, Miriam) are left as they are."""
     first, _, rest = name.partition(" ")
     lower = first.lower()
-    if len(first) < 2 or not first.isalpha():
+    if len(first) < 2 or not first.isalpha() or lower in _WOMEN:
         return name
     for ending, replaced in _VOCATIVE:
         if lower.endswith(ending) and len(lower) > len(ending):
@@ -142,35 +151,64 @@ def vocative(name: str) -> str:
 
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+#: Regions whose English writes the month first ("Dec 3, 2026 9:35 AM"); every other English region writes
+#: the day first ("3 Dec 2026 09:35"), as Babel's en_GB does (the browser build, without Babel).
+_MONTH_FIRST = frozenset({"US", "CA", "PH", "AS", "GU", "MP", "PR", "UM", "VI"})
 
 
-def format_when(when: float, lang: str, year: bool = True, clock: bool = False) -> str:
-    """A moment (seconds since the epoch, local time) as `lang` writes it: Czech "2. 12. 2026 17:05",
-    English "Dec 2, 2026 5:05 PM" (Babel's medium date and short time; without `year`, "2. 12." and
-    "Dec 2"); where Babel is not shipped (the browser build) the same by hand."""
+def browser_region(tags, lang: str) -> str | None:
+    """The region of the first of the browser's language tags (`navigator.languages`) in `lang`:
+    "en-GB" → "GB"; None when no tag of that language names one."""
+    for tag in tags:
+        parts = str(tag).replace("_", "-").split("-")
+        if parts[0].lower() == lang and len(parts) > 1 and len(parts[-1]) == 2 and parts[-1].isalpha():
+            return parts[-1].upper()
+    return None
+
+
+def format_when(when: float, lang: str, year: bool = True, clock: bool = False, region: str | None = None) -> str:
+    """A moment (seconds since the epoch, local time) as `lang` writes it in `region` (the browser's):
+    Czech "2. 12. 2026 17:05", US English "Dec 2, 2026 5:05 PM", British English "2 Dec 2026 17:05"
+    (Babel's medium date and short time of the locale; without `year`, "2. 12.", "Dec 2", "2 Dec");
+    where Babel is not shipped (the browser build) the same by hand."""
     import datetime
 
     moment = datetime.datetime.fromtimestamp(when)
     try:
+        from babel import Locale, UnknownLocaleError
         from babel.dates import format_date, format_skeleton, format_time
     except ImportError:
+        day_first = lang == "cs" or (region is not None and region not in _MONTH_FIRST)
         if lang == "cs":
             day = f"{moment.day}. {moment.month}." + (f" {moment.year}" if year else "")
-            hour = f"{moment.hour}:{moment.minute:02d}"
+        elif day_first:
+            day = f"{moment.day} {_MONTHS[moment.month - 1]}" + (f" {moment.year}" if year else "")
         else:
             day = f"{_MONTHS[moment.month - 1]} {moment.day}" + (f", {moment.year}" if year else "")
+        if lang == "cs":
+            hour = f"{moment.hour}:{moment.minute:02d}"
+        elif day_first:
+            hour = f"{moment.hour:02d}:{moment.minute:02d}"
+        else:
             hour = f"{(moment.hour - 1) % 12 + 1}:{moment.minute:02d}\u202f{'AM' if moment.hour < 12 else 'PM'}"
     else:
-        day = format_date(moment, "medium", locale=lang) if year else format_skeleton("MMMd", moment, locale=lang)
-        hour = format_time(moment, "short", locale=lang)
+        locale = lang
+        if region:
+            try:
+                locale = str(Locale.parse(f"{lang}_{region}"))
+            except (UnknownLocaleError, ValueError):
+                locale = lang
+        day = format_date(moment, "medium", locale=locale) if year else format_skeleton("MMMd", moment, locale=locale)
+        hour = format_time(moment, "short", locale=locale)
     return f"{day} {hour}" if clock else day
 
 
 class Translator:
     """Everything one screen needs to speak one language: UI strings, plurals, rule text."""
 
-    def __init__(self, lang: str, text_lookup):
+    def __init__(self, lang: str, text_lookup, region: str | None = None):
         self.lang = lang
+        self.region = region          # the browser's region, for dates ("en-GB": day first)
         self._t = translations(lang)
         self._text = text_lookup
 
@@ -190,8 +228,9 @@ class Translator:
         return format_number(value, self.lang)
 
     def when(self, when: float, year: bool = True, clock: bool = False) -> str:
-        """A date (and with `clock` its time) as this language writes it (`format_when`)."""
-        return format_when(when, self.lang, year, clock)
+        """A date (and with `clock` its time) as this language writes it in the browser's region
+        (`format_when`)."""
+        return format_when(when, self.lang, year, clock, self.region)
 
     def msg(self, msg: Msg) -> str:
         return render(msg, self._t.gettext, self._t.ngettext, self.text)

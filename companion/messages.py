@@ -7,7 +7,7 @@ compile each string annotation, which `companion score` pays for at its start (t
 """
 
 from typing import Any, NamedTuple
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 
 def N_(text: str) -> str:
@@ -21,6 +21,15 @@ def P_(singular: str, plural: str, n: int, **params: Any) -> "Msg":
     Extracted as a plural entry (keyword `P_:1,2`); `n` is also available as `{n}`.
     """
     return Msg(singular, {"n": n, **params}, plural=plural, n=n)
+
+
+def listed(names: Sequence[Any]) -> Any:
+    """Names (or Refs, or Msgs) listed as the reader says them: "Anna", "Anna and Bořek", "Anna, Bořek
+    and Cyril" (Czech "Anna a Bořek"): one name as it is, more as a message."""
+    if len(names) < 2:
+        return names[0] if names else ""
+    some = Msg(", ".join("{n%d}" % i for i in range(len(names) - 1)), {f"n{i}": n for i, n in enumerate(names[:-1])})
+    return Msg(N_("{some} and {last}"), {"some": some, "last": names[-1]})
 
 
 class Ref(NamedTuple):

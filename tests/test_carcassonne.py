@@ -95,7 +95,7 @@ def test_gifts_key_only_with_the_option():
 def test_tied_players_share_the_place_and_the_explain_says_why():
     result = cc.final_scores([], [player("a", 10), player("b", 10), player("c", 4)], [])
     assert [p["place"] for p in result["players"]] == [1, 1, 3] and result["winners"] == ["a", "b"]
-    assert any("no tie-break" in line.english() and "a, b" in line.english() for line in result["explain"])
+    assert any("no tie-break" in line.english() and "a and b" in line.english() for line in result["explain"])
 
 
 def test_explain_names_the_majority_the_tie_and_the_minority():
@@ -104,8 +104,8 @@ def test_explain_names_the_majority_the_tie_and_the_minority():
         feature("road", {"red": 1, "blue": 1}, tiles=2),
         feature("field", cities=2)])
     synod, tie, empty = (line.english() for line in result["explain"])
-    assert "= 9 points" in synod and "red has the most meeples (2)" in synod and "blue, green: fewer meeples" in synod
-    assert "red, blue tie with 1 meeple each" in tie
+    assert "= 9 points" in synod and "red has the most meeples (2)" in synod and "blue and green: fewer meeples" in synod
+    assert "red and blue tie with 1 meeple each" in tie
     assert "nobody scores" in empty
 
 

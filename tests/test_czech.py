@@ -328,3 +328,59 @@ def test_the_elfenland_box_limits_name_their_pieces_in_czech():
 ])
 def test_no_czech_text_anywhere_uses_the_replaced_terms(wrong, right):
     assert hits(wrong, every_czech_text()) == [], f"say {right}"
+
+
+# -- issue 34: the Czech a reader stumbles on ---------------------------------------------------------
+
+@pytest.mark.parametrize("wrong, right", [
+    (r"\bobodov|\bobodují|\bobodujte", "vyhodnotit (an území or a city is vyhodnoceno)"),
+    (r"\bvlivov\w* kart", "karty vlivu"),
+    (r"\bstavební\w* pol[eíi]", "stavební místo"),
+    (r"\bznačk\w* života|\bznačk\w* na počítadle života", "ukazatel času"),
+    (r"\bElfengold", "Zlato elfů, as the Czech box says"),
+    (r"natrvalo", "a pass is final for this auction (or tile) only"),
+    (r"\bVyhrává nejvíc", "Vyhrává ten, kdo má nejvíc …"),
+    (r"\bhráč\w* \{(name|names|first|second|player|giver|taker)\}", "a wording that fits any player ('Na tahu: Anna')"),
+    (r"(\{\w+\}|\b\d+) čas\b", "jednotky času, or 'čas: {n}'"),
+    (r"\(\{currency\}\)", "the currency said as a word, not '15 (Zlato)'"),
+    (r"teď jich má", "a count said with its noun"),
+    (r"\bve (dvou|třech|čtyřech) hráčích", "při třech hráčích, or ve třech"),
+    (r"\{feature\} vyhodnocen", "a wording that fits any feature's gender ('Cesta – vyhodnocení')"),
+    (r"\bse hodnotí|\bhodnocení\b", "vyhodnotit, vyhodnocení"),
+])
+def test_no_czech_text_says_what_issue_34_found(wrong, right):
+    assert hits(wrong, every_czech_text(), 0) == [], f"say {right}"
+
+
+def test_elfengold_says_aukce_and_zlate_disky():
+    """The Czech Elfengold box calls the tile auction "Aukce" and the towns' values golden discs: one
+    word each (Princes, whose Czech summary says "dražba", keeps that)."""
+    elfenland = {**game_texts("elfenland"), **game_messages("elfenland")}
+    assert hits(r"\bdražb|\bkotouč", elfenland) == []
+
+
+def test_a_czech_message_with_an_amount_of_gold_says_its_unit():
+    """"za {price}" lost the English "gold": every Czech message whose English names gold after an amount
+    says it too (zlato, zlaťák)."""
+    lost = [f"{ids(e)[0]!r}: {s}" for e in catalogue() if e.id and re.search(r"\{\w+\} gold\b", " ".join(ids(e)))
+            for s in strings(e) if not re.search("zlat|zlať", s.lower())]
+    assert lost == []
+
+
+@pytest.mark.parametrize("price, said", [(1, "za 1 zlaťák"), (2, "za 2 zlaťáky"), (5, "za 5 zlaťáků")])
+def test_the_elfengold_auction_says_the_price_with_its_plural(price, said):
+    from companion.games.elfenland import rules as el
+    t = Translator("cs", lambda key, lang: TEXTS[key][lang])
+    config = {"players": [{"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"}]}
+    line = t.msg(el.describe({"type": "no_bid", "args": {"tile": 0, "winner": "red", "price": price}}, config))
+    assert said in line, line
+
+
+def test_tied_players_are_listed_with_a():
+    from companion.engine.ranking import places_without_tie_break
+    from companion.engine.model import listed
+    t = Translator("cs", lambda key, lang: TEXTS[key][lang])
+    rows = [{"id": i, "breakdown": {"points": 7}} for i in ("Anna", "Bořek", "Cyril")]
+    (line,) = places_without_tie_break(rows, lambda group: listed([r["id"] for r in group]))
+    assert t.msg(line).startswith("Anna, Bořek a Cyril mají shodně 7 bodů"), t.msg(line)
+    assert Translator("en", lambda key, lang: TEXTS[key][lang]).msg(line).startswith("Anna, Bořek and Cyril tie")

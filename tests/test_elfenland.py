@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from companion import texts
 from companion.games.elfenland import rules as el
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
 
 GAME_NAME = "elfenland"
+TEXTS = texts.load_all()[0]
 
 
 @pytest.mark.parametrize("elfengold, players, places, winners", [
@@ -32,7 +34,7 @@ def test_the_tie_line_says_who_still_shares_a_place():
     players = [{"id": "a", "towns": 20, "gold": 5}, {"id": "b", "towns": 20, "gold": 5},
                {"id": "c", "towns": 20, "gold": 9}]
     lines = [m.english() for m in el.final_scores(True, players)["explain"]]
-    assert "a, b still tie on gold as well and share place 2." in lines
+    assert "a and b still tie on gold as well and share place 2." in lines
 
 
 def run_score(payload, *args):
@@ -377,7 +379,7 @@ def test_nobody_else_bids_gives_the_tile_to_the_highest_bidder():
     t.do("no_bid", tile=0, winner="blue", price=3)
     assert t.gold("blue") == 12 - 3 and t.state["sold"][-1]["winner"] == "blue"
     assert t.state["auction"]["lot"]["index"] == 1 and t.state["step"] == "auction"
-    assert english(t, "no_bid", tile=0, winner="blue", price=3) == "Nobody else bids: Ben wins tile 1 at 3 gold"
+    assert english(t, "no_bid", tile=0, winner="blue", price=3) == "Nobody else bids: Ben wins tile 1 at 3 gold coins"
 
 
 def test_nobody_else_bids_this_round_sells_the_tile_on_offer_and_returns_the_rest():
@@ -392,7 +394,7 @@ def test_nobody_else_bids_this_round_sells_the_tile_on_offer_and_returns_the_res
     assert t.gold("blue") == 12 - 4 and t.gold("red") == t.gold("green") == 12
     assert t.state["step"] == "plan" and t.state["auction"] is None
     assert english(t, "no_more_bids", tile=1, winner="blue", price=4) == (
-        "No more bids: Ben wins tile 2 at 4 gold, 4 back to the pool")
+        "No more bids: Ben wins tile 2 at 4 gold coins, 4 back to the pool")
     assert english(t, "no_more_bids", tile=5, winner=None, price=None) == (
         "No more bids: the last tile back to the pool")
 
@@ -447,7 +449,7 @@ def test_nobody_else_moves():
     t.refused("nobody_moves", "player", players=["blue", "green"])   # Ann has not moved yet
     t.do("move", player="red", visits=[{"town": "beata"}], take="gold")
     assert el.waiting_movers(t.state, t.config) == ["blue", "green"]
-    assert english(t, "nobody_moves", players=["blue", "green"]) == "Ben, Cid do not move and draw 2 cards each"
+    assert english(t, "nobody_moves", players=["blue", "green"]) == "Ben and Cid do not move and draw 2 cards each"
     t.refused("nobody_moves", "player", players=["green", "blue"])
     t.do("nobody_moves", players=["blue", "green"])
     assert t.state["step"] == "end" and all(p["moved"] for p in t.state["players"].values())
@@ -717,3 +719,41 @@ def test_czech_says_this_tile_and_the_others_go_back_in_the_plural():
     for n in (2, 5):
         assert "se vracejí" in t.n("This tile and the last one go back to the pool.",
                                    "This tile and the {n} after it go back to the pool.", n)
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_a_player_who_bids_no_more_this_round_may_take_it_back_for_the_next_tiles():
+    """"No more bids this round" is not final: the table of allowed actions lets that player bid again
+    from the next tile of the row (the tile on offer began without him)."""
+    t = Table()
+    t.do("advance", to="auction")
+    assert el.moves(t.state, t.config)["bid_again"].refusal is not None       # nobody sits out
+    t.do("bid", player="red", amount=1)
+    t.do("sit_out", player="blue")
+    assert el.moves(t.state, t.config)["bid_again"].by == {"blue"}
+    t.refused("bid_again", player="green")                                  # green still bids
+    t.do("bid_again", player="blue")
+    assert english(t, "bid_again", player="blue") == "Ben bids again from the next tile"
+    t.do("bid", player="green", amount=2)
+    t.do("pass_bid", player="red")                                          # green wins tile 1
+    assert t.state["auction"]["bidders"] == ["red", "blue", "green"] and not t.state["auction"]["skipped"]
+    t.do("bid", player="red", amount=1)
+    t.do("bid", player="blue", amount=2)                                    # he bids on tile 2
+
+
+def test_bidding_again_needs_a_tile_after_the_one_on_offer():
+    t = Table()
+    t.do("advance", to="auction")
+    for tile in range(5):                                                   # tiles 1 to 5 go back to the pool
+        t.do("no_bid", tile=tile, winner=None, price=None)
+    t.do("sit_out", player="red")
+    assert t.state["auction"]["lot"]["index"] == 5                           # the last tile
+    assert "No tile is left" in el.moves(t.state, t.config)["bid_again"].refusal.text
+
+
+def test_the_auction_texts_say_that_a_player_without_gold_does_not_bid():
+    """A player with 0 gold is skipped in every auction: the rule texts and the auction step say so."""
+    for lang, said in (("en", "without gold"), ("cs", "bez zlata nepřihazuje")):
+        for key in ("rule.auction.body", "step.elfengold.auction.body", "step.elfengold.auction.remind"):
+            assert said in TEXTS[f"elfenland.{key}"][lang].lower(), (key, lang)

@@ -625,7 +625,7 @@ def test_the_neutral_centres_are_never_confused_with_the_cities_of_the_same_name
         for item in ("setup.empty_city", "setup.centres_three", "setup.neutral_centres_three"):
             assert "{city}" in found[f"flanders_1302.{item}"]
         assert neutral in found["flanders_1302.setup.neutral_centres"]
-    assert "even when it is Utrecht or Liège" in flanders_texts("en")["flanders_1302.setup.neutral_centres_three"]
+    assert "whatever those cities are called" in flanders_texts("en")["flanders_1302.setup.neutral_centres_three"]
 
 
 def test_only_played_influence_cards_are_said_to_leave_the_game():
@@ -645,3 +645,30 @@ def test_step_4_without_a_turn_order_says_why_nobody_is_on_turn():
     shown = [getattr(c, "value", None) for c in _walk(shell.page.controls)]
     assert "Work out the turn order in step 3 first: it says who acts when." in shown
     assert G.guide(vm.state, vm.session["config"]).actor is None
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_score_errors_name_the_cities_and_guilds_as_the_box_does():
+    """`companion score` errors name a city or a guild as the box prints it, never by the key of the
+    rule texts ("flanders_1302.guild.grey") or the contract's spelling ("liege")."""
+    city = {"name": "liege", "quarters": {"blue": 3, "grey": 8}, "church": 0, "church_with_cathedral": 0}
+    players = [{"id": c, "influence_cards": 0} for c in ("blue", "yellow", "red", "green")]
+    twice = run_score({"game": "flanders-1302", "options": [], "players": players, "cities": [city, dict(city)]})
+    assert_refused(twice, "cities[1].name")
+    assert "Liège is scored twice" in twice.stderr
+    grey = run_score({"game": "flanders-1302", "options": [], "players": players,
+                      "cities": [city, dict(city, name="bruges")]})
+    assert_refused(grey, "quarters.grey")
+    assert "more Grey quarters in all cities" in grey.stderr and "flanders_1302." not in grey.stderr
+
+
+@pytest.mark.parametrize("empty", ["utrecht", "liege", "ypres"])
+def test_the_neutral_centres_setup_line_reads_true_whichever_city_stays_empty(empty):
+    """With Liège the empty city, "None goes into Liège, not even when it is Utrecht or Liège" said the
+    same thing twice and seemed to contradict itself: the line names the empty city once, as empty."""
+    table = texts.load_all()[0]
+    city = {lang: table[f"flanders_1302.city.{empty}"][lang] for lang in ("en", "cs")}
+    for lang, stays in (("en", f"{city['en']} stays empty"), ("cs", f"Město {city['cs']} zůstává prázdné")):
+        line = table["flanders_1302.setup.neutral_centres_three"][lang].format(city=city[lang])
+        assert stays in line and line.count(city[lang]) == 1 + (empty in ("utrecht", "liege")), line

@@ -160,6 +160,10 @@ def test_every_step_reminder_is_one_short_line():
 @pytest.mark.parametrize("name, addressed", [
     ("Anna", "Anno"), ("Bořek", "Bořku"), ("Cyril", "Cyrile"), ("Petr", "Petře"), ("Tomáš", "Tomáši"),
     ("Pavel", "Pavle"), ("Zdeněk", "Zdeňku"), ("Vojtěch", "Vojtěchu"), ("Marie", "Marie"), ("Jiří", "Jiří"),
-    ("Michal", "Michale"), ("Anna B.", "Anno B."), ("Hráč 2", "Hráči 2"), ("X1", "X1")])
+    ("Michal", "Michale"), ("Anna B.", "Anno B."), ("Hráč 2", "Hráči 2"), ("X1", "X1"),
+    # issue 34: -r names (Libor, Igor, Viktor), and women's names that end in a consonant stay as they are
+    ("Libor", "Libore"), ("Igor", "Igore"), ("Viktor", "Viktore"), ("Alexandr", "Alexandře"),
+    ("Karin", "Karin"), ("Nikol", "Nikol"), ("Miriam", "Miriam"), ("Dagmar", "Dagmar"), ("Ester", "Ester"),
+    ("KARIN", "KARIN"), ("Nikol K.", "Nikol K.")])
 def test_czech_addresses_a_player_in_the_vocative(name, addressed):
     assert vocative(name) == addressed

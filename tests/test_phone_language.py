@@ -100,3 +100,29 @@ def test_a_new_tab_takes_the_phones_choice_else_its_browsers():
     assert ask(Phone("de", ["de-AT", "cs-CZ"])) == "cs"
     assert ask(Phone(None, ["de-AT"])) is None            # neither: the store's setting
     assert ask(Phone(None, fails=True)) is None           # a phone that does not answer draws anyway
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_dates_follow_the_browsers_region(monkeypatch):
+    """An en-GB browser got US dates ("Dec 3 9:35 AM"): a date follows the region of the browser's tag
+    in the language shown, by hand (the browser build) as with Babel."""
+    from companion.i18n import Translator, browser_region
+    assert browser_region(["en-GB", "cs"], "en") == "GB" and browser_region(["cs-CZ", "en-US"], "en") == "US"
+    assert browser_region(["cs"], "cs") is None and browser_region(["de-AT"], "en") is None
+    assert format_when(WHEN, "en", region="GB") == "2 Dec 2026"
+    assert format_when(WHEN, "en", year=False, clock=True, region="GB") == "2 Dec 17:05"
+    assert format_when(WHEN, "en", region="US") == "Dec 2, 2026"
+    assert Translator("en", lambda key, lang: key, region="GB").when(WHEN) == "2 Dec 2026"
+    cases = [(lang, region, year, clock) for lang, region in (("en", "GB"), ("en", "US"), ("en", "IE"), ("cs", "CZ"))
+             for year in (True, False) for clock in (True, False)]
+    with_babel = [format_when(WHEN, lang, year, clock, region).replace("\u202f", " ") for lang, region, year, clock in cases]
+    monkeypatch.setitem(sys.modules, "babel.dates", None)
+    by_hand = [format_when(WHEN, lang, year, clock, region).replace("\u202f", " ") for lang, region, year, clock in cases]
+    assert by_hand == with_babel
+
+
+def test_the_browsers_tags_are_read_for_the_region():
+    from companion.ui.app import browser_tags
+    assert asyncio.run(browser_tags(Phone(None, ["en-GB", "cs"]))) == ["en-GB", "cs", "en-GB"]
+    assert asyncio.run(browser_tags(Phone(None, fails=True))) == []

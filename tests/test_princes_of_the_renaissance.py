@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from companion import texts
 from companion.games.princes_of_the_renaissance import rules as pr
 from tests.conftest import assert_refused
 from tests.conftest import run_score as score
@@ -616,12 +617,11 @@ def test_troops_one_of_each_type_and_trading():
 
 
 def test_every_named_thing_has_its_text():
-    from companion import texts
     table, _ = texts.load_all()
     keys = [f"city.{c}" for c in pr.CITIES] + [f"family.{f}" for f in pr.FAMILIES]
     keys += [f"troop.{t}" for t in pr.TROOPS] + [f"tile.{k}" for k in pr.TILE_KINDS]
     keys += [f"event.{e}" for e in pr.EVENTS] + [f"card.{c}" for c in pr.CARDS]
-    keys += [f"option.{o}" for o in pr.FORM_OPTIONS] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
+    keys += [f"option.{o}" for o in (*pr.FORM_OPTIONS, *pr.CZECH_READINGS)] + [f"currency.{c}" for c in ("gold", "influence", "vp", "treachery")]
     keys += [f"skip.{r}" for r in ("city_limit", "no_troops", "attacker")]
     keys += ["pope", "income.family", "income.war_pay", "battle.neutral", "battle.modifier"]
     keys += [f"decade_end.{k}" for k in ("income", "pope", "tiles", "wars", "events", "final")]
@@ -883,7 +883,7 @@ def test_an_auction_nobody_bids_in_gives_the_lot_to_nobody():
     for family in ("d_este", "malatesta", "gonzaga"):
         t.do("pass_bid", player=family)
     assert t.state["auction"] is None and t.state["merchant_event"] is None
-    assert t.state["events_left"] == pr.EVENTS_PER_DECADE - 1 and t.state["last_auction"]["winner"] is None
+    assert t.state["last_auction"]["winner"] is None
     t.do("end_turn")
     t.do("open_auction", lot="city", city="rome", tile="plain", gold=1, influence=0)
     for family in ("malatesta", "gonzaga", "baglioni"):
@@ -1009,11 +1009,12 @@ def test_the_header_names_the_condottiere_who_counter_attacks():
 
 # -- issue 26: rules and Czech, round 3 -------------------------------------------------------------
 
-def test_a_score_error_names_the_city_in_the_contracts_words():
+def test_a_score_error_names_the_city_as_the_box_does():
+    """The field is the contract's (`venice`); the message names the city as the box prints it (issue 34)."""
     done = run_score({"cities": PLAIN, "players": [entry("a", city_tiles={"venice": 4}),
                                                    entry("b", city_tiles={"venice": 3}), entry("c")]})
     assert_refused(done, "players[1].city_tiles.venice")
-    assert "more venice tiles in all than the 6 in the game, got 7" in done.stderr
+    assert "more Venice tiles in all than the 6 in the game, got 7" in done.stderr
     assert "princes_of_the_renaissance." not in done.stderr
 
 
@@ -1109,3 +1110,143 @@ def test_a_game_saved_before_the_czech_default_keeps_its_english_rules():
         flow.apply(pr.GAME, old, state, {"type": "open_auction", "args": {
             "lot": "city", "city": "rome", "tile": "plain", "gold": 1, "influence": 0}})
     assert refused.value.field == "amount"
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_an_event_tile_nobody_bids_on_stays_on_display_and_the_decade_ends_when_the_last_is_sold():
+    """The Czech summary: the decade ends "when the last event tile of the decade is sold" (vydraží). An
+    event tile nobody bids on (the opener may pass by the Czech rules) is not sold: it stays on display,
+    may be auctioned again, and does not count toward the decade's end."""
+    t = Table(dict(TABLE, options=[]))
+    for event in ("bellini", "gozzoli", "da_vinci"):
+        t.turn_to(pr.active_family(t.state, t.config))
+        t.do("open_auction", lot="event", event=event, currency="influence", vp=2, amount=0)
+        for _ in range(3):
+            t.do("pass_bid", player=t.state["auction"]["next"])
+        t.do("end_turn")
+    assert t.state["events_left"] == 1
+    t.do("open_auction", lot="event", event="michelangelo", currency="gold", vp=4)      # the opener passes
+    for _ in range(3):
+        t.do("pass_bid", player=t.state["auction"]["next"])
+    assert t.state["last_auction"]["winner"] is None
+    assert t.state["events_left"] == 1 and "michelangelo" not in t.state["events_done"]
+    assert t.state["phase"] == "play" and t.state["decade"] == 1
+    t.do("end_turn")
+    t.do("open_auction", lot="event", event="michelangelo", currency="gold", vp=4, amount=0)   # again: sold
+    for _ in range(3):
+        t.do("pass_bid", player=t.state["auction"]["next"])
+    assert t.state["events_left"] == 0 and t.state["phase"] == "decade_end"
+
+
+def test_a_war_nobody_can_veto_goes_to_the_auctions_in_one_entry_that_one_undo_takes_back():
+    """A war declared while nobody holds a treachery card or an unused Lorenzo Medici: the screen's
+    declaration goes on to the condottiere auctions in the same entry, so Undo takes the declaration
+    back, not to a veto step nobody can use."""
+    t = Table()
+    armies(t)
+    before = t.state
+    t.do("declare_war", attacker="venice", defender="rome", skip_veto=True)
+    assert t.state["war"]["stage"] == "attacker" and t.state["auction"]["lot"]["side"] == "attacker"
+    assert t.state["wars"] == 1
+    t.state = before                                   # one Undo: the war was never declared
+    t.p("d_este")["treachery"] = 1                     # a card in a hand may be the Veto: the veto step stays
+    t.do("declare_war", attacker="venice", defender="rome", skip_veto=True)
+    assert t.state["war"]["stage"] == "veto"
+    t.refused("declare_war", attacker="venice", defender="rome", skip_veto="yes")
+
+
+def test_declaring_a_war_nobody_can_veto_on_the_screen_is_one_entry_and_one_undo():
+    from companion.games.princes_of_the_renaissance import screens_turn
+    vm, shell = screen_after(9)                     # nobody holds a treachery card or Lorenzo Medici
+    screens_turn._declare(shell, {"attacker": "rome", "defender": "milan"})
+    assert [a["type"] for a in vm.session["log"][9:]] == ["declare_war"]
+    assert vm.state["war"]["stage"] == "attacker"
+    assert vm.undo_label() == "Undo: War: Rome attacks Milan"
+    assert vm.undo() and vm.state["war"] is None and len(vm.session["log"]) == 9
+
+
+TEXTS = texts.load_all()[0]
+
+
+@pytest.mark.parametrize("step", ["city", "pope", "event"])
+def test_the_auction_steps_say_the_opener_may_pass_as_the_czech_rules_do(step):
+    """The Czech rules (the default) let the opener of an auction pass: the step texts say so, and
+    that the English rulebook has him bid."""
+    body = {lang: TEXTS[f"{pr.ID}.step.standard.{step}.body"][lang] for lang in ("en", "cs")}
+    assert "or pass" in body["en"] and "English rulebook the opener must bid" in body["en"]
+    assert "nebo pasujte" in body["cs"] and "anglických pravidel musí zahajující nabídnout" in body["cs"]
+
+
+def test_the_event_step_says_a_tile_nobody_bids_on_stays_and_the_decade_ends_when_the_last_is_sold():
+    for lang, stays, sold in (("en", "stays on display", "has been sold"), ("cs", "zůstává vyložená", "vydraží")):
+        step = {part: TEXTS[f"{pr.ID}.step.standard.event.{part}"][lang] for part in ("body", "remind", "note")}
+        assert stays in step["body"] and stays in step["remind"] and stays in step["note"]
+        assert sold in step["body"]
+    assert "the opener keeps the tile" not in TEXTS[f"{pr.ID}.step.standard.event.remind"]["en"]
+
+
+def test_the_rulebook_is_one_choice_and_each_point_may_be_read_the_other_way():
+    """An English group plays by its own rulebook with one choice, not eight ticks; each point may
+    still be read the other way, and the stored config names the readings in force (issue 34)."""
+    players = {"start": 0, "players": TABLE["players"]}
+    english = pr.GAME.new_config(dict(players, edition="english"))
+    assert english["edition"] == "english" and english["options"] == []
+    assert pr.GAME.new_config(players)["options"] == list(pr.CZECH_READINGS)      # a form naming none: Czech
+    mixed = pr.GAME.new_config(dict(players, edition="english", options=["opener_may_pass", "tied_gold_no_second"]))
+    assert mixed["options"] == ["opener_may_pass", "tied_gold_no_second"]
+    czech = pr.GAME.new_config(dict(players, edition="czech", options=["counter_attack"]))
+    assert "no_counter_attack" not in czech["options"] and "milan_seven" in czech["options"]
+    for stored in (english, mixed, czech):            # a stored config is a form the check accepts again
+        assert pr.GAME.new_config(stored)["options"] == stored["options"]
+    with pytest.raises(InvalidAction) as refused:
+        pr.GAME.new_config(dict(players, edition="german"))
+    assert refused.value.field == "edition"
+
+
+def new_game_form(lang):
+    from companion.store import Store
+    from companion.ui.app import Shell
+    from companion.ui.viewmodel import ViewModel
+    from tests.test_screens import Page
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm.set_language(lang)
+    vm.go(f"new:{pr.ID}")
+    shell.render()
+    for i, name in enumerate(("Anna", "Bořek", "Cyril")):
+        shell.draft["new"]["players"][i]["name"] = name
+    return vm, shell
+
+
+@pytest.mark.parametrize("lang, edition, in_force", [("en", "english", []), ("cs", "czech", list(pr.CZECH_READINGS))])
+def test_the_form_proposes_the_rulebook_of_the_phones_language(lang, edition, in_force):
+    from tests.test_village import tap
+    vm, shell = new_game_form(lang)
+    assert shell.draft["new"]["edition"] == edition
+    tap(shell, "create")
+    assert vm.session["config"]["edition"] == edition and vm.session["config"]["options"] == in_force
+
+
+def test_the_form_folds_the_points_under_the_rulebook_and_a_new_rulebook_clears_them():
+    from tests.test_village import tap
+    vm, shell = new_game_form("en")
+    words = tap(shell, "option-opener_may_pass")          # English rulebook, but the opener may pass
+    assert "1 point read otherwise" in words
+    tap(shell, "edition-czech")
+    assert shell.draft["new"]["options"] == []           # the points of the rulebook left go with it
+    tap(shell, "edition-english")
+    tap(shell, "option-opener_may_pass")
+    tap(shell, "create")
+    assert vm.session["config"]["options"] == ["opener_may_pass"]
+
+
+@pytest.mark.parametrize("options", [[], ["milan_seven"], list(pr.CZECH_READINGS), ["tied_gold_no_second"]])
+def test_a_config_saved_before_the_rulebook_choice_keeps_its_rules_when_checked_or_imported(options):
+    """A saved config names the Czech readings in force, the other points English: checking the saved
+    file or importing it (both pass the config through new_config again) keeps exactly those."""
+    old = {"game": pr.ID, "variant": "standard", "start": 0, "players": TABLE["players"], "options": options}
+    again = pr.GAME.new_config(old)
+    assert again["options"] == options
+    assert again["edition"] == ("czech" if options == list(pr.CZECH_READINGS) else "english")
+    assert pr.GAME.new_config(again) == again

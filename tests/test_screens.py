@@ -171,7 +171,7 @@ def test_every_village_screen_builds_through_a_whole_game():
     vm, routes = walk(VILLAGE, [
         ("tick", {"item": "board", "done": True}), ("begin", {}), ("goto_step", {"step": "turns"}),
         ("time", {"player": "red", "amount": 3}), ("market_start", {"player": "red"}),
-        ("market_sell", {"player": "red", "prestige": 5}), ("time", {"player": "ivory", "plague": True}),
+        ("market_sell", {"player": "red", "prestige": 5, "goods": ["horse"]}), ("time", {"player": "ivory", "plague": True}),
         ("market_pass", {"player": "ivory"}), ("market_end", {}), ("time", {"player": "red", "amount": 1}),
         ("death", {"player": "red", "number": "1", "profession": "farmyard", "place": "chronicle"}),
         ("church", {"player": "ivory"}), ("coins", {"player": "red", "delta": 1}),

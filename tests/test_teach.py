@@ -126,12 +126,12 @@ def test_flanders_two_player_game_teaches_the_two_player_game():
 def test_village_explains_the_market_day_sale_by_sale():
     vm, _ = teaching("village", VILLAGE, [
         ("begin", {}), ("goto_step", {"step": "turns"}), ("market_start", {"player": "red"}),
-        ("market_sell", {"player": "red", "prestige": 5}),
+        ("market_sell", {"player": "red", "prestige": 5, "goods": ["horse"]}),
         ("market_sell", {"player": "ivory", "prestige": 3, "grain": 0, "goods": ["horse"]})])
     lines = vm.teach_explain()
     assert lines[0].startswith("Market day: Anna took the market cube and so serves the first customer, free.")
     assert "costs 1 green influence cube and 1 time" in lines[0]
-    assert lines[1] == ("Anna: a customer worth 5 prestige points at the end of the game, paid with nothing; free: "
+    assert lines[1] == ("Anna: a customer worth 5 prestige points at the end of the game, paid with horse; free: "
                         "no green cube and no time (the first customer of the market day).")
     assert lines[2] == ("Bořek: a customer worth 3 prestige points at the end of the game, paid with horse, and "
                         "with 1 green influence cube and 1 time.")
@@ -140,21 +140,21 @@ def test_village_explains_the_market_day_sale_by_sale():
     vm.set_language("cs")
     czech = vm.teach_explain()
     assert "Bořek: zákazník za 3 body prestiže" in czech[2] and "1 zelená kostka vlivu a 1 jednotka času" in czech[2]
-    assert czech[3] == "Bořek: značce na počítadle života teď zbývají do mostu 3 políčka."
+    assert czech[3] == "Bořek: ukazateli času teď zbývají do mostu 3 políčka."
 
 
 def test_village_says_where_the_life_marker_stands_not_the_time_spent():
     vm, _ = teaching("village", VILLAGE, [
         ("begin", {}), ("goto_step", {"step": "turns"}), ("time", {"player": "ivory", "amount": 5}),
         ("death", {"player": "ivory", "number": "1", "profession": "farmyard", "place": "chronicle"}),
-        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 2}),
-        ("market_sell", {"player": "ivory", "prestige": 3})])
+        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 2, "goods": ["horse"]}),
+        ("market_sell", {"player": "ivory", "prestige": 3, "goods": ["horse"]})])
     # time 5 + 1 = 6 on a track of 4 spaces: a lap behind, 2 spaces gone, 2 left
     assert vm.teach_explain()[3] == "Bořek: the life marker is now 2 spaces before the bridge."
     vm, _ = teaching("village", VILLAGE, [
         ("begin", {}), ("goto_step", {"step": "turns"}), ("time", {"player": "ivory", "amount": 3}),
-        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 2}),
-        ("market_sell", {"player": "ivory", "prestige": 3})])
+        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 2, "goods": ["horse"]}),
+        ("market_sell", {"player": "ivory", "prestige": 3, "goods": ["horse"]})])
     assert vm.teach_explain()[3].startswith("Bořek: the life marker has reached the bridge, so a family member dies")
 
 
@@ -223,7 +223,7 @@ def test_carcassonne_explains_a_completed_feature():
         ("score_feature", {"type": "city", "tiles": 3, "pennants": 1, "meeples": {"red": 1, "blue": 1}})])
     lines = vm.teach_explain()
     # a complete city: 3 tiles × 2 + 1 pennant × 2 = 8, Anna and Bořek tie and both score it in full
-    assert lines[1] == ("Feature 1, complete city: tiles 3 × 2 + pennants 1 × 2 = 8 points: Anna, Bořek tie with "
+    assert lines[1] == ("Feature 1, complete city: tiles 3 × 2 + pennants 1 × 2 = 8 points: Anna and Bořek tie with "
                         "1 meeple each and each scores the full value.")
     assert lines[2] == "Scores now: Anna 8, Bořek 8, Cyril 0."
 
@@ -250,7 +250,7 @@ def test_carcassonne_explains_a_road_sweeper_as_an_unfinished_road():
     state = flow.replay(game, config, log)
     lines = said("en", teach.explain("carcassonne", config, state, log))
     assert lines[0].startswith("Road Sweeper: an unfinished road scores now, as at the end of the game")
-    assert lines[1] == ("Feature 1, unfinished road: tiles 4 × 1 = 4 points: Anna, Bořek tie with 1 meeple each "
+    assert lines[1] == ("Feature 1, unfinished road: tiles 4 × 1 = 4 points: Anna and Bořek tie with 1 meeple each "
                         "and each scores the full value.")
     assert not any("completed feature" in line for line in lines)
 

@@ -148,15 +148,16 @@ def test_tv_v8_the_joker_needs_the_coins():
 
 def test_tv_v6_market_day():
     config, state = play([
-        ("begin", {}), ("market_start", {"player": "blue"}),
-        ("market_sell", {"player": "blue", "prestige": 6}),      # Petr: free
-        ("market_sell", {"player": "yellow", "prestige": 3}),    # Martina: 1 green + 1 time
-        ("market_pass", {"player": "red"}),                      # Filip: passes for the day
-        ("market_sell", {"player": "blue", "prestige": 4}),      # Petr again: now it costs
+        ("begin", {}), ("grain", {"player": "blue", "delta": 1}), ("grain", {"player": "yellow", "delta": 1}),
+        ("market_start", {"player": "blue"}),
+        ("market_sell", {"player": "blue", "prestige": 6, "goods": ["horse", "plow"]}),   # Petr: free
+        ("market_sell", {"player": "yellow", "prestige": 3, "grain": 1}),    # Martina: 1 green + 1 time
+        ("market_pass", {"player": "red"}),                                  # Filip: passes for the day
+        ("market_sell", {"player": "blue", "prestige": 4, "grain": 1, "goods": ["scroll"]}),  # Petr: now it costs
         ("market_pass", {"player": "yellow"}),
     ])
     assert state["market"]["turn"] == "blue"
-    refused(config, state, "market_sell", player="red", prestige=2)
+    refused(config, state, "market_sell", player="red", prestige=2, goods=["scroll"])
     state = flow.apply(G, config, state, {"type": "market_pass", "args": {"player": "blue"}})
     assert state["market"] is None
     players = state["players"]
@@ -235,7 +236,7 @@ def test_an_end_during_a_market_day_gives_the_rulebook_final_turns(ender, order)
     the game did not start the market day, every player takes one more action, clockwise after the
     market day's starter, who acts last; if he did, the others act (the app's `end.market` text)."""
     config, state = play([("begin", {}), ("market_start", {"player": "blue"}),
-                          ("market_sell", {"player": "blue", "prestige": 6}),
+                          ("market_sell", {"player": "blue", "prestige": 6, "goods": ["horse"]}),
                           ("end_trigger", {"player": ender})])
     assert state["market"]
     for colour in ("yellow", "red", "blue"):
@@ -356,10 +357,10 @@ def test_a_death_on_a_market_day_is_recorded_at_once():
     """On a market day a member whose family passed the bridge dies at once (FACTS §2.7): the day goes
     on only after his death is recorded."""
     config, state = play([("begin", {}), ("time", {"player": "yellow", "amount": 4}),
-                          ("market_start", {"player": "blue"}), ("market_sell", {"player": "blue", "prestige": 3})])
-    state = flow.apply(G, config, state, {"type": "market_sell", "args": {"player": "yellow", "prestige": 2}})
+                          ("market_start", {"player": "blue"}), ("market_sell", {"player": "blue", "prestige": 3, "goods": ["horse"]})])
+    state = flow.apply(G, config, state, {"type": "market_sell", "args": {"player": "yellow", "prestige": 2, "goods": ["ox"]}})
     assert vg.deaths_due(state["players"]["yellow"], config["lap"]) == 1          # the sale's time: the bridge
-    for kind, args in (("market_sell", {"player": "red", "prestige": 1}), ("market_pass", {"player": "red"}),
+    for kind, args in (("market_sell", {"player": "red", "prestige": 1, "goods": ["horse"]}), ("market_pass", {"player": "red"}),
                        ("market_end", {})):
         assert "dies at once" in refused(config, state, kind, **args).msg.text
     assert G.guide(state, config).actor == "yellow"
@@ -382,7 +383,7 @@ def test_the_header_follows_the_round_not_the_step_it_began_with():
     assert where(state, config) == "Round 1 · Take a cube, do the action"
     assert where(state, config, "cs") != "1. kolo · Osazení akčních políček"
     config, state = play([("begin", {}), ("market_start", {"player": "blue"}),
-                          ("market_sell", {"player": "blue", "prestige": 3})])
+                          ("market_sell", {"player": "blue", "prestige": 3, "goods": ["horse"]})])
     assert where(state, config) == "Round 1 · market day" and G.guide(state, config).actor == "yellow"
     config, state = play([("begin", {}), ("time", {"player": "yellow", "amount": 5})])
     assert where(state, config) == "Round 1 · a family member dies" and G.guide(state, config).actor == "yellow"
@@ -533,3 +534,36 @@ def test_the_first_entry_of_a_round_keeps_the_screen_where_it_is():
     config, after = play([("begin", {}), ("grain", {"player": "blue", "delta": 1})])
     assert before["step"] == "seed" and after["step"] == "turns"
     assert G.guide(before, config).screen == G.guide(after, config).screen
+
+
+# -- issue 34 ---------------------------------------------------------------------------------------
+
+def test_a_market_sale_that_hands_in_nothing_is_refused():
+    """Every customer tile wants goods, grain or both (FACTS §2.5.4): a sale handing in nothing is a
+    mistake at the table, not a free customer."""
+    config, state = play([("begin", {}), ("market_start", {"player": "blue"})])
+    assert refused(config, state, "market_sell", player="blue", prestige=6).field == "goods"
+    assert refused(config, state, "market_sell", player="blue", prestige=6, grain=0, goods=[]).field == "goods"
+    state = flow.apply(G, config, state, {"type": "market_sell", "args": {"player": "blue", "prestige": 6,
+                                                                          "goods": ["scroll"]}})
+    assert state["players"]["blue"]["customers"] == [6]
+
+
+def test_only_a_lowest_numbered_visible_member_dies():
+    """FACTS §2.7: one of the lowest-numbered members dies, and he must be visible (not in the black
+    bag). The books count the bag, not its numbers: a higher number dies only while every member of a
+    lower number could be in the bag."""
+    config, state = play([("begin", {}), ("birth", {"player": "blue"}), ("time", {"player": "blue", "amount": 6})])
+    blue = state["players"]["blue"]
+    assert blue["living"] == {"1": 4, "2": 1} and blue["bag"] == 0
+    assert refused(config, state, "death", player="blue", number="2", profession="farmyard",
+                   place="chronicle").field == "number"
+    for _ in range(3):                       # three of the four 1s into the black bag: one is still in sight
+        state = flow.apply(G, config, state, {"type": "church", "args": {"player": "blue"}})
+    assert vg.lowest_visible(state["players"]["blue"]) == "1"
+    refused(config, state, "death", player="blue", number="2", profession="farmyard", place="chronicle")
+    state = flow.apply(G, config, state, {"type": "church", "args": {"player": "blue"}})
+    assert vg.lowest_visible(state["players"]["blue"]) == "2"    # every 1 may be in the bag now
+    state = flow.apply(G, config, state, {"type": "death", "args": {"player": "blue", "number": "2",
+                                                                     "profession": "farmyard", "place": "chronicle"}})
+    assert state["players"]["blue"]["living"]["2"] == 0

@@ -10,10 +10,10 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
 
-from ..messages import InvalidAction, Msg, N_, P_, Ref, render
+from ..messages import InvalidAction, Msg, N_, P_, Ref, listed, render
 
-__all__ = ["ALLOWED", "GameDef", "Guide", "InvalidAction", "Msg", "N_", "P_", "Ref", "Rule", "Step", "refused",
-           "render"]
+__all__ = ["ALLOWED", "GameDef", "Guide", "InvalidAction", "Msg", "N_", "P_", "Ref", "Rule", "Step", "listed",
+           "refused", "render"]
 
 
 class Step(NamedTuple):

@@ -13,14 +13,14 @@ import logging
 import flet as ft
 
 from .. import table
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, browser_region
 from ..store import Store
 from .frame import game_ui
 from .shell import PHONE_ANSWER, REDRAW_GAP, Shell, _walk
 from .viewmodel import ViewModel
 
-__all__ = ["LANGUAGE_KEY", "REDRAW_GAP", "Shell", "_walk", "browser_language", "game_ui", "make_main",
-           "phone_language"]
+__all__ = ["LANGUAGE_KEY", "REDRAW_GAP", "Shell", "_walk", "browser_language", "browser_tags", "game_ui",
+           "make_main", "phone_language"]
 
 
 async def keep_awake(wakelock: ft.Wakelock) -> None:
@@ -66,6 +66,20 @@ async def phone_language(page: ft.Page, prefs: ft.SharedPreferences) -> str | No
     except Exception as error:  # noqa: BLE001 - a phone that left or a browser that does not say: the
         logging.getLogger(__name__).info("the phone's language is not known: %s", error)  # store's setting
         return None
+
+
+async def browser_tags(page: ft.Page) -> list[str]:
+    """The browser's language tags ("en-GB", "cs"), whose region the dates follow; [] when it does
+    not say in time."""
+    try:
+        info = await asyncio.wait_for(page.get_device_info(), LANGUAGE_ANSWER)
+    except Exception as error:  # noqa: BLE001 - a phone that left or a browser that does not say
+        logging.getLogger(__name__).info("the browser's languages are not known: %s", error)
+        return []
+    tags = [*(getattr(info, "languages", None) or []), getattr(info, "language", None) or "",
+            *(f"{locale.language_code}-{getattr(locale, 'country_code', None) or ''}".rstrip("-")
+              for locale in getattr(info, "locales", None) or [])]
+    return [str(tag) for tag in tags if tag]
 
 
 def gone(page: ft.Page) -> bool:
@@ -119,7 +133,10 @@ def make_main(store: Store, join: str | None = None):
         shell = Shell(page, vm, join, qr)
         prefs = shell.prefs = ft.SharedPreferences()
 
+        tags: list[str] = []       # the browser's languages: the dates follow their region
+
         def chose(lang: str) -> None:  # remembered on this phone: every phone its own language
+            vm.t.region = browser_region(tags, lang)
             page.locale_configuration = locales(lang)
             page.run_task(prefs.set, LANGUAGE_KEY, lang)
             if vm.browser:  # the phone alone: its own store too (its backups carry the choice)
@@ -141,6 +158,11 @@ def make_main(store: Store, join: str | None = None):
                 return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
             page.locale_configuration = locales(vm.lang)
             shell.follow_url(page.route or "/")
+            tags[:] = await browser_tags(page)     # after the first screen: it need not wait for them
+            region = browser_region(tags, vm.lang)
+            if region != vm.t.region and not gone(page):
+                vm.t.region = region             # dates as the browser's region writes them ("en-GB")
+                shell.render()
 
         _watch_connection(page, shell, vm)
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \

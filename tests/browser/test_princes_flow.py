@@ -10,17 +10,14 @@ from playwright.sync_api import expect
 from tests.browser.conftest import assert_fits_a_phone, layout
 
 
-#: The English rules' readings (the Czech ones are the default): the whole game below plays by them.
-ENGLISH = ("milan_six", "first_after_last_auction", "swiss_attack_and_defence", "counter_attack",
-           "trade_gold_influence_only", "banking_any_time", "opener_bids")
-
-
-def start(app, names=("Anna", "Bořek", "Cyril"), options=()):
+def start(app, names=("Anna", "Bořek", "Cyril"), edition=None):
+    """A new game; `edition`: the rulebook chosen ("czech", "english"), else the one the phone's
+    language proposes (a Czech phone: the Czech rulebook)."""
     app.tap("new-princes_of_the_renaissance")
     app.names(*names)
     app.tap("colour-1-d_este")                 # Anna Baglioni, Bořek d'Este, Cyril Malatesta
-    for name in options:
-        app.tap(f"option-{name}")
+    if edition:
+        app.tap(f"edition-{edition}")
     app.tap("create")
     app.tap("tick-board")
     app.tap("begin")
@@ -65,8 +62,9 @@ def play_auction(app, city: str = "venice", raise_to: int = 15) -> None:
 
 
 def prepare_war(app) -> None:
-    """The taps benchmark's start: Anna (Pike) and Bořek (Artillery) have troops; Cyril on turn."""
-    start(app)
+    """The taps benchmark's start: Anna (Pike) and Bořek (Artillery) have troops; Cyril on turn; the
+    Czech rulebook on every phone (no counter-attack: the dice are rolled once)."""
+    start(app, edition="czech")
     troop(app, "pike", 3)
     troop(app, "artillery", 4)
 
@@ -127,7 +125,7 @@ def play_war(app) -> None:
 def test_a_three_player_game(app, server, lang):
     app.open(server.url)
     app.language(lang)
-    start(app, options=ENGLISH)
+    start(app, edition="english")          # the whole game below plays by the English rules
     app.says("actor", "Anna")
     app.says("actor", "Baglioni")               # each family by its name and its own colour
     troop(app, "pike", 3)                       # Anna: Pike 0/2, 37 gold left

@@ -56,7 +56,7 @@ def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
              "Bořek ties on quarters with Anna and wins the tie with more guild masters.")
     app.tap("lang-cs")
     app.language("cs")
-    explains(app, "Gent má hodnotu 7 bodů", "Bořek")
+    explains(app, "Gent dá cechu na prvním místě 7 bodů", "Bořek")
     app.says("teach-explain", "Anna")
 
 
@@ -71,14 +71,16 @@ def test_village_teaches_the_market_day_in_both_languages(app, server):
     app.tap("begin")
     app.tap("market-start")
     app.tap("sale-6")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     app.tap("sale-3")
+    app.tap("sale-good-horse")
     app.tap("market-sell")
     # the time track has 12 spaces to the bridge (the form's default): Bořek's 1 time leaves 11
     explains(app, "Den trhu: kostku trhu má Anna", "1 zelenou kostku vlivu a 1 jednotku času",
              "Anna: zákazník za 6 bodů prestiže", "zdarma: bez zelené kostky a bez času",
              "Bořek: zákazník za 3 body prestiže", "navíc 1 zelená kostka vlivu a 1 jednotka času",
-             "Bořek: značce na počítadle života teď zbývá do mostu 11 políček.")
+             "Bořek: ukazateli času teď zbývá do mostu 11 políček.")
     explains(app, switched(app, "en", "Market day: {name} took the market cube and so serves the first customer, "
                                        "free. Every other customer served, {name}'s further ones too, costs 1 green "
                                        "influence cube and 1 time; whoever passes sells nothing more this market "
@@ -127,9 +129,9 @@ def test_carcassonne_teaches_the_first_completed_feature_in_both_languages(app, 
     app.tap("f-pennants-1")
     app.tap("f-m-green")                          # Anna's own knight is proposed: she completed the city
     app.tap("score-feature")
-    explains(app, "Anna, Bořek", "10", "Body teď: Anna 10, Bořek 10, Cyril 0.")
+    explains(app, "Anna a Bořek", "10", "Body teď: Anna 10, Bořek 10, Cyril 0.")
     switched(app, "en", "Scores now: {totals}.")
-    explains(app, "Anna, Bořek", "Scores now: Anna 10, Bořek 10, Cyril 0.")
+    explains(app, "Anna and Bořek", "Scores now: Anna 10, Bořek 10, Cyril 0.")
 
 
 def test_elfenland_teaches_the_first_auction_in_both_languages(app, server):

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...engine import inputs
-from ...engine.model import Msg, N_, P_
+from ...engine.model import Msg, N_, P_, listed
 from ...engine.ranking import tied_groups
 
 
@@ -110,10 +110,9 @@ def _what(feature: Mapping) -> Msg:
     return Msg(N_("field: completed cities bordering it {cities} × 3"), {"cities": feature["cities"]})
 
 
-def _names(names: list[str]) -> Msg:
-    """Player names joined by commas (names are the players' own, never translated)."""
-    template = ", ".join("{p%d}" % i for i in range(len(names)))
-    return Msg(template, {f"p{i}": name for i, name in enumerate(names)})
+def _names(names: list[str]) -> Msg | str:
+    """Player names listed as the reader says them ("Anna and Bořek"; names are the players' own)."""
+    return listed(names)
 
 
 def _who(feature: Mapping, names: Mapping[str, str]) -> Msg:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...engine import auction
-from ...engine.model import Guide, Msg, N_, P_
-from .elfengold import GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD_OBSTACLE, move_gold
+from ...engine.model import Guide, Msg, N_, P_, listed
+from .elfengold import GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD_OBSTACLE, coins, move_gold
 from .preparation import ELFENGOLD, PHASES, _variant, colour_at, rounds, text
 
 
@@ -31,6 +31,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         return Msg(N_("{name} passes"), {"name": who})
     if kind == "sit_out":
         return Msg(N_("{name} passes and bids on no more tiles this round"), {"name": who})
+    if kind == "bid_again":
+        return Msg(N_("{name} bids again from the next tile"), {"name": who})
     if kind in ("no_bid", "no_more_bids"):
         return _describe_quiet_auction(kind, args, config, names)
     if kind == "move":
@@ -40,7 +42,7 @@ def describe(action: Mapping, config: Mapping) -> Msg:
                    N_("{name} does not move"), {"name": who})
     if kind == "nobody_moves":
         movers = args.get("players", [])
-        together = ", ".join(names.get(c, "") for c in movers)
+        together = listed([names.get(c, "") for c in movers])
         if _variant(config) == ELFENGOLD:
             return P_("{names} does not move and draws 2 cards", "{names} do not move and draw 2 cards each",
                       len(movers), names=together)
@@ -72,21 +74,21 @@ def _describe_advance(args: Mapping, config: Mapping) -> Msg:
 
 
 def _describe_quiet_auction(kind: str, args: Mapping, config: Mapping, names: Mapping) -> Msg:
-    tile, winner, price = args.get("tile", 0) + 1, args.get("winner"), args.get("price")
+    tile, winner, price = args.get("tile", 0) + 1, args.get("winner"), args.get("price") or 0
     after = 2 * len(config["players"]) - tile          # tiles of the row after this one
     if kind == "no_bid":
         if winner is None:
             return Msg(N_("Nobody bids on tile {tile}: back to the pool"), {"tile": tile})
-        return Msg(N_("Nobody else bids: {name} wins tile {tile} at {price} gold"),
-                   {"name": names.get(winner, ""), "tile": tile, "price": price})
+        return Msg(N_("Nobody else bids: {name} wins tile {tile} at {price}"),
+                   {"name": names.get(winner, ""), "tile": tile, "price": coins(price)})
     if winner is None:
         return P_("No more bids: the last tile back to the pool", "No more bids: {n} tiles back to the pool", after + 1)
     if not after:
-        return Msg(N_("No more bids: {name} wins tile {tile} at {price} gold"),
-                   {"name": names.get(winner, ""), "tile": tile, "price": price})
-    return P_("No more bids: {name} wins tile {tile} at {price} gold, the last one back to the pool",
-              "No more bids: {name} wins tile {tile} at {price} gold, {n} back to the pool", after,
-              name=names.get(winner, ""), tile=tile, price=price)
+        return Msg(N_("No more bids: {name} wins tile {tile} at {price}"),
+                   {"name": names.get(winner, ""), "tile": tile, "price": coins(price)})
+    return P_("No more bids: {name} wins tile {tile} at {price}, the last one back to the pool",
+              "No more bids: {name} wins tile {tile} at {price}, {n} back to the pool", after,
+              name=names.get(winner, ""), tile=tile, price=coins(price))
 
 
 def _describe_move(args: Mapping, config: Mapping, who: str) -> Msg:

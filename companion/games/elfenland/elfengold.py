@@ -13,7 +13,8 @@ Encodes ../shared/rules/FACTS.md §5.4 (Elfengold from the Czech seed 004 and S-
   the bank, a winner who cannot pay loses all his gold and the tile is auctioned again, no bid sends
   it back to the pool (FACTS §5.4.4): `_reveal`, `_open`, `_settle`; the quiet path for one tile in
   one entry: nobody (else) bids on this tile: `_no_bid` (nobody else bids this round ends the phase:
-  `phases._no_more_bids`).
+  `phases._no_more_bids`); a player may pass on every tile left this round in one entry, and take it
+  back for the tiles after the one on offer: `_sit_out`, `_bid_again`.
 
 Decisions where the sources are silent (FACTS §5.8 lists them as open):
 - the town a move starts from pays nothing and a town reached twice pays twice (S-PK); a flying
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...engine import auction
-from ...engine.model import InvalidAction, Msg, N_
+from ...engine.model import InvalidAction, Msg, N_, P_
 from .preparation import GOLD_DISCS, GOLD_IN_BOX, POOL, _name, _player, colour_at
 
 
@@ -44,6 +45,12 @@ GOLD_PER_CARD = 3
 WIZARD_OBSTACLE = 1                       # gold per obstacle card replaced by a wizard
 WIZARD_CARPET = 3                         # gold for a flying carpet
 MIN_BID = 1
+
+
+def coins(n: int) -> Msg:
+    """An amount of gold as the reader says it with its unit: "4 gold coins", Czech "4 zlaťáky"
+    (1 zlaťák, 2 zlaťáky, 5 zlaťáků)."""
+    return P_("{n} gold coin", "{n} gold coins", n)
 
 
 def move_gold(visits: Sequence[Mapping]) -> tuple[int, list[tuple[str, int]]]:
@@ -166,6 +173,13 @@ def _sit_out(state: dict, args: Mapping, config: Mapping) -> None:
     auction.pass_(state["auction"], player)
     state["sitting_out"].append(player)
     _after_bid(state, config)
+
+
+def _bid_again(state: dict, args: Mapping, config: Mapping) -> None:
+    """A player who said he bids on no more tiles this round changes his mind: he bids again from the
+    next tile of the row (the tile on offer is auctioned without him, as it began)."""
+    player = _player(state, args.get("player"))
+    state["sitting_out"].remove(player)
 
 
 def _after_bid(state: dict, config: Mapping) -> None:

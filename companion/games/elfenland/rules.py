@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from ...engine.model import ALLOWED, GameDef, Msg, N_, Rule, refused
 from .describe import describe, guide
 from .elfengold import (GOLD_CARDS, GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD_OBSTACLE, _adjust, _bid, _gold_card,
-                        _no_bid, _pass_bid, _reveal, _sit_out, _take_pile, bank, move_gold)
+                        _bid_again, _no_bid, _pass_bid, _reveal, _sit_out, _take_pile, bank, coins, move_gold)
 from .moves import TERRAINS, TRANSPORTS, WATERS, _move, _pass_move, _town, road_cost, waiting_movers
 from .phases import _advance, _begin, _next_phase, _no_more_bids, _nobody_moves, next_stop
 from .scoring import _cards, _finish, final_scores, result, score_cli
@@ -29,7 +29,7 @@ from .preparation import (COLOURS, ELFENGOLD, GOLD_DISCS, GOLD_IN_BOX, HAND_AFTE
 
 __all__ = ["COLOURS", "ELFENGOLD", "GAME", "GOLD_CARDS", "GOLD_DISCS", "GOLD_IN_BOX", "GOLD_PER_CARD",
            "HAND_AFTER_MOVE", "ID", "INCOME", "REDUCERS", "TERRAINS", "TOWN_LIST", "TRANSPORTS", "WATERS",
-           "WIZARD_CARPET", "WIZARD_OBSTACLE", "bank", "colour_at", "describe", "final_scores", "guide", "move_gold",
+           "WIZARD_CARPET", "WIZARD_OBSTACLE", "bank", "coins", "colour_at", "describe", "final_scores", "guide", "move_gold",
            "moves", "next_stop", "road_cost", "score_cli", "setup_items", "text", "waiting_movers"]
 
 
@@ -67,10 +67,11 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
 
 #: The entries of a round's phases, and those of them that only Elfengold has.
 ROUND_ACTIONS = ("next_phase", "advance", "gold_card", "take_pile", "reveal", "bid", "pass_bid", "sit_out",
-                 "no_bid", "no_more_bids", "move", "pass_move", "nobody_moves")
+                 "bid_again", "no_bid", "no_more_bids", "move", "pass_move", "nobody_moves")
 
 
-GOLD_ACTIONS = ("gold_card", "take_pile", "reveal", "bid", "pass_bid", "sit_out", "no_bid", "no_more_bids")
+GOLD_ACTIONS = ("gold_card", "take_pile", "reveal", "bid", "pass_bid", "sit_out", "bid_again", "no_bid",
+                "no_more_bids")
 
 
 def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
@@ -97,6 +98,12 @@ def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
         bidding, quiet = Rule(by=frozenset({offer["next"]})), ALLOWED
     else:
         bidding = quiet = refused(N_("No tile is up for auction now."))
+    if not (offer and offer["lot"]["index"] < len(row) - 1):
+        again = refused(N_("No tile is left to bid on this round."))
+    elif not state["sitting_out"]:
+        again = refused(N_("Everyone still bids this round."))
+    else:
+        again = Rule(by=frozenset(state["sitting_out"]))
     waiting = waiting_movers(state, config)
     if step != "move":
         moving = quiet_move = refused(N_("Moves are made in the move phase."))
@@ -107,13 +114,14 @@ def _round(state: Mapping, config: Mapping) -> dict[str, Rule]:
         # player has moved already
         moving, quiet_move = Rule(by=frozenset({colour_at(config, state["turn"])})), Rule(by=frozenset(waiting))
     return {"next_phase": onward, "advance": onward, "gold_card": card, "take_pile": pile, "reveal": reveal,
-            "bid": bidding, "pass_bid": bidding, "sit_out": bidding, "no_bid": quiet, "no_more_bids": quiet,
+            "bid": bidding, "pass_bid": bidding, "sit_out": bidding, "bid_again": again, "no_bid": quiet,
+            "no_more_bids": quiet,
             "move": moving, "pass_move": moving, "nobody_moves": quiet_move}
 
 
 REDUCERS = {"begin": _begin, "next_phase": _next_phase, "advance": _advance, "gold_card": _gold_card,
             "take_pile": _take_pile, "reveal": _reveal, "bid": _bid, "pass_bid": _pass_bid, "sit_out": _sit_out,
-            "no_bid": _no_bid,
+            "bid_again": _bid_again, "no_bid": _no_bid,
             "no_more_bids": _no_more_bids, "move": _move, "pass_move": _pass_move, "nobody_moves": _nobody_moves,
             "town": _town, "adjust": _adjust, "cards": _cards, "finish": _finish}
 
@@ -124,6 +132,6 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), progress=lambda state, config: {
         p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide,
-    personal=frozenset({"bid", "pass_bid", "sit_out", "take_pile", "move", "pass_move"}), moves=moves,
+    personal=frozenset({"bid", "pass_bid", "sit_out", "bid_again", "take_pile", "move", "pass_move"}), moves=moves,
     order=50
 )

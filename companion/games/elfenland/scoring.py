@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...engine import inputs
-from ...engine.model import InvalidAction, Msg, N_, P_
+from ...engine.model import InvalidAction, Msg, N_, P_, listed
 from ...engine.ranking import shared_places, tied_groups
 from .preparation import ELFENGOLD, GOLD_IN_BOX, HAND_AFTER_MOVE, TOWNS, _variant
 
@@ -32,7 +32,7 @@ def final_scores(elfengold: bool, players: list[dict]) -> dict:
             if len(still) > 1:
                 explain.append(Msg(N_("{names} still tie on gold as well and share place {place}.") if elfengold
                                    else N_("{names} still tie on travel cards as well and share place {place}."),
-                                   {"names": ", ".join(p.get("name", p["id"]) for p in still),
+                                   {"names": listed([p.get("name", p["id"]) for p in still]),
                                     "place": place[still[0]["id"]]}))
     return {"game": "elfenland",
             "players": [{"id": p["id"], "total": p["towns"], "place": place[p["id"]],

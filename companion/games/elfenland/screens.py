@@ -289,7 +289,7 @@ def _auction_story(shell, a: dict, n: int) -> list[ft.Control]:
     if left:
         label = (_("Nobody bids on this tile") if a["leader"] is None else
                  _("Nobody else bids: {name} wins it at {price}").format(name=shell.player_name(a["leader"]),
-                                                                         price=a["high"]))
+                                                                         price=vm.msg(rules.coins(a["high"]))))
         rows.append(act(vm, "no_bid", label, lambda e: vm.dispatch("no_bid", **claim), "no-bid", primary=False))
     rows += [act(vm, "no_more_bids", _("No more bids this round"), lambda e: vm.dispatch("no_more_bids", **claim),
                  "no-more-bids", primary=False),
@@ -303,6 +303,10 @@ def _auction_story(shell, a: dict, n: int) -> list[ft.Control]:
         names = [shell.player_name(s["player"]) for s in a["skipped"] if s["reason"] == reason]
         if names:
             rows.append(text(line.format(names=", ".join(names)), SMALL))
+    for colour in vm.state["sitting_out"] if left else ():     # a mind changed: from the next tile on
+        rows.append(act(vm, "bid_again", _("{name} bids again from the next tile").format(name=shell.player_name(colour)),
+                        lambda e, c=colour: vm.dispatch("bid_again", player=c), f"bid-again-{colour}", player=colour,
+                        primary=False))
     return rows
 
 
@@ -314,12 +318,12 @@ def _no_more_bids_hint(shell, a: dict, left: int) -> str:
             return _("This tile goes back to the pool.")
         return ngettext("This tile and the last one go back to the pool.",
                         "This tile and the {n} after it go back to the pool.", left).format(n=left)
-    name = shell.player_name(a["leader"])
+    name, price = shell.player_name(a["leader"]), shell.vm.msg(rules.coins(a["high"]))
     if not left:
-        return _("{name} wins this tile at {price}.").format(name=name, price=a["high"])
+        return _("{name} wins this tile at {price}.").format(name=name, price=price)
     return ngettext("{name} wins this tile at {price}; the last one goes back to the pool.",
                     "{name} wins this tile at {price}; the {n} after it go back to the pool.",
-                    left).format(name=name, price=a["high"], n=left)
+                    left).format(name=name, price=price, n=left)
 
 
 def _sales(shell) -> list[ft.Control]:
@@ -335,10 +339,12 @@ def _sale(shell, sale: dict) -> str:
     if not sale["winner"]:
         return _("{tile}: nobody bid, back to the pool.").format(tile=tile)
     name = shell.player_name(sale["winner"])
+    price = shell.vm.msg(rules.coins(sale["price"]))
     if sale.get("broke"):
-        return _("{tile}: {name} bid {price} but cannot pay: all of the {lost} gold held goes to the bank and the "
-                 "tile is auctioned again.").format(tile=tile, name=name, price=sale["price"], lost=sale["lost"])
-    return _("{tile}: {name} pays {price} gold.").format(tile=tile, name=name, price=sale["price"])
+        return _("{tile}: {name} bid {price} but cannot pay: all the gold held, {lost}, goes to the bank and the "
+                 "tile is auctioned again.").format(tile=tile, name=name, price=price,
+                                                    lost=shell.vm.msg(rules.coins(sale["lost"])))
+    return _("{tile}: {name} pays {price}.").format(tile=tile, name=name, price=price)
 
 
 # ----------------------------------------------------------------------------------------------

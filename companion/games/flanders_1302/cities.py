@@ -21,7 +21,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...engine import inputs
-from ...engine.model import InvalidAction, Msg, N_, P_, Ref
+from ...engine.model import InvalidAction, Msg, N_, P_, Ref, listed
 from ...engine.ranking import points_lowest_of_tied, positions, tied_groups
 from .preparation import (CATHEDRALS, CHURCH_QUARTERS, GREY, GREY_QUARTERS, GUILD_QUARTERS, GUILDS, MASTER_TILES,
                     NEUTRAL_CENTRES, PRINTED_MASTERS_PER_QUARTER, STANDARD, TWO_PLAYER, cities_in_play, city_name, guild_name,
@@ -103,10 +103,10 @@ def score_city(city: Mapping, names: Mapping[str, str] | None = None) -> dict:
     return {"value": value, "points": points, "explain": explain}
 
 
-def _names(guilds: list[str], names: Mapping[str, str] | None = None) -> Msg:
-    """Guild names (or their players' names) joined by commas, each in the reader's language."""
-    template = ", ".join("{g%d}" % i for i in range(len(guilds)))
-    return Msg(template, {f"g{i}": (names or {}).get(g) or guild_name(g) for i, g in enumerate(guilds)})
+def _names(guilds: list[str], names: Mapping[str, str] | None = None) -> Msg | Ref | str:
+    """Guild names (or their players' names) listed as the reader says them ("Blue and Grey"), each in
+    the reader's language."""
+    return listed([(names or {}).get(g) or guild_name(g) for g in guilds])
 
 
 #: A city entered with no completed quarter at all: no city in play is scored so (its centre is a quarter,

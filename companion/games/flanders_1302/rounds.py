@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...engine.model import InvalidAction, Msg, N_, P_
+from ...engine.model import InvalidAction, Msg, N_, P_, listed
 from ...engine.ranking import tied_groups
 from .preparation import STEPS, TWO_PLAYER
 
@@ -35,7 +35,7 @@ def explain_order(config: Mapping, start: int, cards: Mapping[str, int]) -> list
         if len(group) > 1:
             lines.append(Msg(N_("{names} played the same number of cards: whoever sits closer clockwise to the "
                                 "start player ({start}) goes first."),
-                             {"names": ", ".join(names[c] for c in group), "start": names[seats[start]]}))
+                             {"names": listed([names[c] for c in group]), "start": names[seats[start]]}))
     if all(cards[c] == 1 for c in seats):
         lines.append(Msg(N_("Everyone played one card: the start player begins.")))
     return lines

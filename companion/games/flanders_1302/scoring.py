@@ -140,7 +140,7 @@ def score_cli(data: Any) -> dict:
         name = inputs.choice(raw.get("name"), inputs.join(path, "name"), CITIES) if "name" in raw else None
         if name is not None:
             if name in names:
-                raise inputs.InputError(inputs.join(path, "name"), Msg(N_("city {name} is scored twice"), {"name": name}))
+                raise inputs.InputError(inputs.join(path, "name"), Msg(N_("{name} is scored twice"), {"name": city_name(name)}))
             names.add(name)
             city["name"] = name
         cities.append(city)

@@ -1,14 +1,16 @@
 """Princes of the Renaissance: the auctions of city tiles, the Pope, event tiles and condottieri.
 
 Encodes (FACTS §3 of ../shared/rules/FACTS.md):
-- a decade is ended by the auction of its last event tile (FACTS §3.3, §3.4): `_settle_auction`;
+- a decade is ended by the auction of its last event tile (FACTS §3.3, §3.4), when it is sold (the
+  Czech summary: "Dekáda končí v momentě, kdy se vydraží poslední kartička událostí"): `_settle_auction`;
 - the auctions of city tiles, the Pope and event tiles with their minimums, eligibility and
   discounts (FACTS §3.4, §3.8; TV-P1, TV-P2): `_open_auction`, `bid_limit`, `price`;
 - never bid more than you can pay (FACTS §3.4): the limit counts discounts, Bribe Cardinal and the
   swap an unused Banking tile allows; while an auction runs, a change of the ledgers that would
   leave its leader unable to pay is refused, and the payment is checked again: `bid_limit`,
   `banking_room`, `_leader_can_pay`, `_settle_auction`;
-- the condottiere auctions of a war (FACTS §3.5; TV-P3): `_condottiere_auction`, `_hired`;
+- the condottiere auctions of a war (FACTS §3.5; TV-P3), at once when nobody could veto the war:
+  `_declare`, `_condottiere_auction`, `_hired`;
 - a "+1 status" artist or the French Invasion placed by its winner (FACTS §3.8): `_place`.
 
 Where the Czech summary and the English rules disagree (the readings, see `setup`):
@@ -20,7 +22,8 @@ Decisions where the sources are silent (FACTS §3.10 marks them UNKNOWN):
   just what is missing (at most 3);
 - whoever opens an auction bids or passes (the Czech summary lets him pass; whoever starts a war
   opens both condottiere auctions and may own no troop at all); an auction nobody bids in gives the
-  lot to nobody (an event tile is gone unsold and counts toward the decade's end).
+  lot to nobody, and it stays in the supply to be auctioned again (an event tile too: it is not sold,
+  so it does not count toward the decade's end).
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ from .preparation import (
     EVENTS, EVENT_VP_MAX, FRENCH_INVASION, KNOWN_EVENT_CURRENCY, KNOWN_TILE_CITY, MERCHANT_TILES, POPE_DISCOUNT,
     STATUS_ARTISTS, TILES_PER_CITY, TILE_KINDS, VP_ARTISTS, active_family, city_name, may_take_city_tile, option,
     owns, seat_order)
-from .war import _end_war
+from .war import _declare_war, _end_war, veto_possible
 
 
 def pope_discount(state: Mapping, family: str) -> int:
@@ -222,14 +225,14 @@ def _settle_auction(state: dict, config: Mapping, done: dict) -> None:
                                                  {"kind": lot["tile"]})
     elif kind == "pope":
         state["pope"] = winner
-    elif kind == "event":
+    elif kind == "event" and winner:            # without a winner the tile stays on display, unsold
         event = lot["event"]
         state["events_done"].append(event)
         state["events_left"] -= 1
         state["last_opener"] = done["bidders"][0]
-        if winner and (event in STATUS_ARTISTS or event == "french_invasion"):
+        if event in STATUS_ARTISTS or event == "french_invasion":
             state["pending"] = {"event": event, "player": winner, "vp": lot["vp"]}
-        elif winner:  # without a winner (nobody bid) the tile is gone unsold
+        else:
             state["players"][winner]["events"].append({"event": event, "vp": lot["vp"]})
             if event == "merchant":
                 state["merchant_event"] = winner
@@ -301,6 +304,19 @@ def _condottiere_auction(state: dict, config: Mapping, side: str) -> None:
 
 def _no_veto(state: dict, args: Mapping, config: Mapping) -> None:
     _condottiere_auction(state, config, "attacker")
+
+
+def _declare(state: dict, args: Mapping, config: Mapping) -> None:
+    """A war is declared. With `skip_veto` (the screen sends it; a log recorded before has none and a
+    "No veto" entry of its own) and nobody able to veto the war (no treachery card in any hand, no
+    unused Lorenzo Medici), the condottieri are auctioned in the same entry: one Undo takes the
+    declaration back, never to a veto step nobody can use."""
+    skip = args.get("skip_veto", False)
+    if not isinstance(skip, bool):
+        raise InvalidAction(Msg(N_("This action is not understood.")))
+    _declare_war(state, args, config)
+    if skip and not veto_possible(state):
+        _no_veto(state, args, config)
 
 
 def _hired(state: dict, config: Mapping, side: str, family: str | None) -> None:

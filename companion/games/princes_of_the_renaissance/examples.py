@@ -31,10 +31,12 @@ SCRIPT: tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]] = ({"start": 1, 
     ])
 
 CONFIGS: list[dict[str, Any]] = [
-    {"start": 0, "options": options, "players": [{"colour": c, "name": c} for c in families]}
-    for options, families in (([], ("baglioni", "gonzaga", "d_este")),
-                              (["milan_seven", "first_left", "banking_own_turn", "tied_gold_no_second"],
-                               ("baglioni", "gonzaga", "d_este", "malatesta", "bentivogli", "montefeltro")))
+    {"start": 0, "edition": edition, "options": options, "players": [{"colour": c, "name": c} for c in families]}
+    for edition, options, families in (
+        ("czech", [], ("baglioni", "gonzaga", "d_este")),
+        ("czech", ["counter_attack", "banking_any_time", "tied_gold_no_second"],
+         ("baglioni", "gonzaga", "d_este", "malatesta", "bentivogli", "montefeltro")),
+        ("english", ["opener_may_pass"], ("baglioni", "gonzaga", "d_este", "malatesta")))
 ]
 
 

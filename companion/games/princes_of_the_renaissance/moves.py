@@ -13,19 +13,19 @@ from ...engine.flow import by_name
 from ...engine.model import ALLOWED, Msg, N_, Rule, refused
 
 from .abilities import _ability, _buy_card, _play_card
-from .auction import _bid, _no_veto, _open_auction, _pass_bid, _place
+from .auction import _bid, _declare, _no_veto, _open_auction, _pass_bid, _place
 from .income import _book_income
 from .ledger import ACTED
 from .preparation import active_family, start_war_left, war_limit
 from .turn import _adjust, _begin, _buy_troop, _discard_troop, _end_turn, _finish, _transfer
-from .war import _battle, _bribe, _declare_war, _lorenzo, _modifier, _pope_joins, _veto, war_armies
+from .war import _battle, _bribe, _lorenzo, _modifier, _pope_joins, _veto, war_armies
 
 
 REDUCERS = {
     "begin": _begin, "end_turn": _end_turn, "buy_troop": _buy_troop, "discard_troop": _discard_troop,
     "buy_card": _buy_card, "play_card": _play_card, "ability": _ability, "transfer": _transfer, "adjust": _adjust,
     "open_auction": _open_auction, "bid": _bid, "pass_bid": _pass_bid, "place": _place,
-    "declare_war": _declare_war, "veto": _veto, "no_veto": _no_veto, "pope_joins": _pope_joins, "bribe": _bribe,
+    "declare_war": _declare, "veto": _veto, "no_veto": _no_veto, "pope_joins": _pope_joins, "bribe": _bribe,
     "modifier": _modifier, "battle": _battle, "book_income": _book_income, "finish": _finish,
 }
 

@@ -10,10 +10,12 @@ Encodes (FACTS §3 of ../shared/rules/FACTS.md):
   the one Start War card, which is played once a game (`vp_counter_limit`, `start_war_left`). Gold and influence have no box count in the sources
   (the counters are not counted), so they are not bounded by one.
 
-Where the Czech summary (seed) and the English rules disagree, the Czech reading is the default and
-the English one a named option of the new game (`ENGLISH_READINGS`; the config stores the readings in
-force, `CZECH_READINGS`, so a game saved before this default keeps the English rules it had). Each
-reading is encoded, and listed, in the module that reads it; this one:
+Where the Czech summary (seed) and the English rules disagree, the new game's form chooses the
+rulebook the group plays by (`EDITIONS`: Czech or English, proposed by the phone's language), and
+each point may then be read the other way (`ENGLISH_READINGS` names each English reading and the Czech
+one it replaces). The config stores the readings in force (`CZECH_READINGS`; a point not named is read
+the English way), so a saved game keeps its rules whatever the form proposes later. Each reading is
+encoded, and listed, in the module that reads it; this one:
 - FACTS §3.2 and §6 "Milan starting status": Milan starts at 7 (`milan_seven`; English `milan_six`):
   `start_status`.
 None of them changes the final scoring, so `companion score` reads the same with either.
@@ -239,6 +241,11 @@ ENGLISH_READINGS = {"milan_six": "milan_seven", "first_after_last_auction": "fir
 FORM_OPTIONS = (*ENGLISH_READINGS, "tied_gold_no_second")
 
 
+#: The rulebooks a group may play by: the Czech summary's readings, or the English rules' (a form that
+#: names none is Czech, as every form was before the choice).
+EDITIONS = ("czech", "english")
+
+
 #: What a stored config's "options" may name: the readings in force (a game created before the
 #: Czech readings became the default names those it chose, and the English reading holds elsewhere).
 OPTIONS = (*CZECH_READINGS, "tied_gold_no_second")
@@ -282,16 +289,29 @@ def vp_counter_limit(players: int) -> int:
 
 def new_config(raw: Mapping) -> dict:
     """Players clockwise, each with his family (the family is his colour), the first player of
-    decade I, and the rules read as the Czech edition reads them unless the form chose the English
-    reading of a point (`ENGLISH_READINGS`; a Czech reading's own name may be given too, it is the
-    default). The config stores the readings in force, so a saved game keeps its rules."""
+    decade I, the rulebook the group plays by (`edition`, Czech unless the form says otherwise) and
+    the points read the other way (`options`: a reading's own name, English or Czech, takes that
+    reading of its point; `tied_gold_no_second` the one point neither settles). The config stores the
+    readings in force, so a saved game keeps its rules: a stored config (one this function made, which
+    an import or a check of the saved file passes back) names exactly the Czech readings in force."""
     players, start = check_seats(raw, FAMILIES, 3, 6)
+    edition = raw.get("edition", "czech")
+    if edition not in EDITIONS:
+        raise InvalidAction(Msg(N_("Choose the Czech or the English rulebook.")), field="edition")
     chosen = raw.get("options", [])
     if not isinstance(chosen, list) or any(o not in FORM_OPTIONS and o not in OPTIONS for o in chosen):
         raise InvalidAction(Msg(N_("There is no such rule option.")), field="options")
-    english = {ENGLISH_READINGS[o] for o in chosen if o in ENGLISH_READINGS}
-    return {"game": ID, "variant": "standard", "players": players, "start": start,
-            "options": [o for o in OPTIONS if o not in english and (o in CZECH_READINGS or o in chosen)]}
+    stored = raw.get("game") == ID
+    czech = set(CZECH_READINGS) if edition == "czech" and not stored else set()
+    for name in chosen:
+        if name in ENGLISH_READINGS:
+            czech.discard(ENGLISH_READINGS[name])
+        elif name in CZECH_READINGS:
+            czech.add(name)
+    if stored and "edition" not in raw:       # saved before the choice: the rulebook most points follow
+        edition = "czech" if 2 * len(czech) > len(CZECH_READINGS) else "english"
+    return {"game": ID, "variant": "standard", "players": players, "start": start, "edition": edition,
+            "options": [o for o in OPTIONS if o in czech or o not in CZECH_READINGS and o in chosen]}
 
 
 def option(config: Mapping, name: str) -> bool:

@@ -26,14 +26,14 @@ from .income import income
 from .moves import REDUCERS, moves, war_actor
 from .scoring import city_ranks, final_scores, score_cli, triangular
 from .preparation import (
-    BANKING, CARDS, CITIES, CITY_MINIMUM, CLI_NAME, CZECH_READINGS, DECADES, DIE, ENGLISH_READINGS, EVENTS,
+    BANKING, CARDS, CITIES, CITY_MINIMUM, CLI_NAME, CZECH_READINGS, DECADES, DIE, EDITIONS, ENGLISH_READINGS, EVENTS,
     EVENTS_PER_DECADE, EVENT_VP_MAX, FAMILIES, FORM_OPTIONS, ID, KNOWN_EVENT_CURRENCY, KNOWN_TROOPS, LEDGER_MAX,
     NEUTRAL, STEPS, TILE_KINDS, TROOPS, active_family, city_name, hand_limit, initial_state, new_config, option,
     owns, seat_order, setup_items, start_war_left, steps, text, vp_counter_limit, war_limit)
 from .war import battle_round, strength, veto_possible, war_armies
 
 #: What the tests, the screens and the teach mode read as `rules.X`.
-__all__ = ["BANKING", "CARDS", "CITIES", "CITY_MINIMUM", "CZECH_READINGS", "DECADES", "DIE", "ENGLISH_READINGS",
+__all__ = ["BANKING", "CARDS", "CITIES", "CITY_MINIMUM", "CZECH_READINGS", "DECADES", "DIE", "EDITIONS", "ENGLISH_READINGS",
            "EVENTS", "EVENTS_PER_DECADE", "EVENT_VP_MAX", "FAMILIES", "FORM_OPTIONS", "GAME", "ID",
            "KNOWN_EVENT_CURRENCY", "KNOWN_TROOPS", "LEDGER_MAX", "NEUTRAL", "STEPS", "TILE_KINDS", "TROOPS",
            "active_family", "battle_round", "bid_limit", "city_name", "city_ranks", "final_scores", "guide",

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 from ...engine import inputs
-from ...engine.model import Msg, N_, P_
+from ...engine.model import Msg, N_, P_, listed
 from ...engine.ranking import places_without_tie_break, points_lowest_of_tied, positions, tied_groups
 
 from .preparation import (
@@ -78,8 +78,8 @@ def city_ranks(cities: Mapping[str, Mapping]) -> dict[str, int]:
     return rank_cities(cities)[0]
 
 
-def _names(rows: list[dict]) -> str:
-    return ", ".join(r["name"] for r in rows)
+def _names(rows: list[dict]) -> Msg | str:
+    return listed([r["name"] for r in rows])
 
 
 def final_scores(cities: Mapping[str, Mapping], players: list[dict], tied_gold_no_second: bool = False) -> dict:
@@ -285,7 +285,7 @@ def check_totals(players: list[dict]) -> None:
             if per_city[city] > TILES_PER_CITY:
                 raise inputs.InputError(inputs.join(inputs.join(path, "city_tiles"), city),
                                         Msg(N_("more {city} tiles in all than the {n} in the game, got {got}"),
-                                            {"city": city, "n": TILES_PER_CITY,
+                                            {"city": city_name(city), "n": TILES_PER_CITY,
                                              "got": sum(q["city_tiles"].get(city, 0) for q in players)}))
 
 

@@ -31,16 +31,12 @@ def category(shell, key: str) -> str:
 def new_game_form(shell, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "options": [],
+                                          "edition": "czech" if shell.vm.lang == "cs" else "english",
                                           "players": [{"name": "", "colour": f} for f in rules.FAMILIES]})
     players = form["players"][:form["count"]]
 
     def update(**changes):
         form.update(changes)
-        shell.render()
-
-    def toggle(name: str) -> None:
-        form["options"] = [o for o in form["options"] if o != name] if name in form["options"] else \
-            [*form["options"], name]
         shell.render()
 
     controls = [
@@ -50,22 +46,48 @@ def new_game_form(shell, game_id: str) -> Screen:
         text(_("Each player's family is his colour: choose families clockwise, after a die roll."), SMALL),
         *shell.seat_fields(form, players, rules.FAMILIES, lambda f: shell.game_text(f"family.{f}"),
                            _("Who is first in decade I? (The rules: drawn at random after the families.)")),
-        heading(_("Rule options")),
-        text(_("Without a tick the Czech edition's rules apply; a tick takes the English rules' reading of that "
-               "point."), SMALL),
-    ]
-    for name in rules.FORM_OPTIONS:
-        on = name in form["options"]
-        controls.append(button(shell.game_text(f"option.{name}"), lambda e, n=name: toggle(n), f"option-{name}",
-                               primary=on, icon=ft.Icons.CHECK_BOX if on else ft.Icons.CHECK_BOX_OUTLINE_BLANK))
-    controls += [
+        *_edition(shell, form),
         shell.problem(),
     ]
     return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
+def _edition(shell, form: dict) -> list[ft.Control]:
+    """The rulebook the group plays by, and folded under it the points where the two rulebooks differ,
+    each of which may be read the other way (and the one point neither settles)."""
+    _, ngettext = shell.vm.t, shell.vm.t.n
+    czech = form["edition"] == "czech"
+    # the other rulebook's reading of each point (a tick takes it), and the point neither settles
+    names = [*(rules.ENGLISH_READINGS if czech else rules.CZECH_READINGS), "tied_gold_no_second"]
+
+    def choose(edition: str) -> None:
+        if edition != form["edition"]:        # the points read the other way belong to the rulebook left
+            form.update(edition=edition, options=[o for o in form["options"] if o == "tied_gold_no_second"])
+        shell.render()
+
+    def toggle(name: str) -> None:
+        form["options"] = [o for o in form["options"] if o != name] if name in form["options"] else \
+            [*form["options"], name]
+        shell.render()
+
+    ticks = [button(shell.game_text(f"option.{name}"), lambda e, n=name: toggle(n), f"option-{name}",
+                    primary=name in form["options"],
+                    icon=ft.Icons.CHECK_BOX if name in form["options"] else ft.Icons.CHECK_BOX_OUTLINE_BLANK)
+             for name in names]
+    changed = len(form["options"])
+    return [heading(_("Which rulebook do you play by?")),
+            choice_chips("edition", [("czech", _("Czech rulebook")), ("english", _("English rulebook"))],
+                         form["edition"], choose),
+            shell.fold("rule-options", _("Where the rulebooks differ"), [
+                text(_("Each tick reads that point as the English rulebook does.") if czech else
+                     _("Each tick reads that point as the Czech rulebook does."), SMALL), *ticks],
+                       ngettext("{n} point read otherwise", "{n} points read otherwise", changed).format(n=changed)
+                       if changed else _("Every point as the rulebook chosen"))]
+
+
 def _create(shell, game_id: str, form: dict, players: list) -> None:
-    config = {"start": form["start"], "options": list(form["options"]), "players": [dict(p) for p in players]}
+    config = {"start": form["start"], "edition": form["edition"], "options": list(form["options"]),
+              "players": [dict(p) for p in players]}
     if shell.vm.new_game(game_id, config):
         shell.draft = {}
 

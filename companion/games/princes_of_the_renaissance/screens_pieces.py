@@ -99,7 +99,8 @@ def _money(shell, amount: int, currency: str) -> str:
 def _auction_result(shell, last: dict) -> str:
     _ = shell.vm.t
     if not last["winner"]:
-        return _("{lot}: nobody bid.").format(lot=_lot_name(shell, last["lot"]))
+        return _("{lot}: nobody bid; it stays in play and may be auctioned again.").format(
+            lot=_lot_name(shell, last["lot"]))
     line = _("{name} wins {lot} with a bid of {bid} and pays {paid}.").format(
         name=shell.player_name(last["winner"]), lot=_lot_name(shell, last["lot"]), bid=last["bid"],
         paid=_money(shell, last["paid"], last["currency"]))

@@ -260,12 +260,10 @@ def _war_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
 
 def _declare(shell, draft: dict, card: bool = False) -> None:
     """Declare the war; when nobody could veto it (no treachery card in any hand, no unused Lorenzo
-    Medici), the same tap goes on to the condottiere auctions, as "No veto" would."""
+    Medici), the same entry goes on to the condottiere auctions, as "No veto" would."""
     vm = shell.vm
-    if vm.dispatch("declare_war", **draft, **({"card": True} if card else {})):
+    if vm.dispatch("declare_war", **draft, **({"card": True} if card else {}), skip_veto=True):
         shell.draft.pop("war", None)
-        if vm.state["war"] and vm.state["war"]["stage"] == "veto" and not rules.veto_possible(vm.state):
-            vm.dispatch("no_veto")
         shell.render()
 
 

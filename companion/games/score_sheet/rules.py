@@ -25,7 +25,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...engine import inputs
-from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused
+from ...engine.model import ALLOWED, GameDef, Guide, InvalidAction, Msg, N_, P_, Ref, Rule, Step, refused, listed
 from ...engine.ranking import shared_places, tied_groups
 from ...engine.seats import check_seats
 
@@ -128,7 +128,7 @@ def final_scores(sheet: Mapping, players: list[dict]) -> dict:
         if len(group) == 1:
             ordered.append(group)
             continue
-        joined = ", ".join(names[r["id"]] for r in group)
+        joined = listed([names[r["id"]] for r in group])
         if tie is None:
             ordered.append(group)
             explain.append(P_("{names}: a tie at {n} point, and the sheet names no tie-breaker: they share the place.",
@@ -144,7 +144,7 @@ def final_scores(sheet: Mapping, players: list[dict]) -> dict:
         for still in broken:
             if len(still) > 1:
                 explain.append(Msg(N_("{names} are still tied and share the place."),
-                                   {"names": ", ".join(names[r["id"]] for r in still)}))
+                                   {"names": listed([names[r["id"]] for r in still])}))
     for group, place in zip(ordered, shared_places(ordered)):
         for row in group:
             row["place"] = place

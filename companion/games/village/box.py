@@ -69,6 +69,18 @@ def lowest_living(player: Mapping) -> str | None:
     return min(numbers, key=int) if numbers else None
 
 
+def lowest_visible(player: Mapping) -> str | None:
+    """The lowest number a visible member may have: the members in the black bag may be the
+    lowest-numbered ones (the books do not say which numbers are in the bag), so the first number at
+    which the living outnumber the bag (None: every living member may be in the bag)."""
+    seen = 0
+    for number in sorted((k for k, v in player["living"].items() if v > 0), key=int):
+        seen += player["living"][number]
+        if seen > player["bag"]:
+            return number
+    return None
+
+
 def _whole(args: Mapping, key: str, low: int, high: int) -> int:
     value = args.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

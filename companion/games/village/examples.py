@@ -15,7 +15,7 @@ from .box import FARMYARD_GRAIN, GOODS, MASS_PIECES, PROFESSIONS, in_church, liv
 
 SCRIPT: tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]] = ({"start": 0, "lap": 6, "players": [{"colour": "red", "name": "A"}, {"colour": "ivory", "name": "B"}]}, [
         ("tick", {"item": "board", "done": True}), ("begin", {}), ("time", {"player": "red", "amount": 3}),
-        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 4}),
+        ("market_start", {"player": "red"}), ("market_sell", {"player": "red", "prestige": 4, "goods": ["horse"]}),
         ("market_pass", {"player": "ivory"}), ("market_pass", {"player": "red"}), ("church", {"player": "ivory"}),
         ("coins", {"player": "ivory", "delta": 2}), ("correct", {"track": "red", "points": 3, "reason": "travel"}),
         ("next_turn", {}), ("round_end", {}), ("mass_buy", {"player": "ivory"}),

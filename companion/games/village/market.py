@@ -25,9 +25,10 @@ def _market_order(state: Mapping, config: Mapping, after: str) -> str | None:
 
 def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
     """Serve a customer: hand in the grain and the goods the tile shows (the grain leaves the farmyard;
-    the goods, which the books do not keep, are recorded with the sale); the trigger player's first
-    sale is free, every other one costs 1 green cube and 1 time; the tile's printed prestige counts at
-    the end. The sale keeps the seller's time after it (teach mode says where the life marker stands)."""
+    the goods, which the books do not keep, are recorded with the sale); every customer wants goods,
+    grain or both, so a sale that hands in nothing is refused; the trigger player's first sale is
+    free, every other one costs 1 green cube and 1 time; the tile's printed prestige counts at the end.
+    The sale keeps the seller's time after it (teach mode says where the life marker stands)."""
     market = state["market"]
     colour, player = _player(state, config, args)
     prestige = _whole(args, "prestige", 0, CUSTOMER_PRESTIGE_MAX)
@@ -38,6 +39,9 @@ def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
     if (not isinstance(goods, list) or any(g not in GOODS for g in goods)
             or any(goods.count(g) > GOODS_EACH for g in GOODS)):
         raise InvalidAction(Msg(N_("Choose the goods handed in from the five kinds (8 tiles of each).")),
+                            field="goods")
+    if not grain and not goods:
+        raise InvalidAction(Msg(N_("A customer wants goods, grain or both: enter what is handed in.")),
                             field="goods")
     player["grain"] -= grain
     free = colour == market["trigger"] and not market["free_used"]
@@ -52,7 +56,8 @@ def _market_sell(state: dict, args: Mapping, config: Mapping) -> None:
 
 
 def payment(grain: int, goods: list) -> Msg | None:
-    """What a sale handed in, in the reader's words ("1 grain bag, horse, plow"); None: nothing."""
+    """What a sale handed in, in the reader's words ("1 grain bag, horse, plow"); None: nothing (never
+    for a sale)."""
     items = ([P_("{n} grain bag", "{n} grain bags", grain)] if grain else []) + [text(f"good.{g}") for g in goods]
     if not items:
         return None

@@ -25,8 +25,9 @@ from collections.abc import Callable, Mapping
 
 from ...engine.flow import score_track
 from ...engine.model import ALLOWED, GameDef, Guide, Msg, N_, P_, Rule, refused
-from .box import (ACTION_TIME, COINS, COLOURS, CUSTOMERS, FARMYARD_GRAIN, GOODS, GRAIN, ID, MARKET_TIME, MASS_PIECES,
-                  MEMBERS, PLAGUE_TIME, PROFESSIONS, TRAVEL_MARKERS, _name, in_church, living, lowest_living, text)
+from .box import (ACTION_TIME, COINS, COLOURS, CUSTOMER_PRESTIGE_MAX, CUSTOMERS, FARMYARD_GRAIN, GOODS, GRAIN, ID, MARKET_TIME, MASS_PIECES,
+                  MEMBERS, PLAGUE_TIME, PROFESSIONS, TRAVEL_MARKERS, _name, in_church, living, lowest_living, lowest_visible,
+                  text)
 from .ending import _end_trigger, _finish, final_action_order
 from .market import _market_end, _market_pass, _market_sell, _market_start, payment
 from .mass import (_mass_buy, _mass_done, _mass_draw, _mass_end, _mass_move, _mass_quiet, _round_end, can_move,
@@ -38,9 +39,10 @@ from .turns import (STEPS, _begin, _birth, _church, _coins, _death, _dying, _got
 
 #: What the screens, the teach mode and the tests read from the rules, wherever it is defined.
 __all__ = [
-    "ACTION_TIME", "COINS", "COLOURS", "FARMYARD_GRAIN", "GAME", "GOODS", "GRAIN", "ID", "MARKET_TIME", "MASS_PIECES",
+    "ACTION_TIME", "COINS", "COLOURS", "CUSTOMER_PRESTIGE_MAX", "FARMYARD_GRAIN", "GAME", "GOODS", "GRAIN", "ID", "MARKET_TIME", "MASS_PIECES",
     "MEMBERS", "PROFESSIONS", "STEPS", "TRAVEL_MARKERS", "_dying", "can_move", "chronicle_points", "deaths_due",
-    "final_action_order", "final_scores", "in_church", "living", "lowest_living", "mass_idle", "mass_majority",
+    "final_action_order", "final_scores", "in_church", "living", "lowest_living", "lowest_visible", "mass_idle",
+    "mass_majority",
     "mass_mover", "moves", "payment", "text", "travel_points",
 ]
 

@@ -5,7 +5,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ...engine import inputs
-from ...engine.model import Msg, N_
+from ...engine.model import Msg, N_, listed
 from ...engine.ranking import shared_places, tied_groups
 from .box import (CHRONICLE, CHRONICLE_MANY, CHURCH, COINS, COUNCIL, CUSTOMER_PRESTIGE_MAX, CUSTOMERS, MEMBERS, TRAVEL,
                   TRAVEL_MARKERS, living)
@@ -55,7 +55,7 @@ def final_scores(players: list[dict]) -> dict:
         if len(group) > 1:
             explain.append(Msg(N_("Tie on {n} points between {names}: more customers served wins, then more living "
                                   "family members ({details})."),
-                               {"n": group[0]["total"], "names": ", ".join(names[r["id"]] for r in group),
+                               {"n": group[0]["total"], "names": listed([names[r["id"]] for r in group]),
                                 "details": "; ".join(f"{names[r['id']]} {r['tie'][0]}/{r['tie'][1]}"
                                                      for r in group)}))
     return {"game": "village",

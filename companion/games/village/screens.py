@@ -138,7 +138,7 @@ def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
     for colour, player in state["players"].items():
         if rules.deaths_due(player, config["lap"]) <= 0:
             continue
-        draft = shell.draft.setdefault(f"death-{colour}", {"number": rules.lowest_living(player),
+        draft = shell.draft.setdefault(f"death-{colour}", {"number": rules.lowest_visible(player) or rules.lowest_living(player),
                                                            "profession": None, "place": None, "window": None})
         numbers = sorted((k for k, v in player["living"].items() if v > 0), key=int)
         places = [("chronicle", _("Chronicle (a space is free)")), ("grave", _("Anonymous grave"))]
@@ -280,7 +280,8 @@ def _family_entries(shell, colour, player) -> list[ft.Control]:
 
 def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     """The market day: whose turn, what a sale costs, passing is final; then the refill. Once the
-    customer's prestige is chosen, "Serve" takes the bottom bar's place."""
+    customer's prestige is chosen, what is handed in for him takes the place of passing and ending the
+    day (a tap on the prestige chooses again), and "Serve" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
     market = vm.state["market"]
     turn = market["turn"]
@@ -303,25 +304,24 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
             tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(shell.player_name(turn), turn, 20)])),
             text(_("This sale is free.") if free else _("This sale costs 1 green cube and 1 time (added for you)."),
                  SMALL, color=ft.Colors.AMBER_200),
-            count("sale", _("Prestige printed on the customer"), draft["prestige"], 0, 30,
-                  lambda v: draft.update(prestige=v)),
-            shell.problem("prestige"),
-            # passing and an empty market are in sight under the customer's prestige; what is handed in
-            # for a sale follows
-            act(vm, "market_pass", _("Pass for the rest of the day"), lambda e: vm.dispatch("market_pass", player=turn),
-                "market-pass", player=turn, primary=False),
-            act(vm, "market_end", _("No customer left at the stalls"), lambda e: vm.dispatch("market_end"),
-                "market-end", primary=False),
-            pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
-                 min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
-            shell.problem("grain"),
-            text(_("Goods handed in (on the customer tile): {goods}").format(goods=handed), SMALL),
-            ft.Row([tid(f"sale-good-{g}", ft.OutlinedButton(content=ft.Text(f"+ {shell.game_text(f'good.{g}')}",
-                                                                             size=TEXT), height=TARGET,
-                                                             on_click=lambda e, g=g: add(g)))
-                    for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
-            *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
-            shell.problem("goods")]
+            *_sale_prestige(shell, draft),
+            shell.problem("prestige")]
+    if draft["prestige"] is None:   # no customer chosen yet: passing and an empty market are in sight
+        rows += [act(vm, "market_pass", _("Pass for the rest of the day"),
+                     lambda e: vm.dispatch("market_pass", player=turn), "market-pass", player=turn, primary=False),
+                 act(vm, "market_end", _("Nobody sells any more: the day ends"), lambda e: vm.dispatch("market_end"),
+                     "market-end", primary=False)]
+    else:                           # a customer chosen: what is handed in for him (a sale needs it)
+        rows += [text(_("Goods handed in (on the customer tile): {goods}").format(goods=handed), SMALL),
+                 ft.Row([tid(f"sale-good-{g}", ft.OutlinedButton(
+                     content=ft.Text(f"+ {shell.game_text(f'good.{g}')}", size=TEXT), height=TARGET,
+                     on_click=lambda e, g=g: add(g))) for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
+                 *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
+                 shell.problem("goods")]
+        if grain:                   # a farmyard without grain has none to hand in
+            rows += [pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
+                          min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
+                     shell.problem("grain")]
     rows += _market_record(shell, market)
     sell = None
     if draft["prestige"] is not None:
@@ -333,6 +333,23 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
         controls.append(end_check(shell))
     return controls, sell
+
+
+#: The customer's prestige chips before its stepper (count's own default).
+CHIPS = 10
+
+
+def _sale_prestige(shell, draft: dict) -> list[ft.Control]:
+    """The customer's printed prestige: chips until one is chosen, then one line (a tap chooses again),
+    so that what is handed in comes into sight; a value above the chips keeps its stepper."""
+    _ = shell.vm.t
+    chosen = draft["prestige"]
+    if chosen is None or chosen > CHIPS:
+        return [count("sale", _("Prestige printed on the customer"), chosen, 0, rules.CUSTOMER_PRESTIGE_MAX,
+                      lambda v: draft.update(prestige=v), chips=CHIPS)]
+    return [tid("sale-prestige", ft.TextButton(
+        content=text(_("Prestige printed on the customer: {n} (tap to change)").format(n=chosen)), height=TARGET,
+        on_click=lambda e: (draft.update(prestige=None), shell.render())))]
 
 
 def _market_record(shell, market) -> list[ft.Control]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...engine.model import InvalidAction, Msg, N_, Step
-from .box import COINS, FARMYARD_GRAIN, GRAIN, PLAGUE_TIME, PROFESSIONS, _player, _seat, _whole, in_church, living
+from .box import (COINS, FARMYARD_GRAIN, GRAIN, PLAGUE_TIME, PROFESSIONS, _player, _seat, _whole, in_church, living,
+                  lowest_visible)
 from .ending import _final_action_done
 
 STEPS = (Step("seed"), Step("turns", helper="turns"), Step("round_end"), Step("mass", helper="mass"))
@@ -67,11 +68,19 @@ def _birth(state: dict, args: Mapping, config: Mapping) -> None:
 
 def _death(state: dict, args: Mapping, config: Mapping) -> None:
     """A member dies (the lowest-numbered visible one): to the chronicle of his profession if a space
-    is free, else to an anonymous grave; in the final actions with neither free, out of the game."""
+    is free, else to an anonymous grave; in the final actions with neither free, out of the game.
+
+    The books know how many members of each number live, and how many of them are in the black bag,
+    not which: a member of a higher number may die only while every living member of a lower number
+    could be in the bag (FACTS §2.7)."""
     colour, player = _player(state, config, args)
     number = args.get("number")
-    if player["living"].get(number, 0) <= 0:
+    if not isinstance(number, str) or player["living"].get(number, 0) <= 0:
         raise InvalidAction(Msg(N_("No living family member has that number.")), field="number")
+    visible = lowest_visible(player)
+    if visible is not None and int(number) > int(visible):
+        raise InvalidAction(Msg(N_("A family member with a lower number is in sight: one of the lowest-numbered "
+                                   "visible members dies.")), field="number")
     if args.get("profession") not in PROFESSIONS:
         raise InvalidAction(Msg(N_("Where did he work?")), field="profession")
     where = args.get("place")
