@@ -614,9 +614,9 @@ def test_the_standard_library_holds_what_the_app_can_import_and_not_the_rest(bui
 #: every module of companion imported, a game played, exported as CSV and JSON, backed up and restored.
 TRIMMED_RUN = """
 import { pathToFileURL } from "node:url";
-const [site, app] = process.argv.slice(2);
+const [site, app, lock] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(`${site}/pyodide/pyodide.mjs`).href);
-const pyodide = await loadPyodide({ indexURL: `${site}/pyodide/` });
+const pyodide = await loadPyodide({ indexURL: `${site}/pyodide/`, lockFileContents: lock });
 pyodide.FS.mkdirTree("/app");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: app }, "/app");
 pyodide.runPython(`
@@ -646,7 +646,9 @@ def test_the_app_runs_on_the_trimmed_standard_library(builds, tmp_path):
         tar.extractall(tmp_path / "app", filter="data")
     script = tmp_path / "run.mjs"
     script.write_text(TRIMMED_RUN.replace("FORM)", f"{FORM!r})"), encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(builds[0]), str(tmp_path / "app")], capture_output=True,
+    # the folder ships no lock file: the worker gives Pyodide one without packages (worker.js)
+    lock = re.search(r"^const LOCK_FILE = (.*);$", (builds[0] / "worker.js").read_text(encoding="utf-8"), re.M)[1]
+    done = subprocess.run(["node", str(script), str(builds[0]), str(tmp_path / "app"), lock], capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip().splitlines()[-1] == "True True 1 []"

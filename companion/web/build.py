@@ -56,6 +56,11 @@ COMPANION = PACKAGE.parent
 ARCHIVE = "app.tar.gz"
 ENTRY = "main.py"
 SERVICE_WORKER = "sw.js"
+WORKER = "worker.js"
+#: Python's big downloads: Pyodide's interpreter, its standard library and the app.
+PYTHON_FILES = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", ARCHIVE)
+#: What the Python worker's snapshot depends on besides the worker itself (worker.js).
+PYTHON = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", *PYTHON_FILES)
 MARKER = "// companion's service worker"  # the first line of sw.js: OUT_DIR holds an earlier build
 MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same sources, the same bytes
 BACKGROUND = "#000000"
@@ -93,7 +98,7 @@ START_SCREEN = f"""<div id="companion-start" role="status">
 #: other browsers Dart compiled to JavaScript and the full canvaskit renderer), the fonts the app
 #: draws with, the wake-lock script and Pyodide without its node.js and micropip parts.
 CLIENT_FILES = (
-    "index.html", "flutter_bootstrap.js", *WASM_BUILD, "main.dart.js", "python.js", "python-worker.js",
+    "index.html", "flutter_bootstrap.js", *WASM_BUILD, "main.dart.js", "python.js",
     "manifest.json",
     "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
     "assets/AssetManifest.bin", "assets/AssetManifest.bin.json", "assets/FontManifest.json", "assets/NOTICES",
@@ -101,7 +106,6 @@ CLIENT_FILES = (
     "assets/shaders/ink_sparkle.frag", "assets/shaders/stretch_effect.frag",
     "assets/packages/wakelock_plus/assets/no_sleep.js",
     "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
-    "pyodide/pyodide-lock.json",
 )
 TEXT_FONT = "assets/fonts/roboto.woff2"
 KATEX = "assets/packages/flutter_math_fork/lib/katex_fonts/fonts/KaTeX_Main-Regular.ttf"
@@ -174,6 +178,7 @@ def build(out_dir: str | Path) -> Built:
     if compiled:  # the bytecode instead of the sources: a smaller archive, unpacked and imported sooner
         files = {name: data for name, data in files.items() if not name.endswith(".py")} | compiled
     (out / ARCHIVE).write_bytes(archive(files))
+    _write_worker(out, web / "pyodide" / "pyodide-lock.json")
     _write_page(out)
     version = _write_service_worker(out)
     if final.exists():
@@ -248,6 +253,18 @@ def _write_page(out: Path) -> None:
     script = (PACKAGE / "page.js").read_text(encoding="utf-8")
     script = script.replace('"%TEXTS%"', json.dumps(texts, ensure_ascii=False)).replace('"%START_BYTES%"', str(start))
     (out / "page.js").write_text(script, encoding="utf-8")
+
+
+def _write_worker(out: Path, lock_file: Path) -> None:
+    """worker.js with Pyodide's lock file without its packages (the app loads none: nothing is asked
+    for) and the key of Python's snapshot: a hash of the worker and of what Python runs."""
+    script = (PACKAGE / WORKER).read_text(encoding="utf-8")
+    key = hashlib.sha256(script.encode())
+    for name in PYTHON:
+        key.update(hashlib.sha256((out / name).read_bytes()).digest())
+    lock = {"info": json.loads(lock_file.read_text(encoding="utf-8"))["info"], "packages": {}}
+    script = script.replace('"%LOCK_FILE%"', json.dumps(lock)).replace("%SNAPSHOT_KEY%", key.hexdigest()[:16])
+    (out / WORKER).write_text(script, encoding="utf-8")
 
 
 def _at_start(name: str) -> bool:
@@ -375,7 +392,7 @@ def archive(files: dict[str, bytes]) -> bytes:
     """A .tar.gz of `files` with nothing that depends on when or where it was made."""
     buffer = io.BytesIO()
     with (gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as packed,
-          tarfile.open(fileobj=packed, mode="w", format=tarfile.GNU_FORMAT) as tar):
+          tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as tar):
         for name in sorted(files):
             info = tarfile.TarInfo(name)
             info.size, info.mtime, info.mode = len(files[name]), MTIME, 0o644
