@@ -173,6 +173,24 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
         assert png.startswith(b"\x89PNG") and f"{width}x{height}" == icon["sizes"]
 
 
+def test_the_icon_font_holds_the_icons_the_app_and_flutter_draw_and_no_others(builds):
+    from fontTools.ttLib import TTFont
+    import flet_web
+
+    from companion.web.build import ICON_FONT, app_icons
+    from companion.web.fonts import FRAMEWORK_ICONS
+
+    full = TTFont(Path(flet_web.get_package_web_dir()) / ICON_FONT).getBestCmap()
+    code = {glyph: point for point, glyph in full.items()}
+    names = {name.lower() for name in app_icons()} | set(FRAMEWORK_ICONS)
+    wanted = {code[name if name.endswith("_outlined") else f"{name}_baseline"] for name in names}
+    assert {"check", "backspace_outlined", "expand_more"} <= names
+    assert set(TTFont(builds[0] / ICON_FONT).getBestCmap()) == wanted
+    assert (builds[0] / ICON_FONT).stat().st_size < 20_000  # flet-web's: 1.3 MB
+    table = json.loads(_members(builds[0])["__pypackages__/flet/controls/material/icons.json"])
+    assert app_icons() <= set(table) and len(table) < 200  # Flet's: 8,600 names
+
+
 def test_a_folder_that_is_no_build_is_never_overwritten(tmp_path):
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "companion", "build-web", str(tmp_path)], cwd=ROOT,

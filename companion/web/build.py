@@ -48,7 +48,7 @@ from pathlib import Path
 
 from .. import i18n, texts
 from ..engine.model import N_
-from .fonts import text_font
+from .fonts import icon_font, text_font
 from .icons import icons
 
 PACKAGE = Path(__file__).resolve().parent
@@ -108,6 +108,7 @@ CLIENT_FILES = (
     "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
 )
 TEXT_FONT = "assets/fonts/roboto.woff2"
+ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
 KATEX = "assets/packages/flutter_math_fork/lib/katex_fonts/fonts/KaTeX_Main-Regular.ttf"
 #: Fonts Flutter loads at start-up; the others in Flet's FontManifest (KaTeX, Cupertino icons)
 #: belong to controls the app does not use.
@@ -162,8 +163,12 @@ def build(out_dir: str | Path) -> Built:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
-    # Roboto with the symbols it lacks and a box for every other character (fonts.py)
+    # Roboto with the symbols it lacks and a box for every other character, the icons the app draws (fonts.py)
     (out / TEXT_FONT).write_bytes(text_font((web / TEXT_FONT).read_bytes(), (web / KATEX).read_bytes())[0])
+    try:
+        (out / ICON_FONT).write_bytes(icon_font((web / ICON_FONT).read_bytes(), app_icons()))
+    except ValueError as error:
+        raise BuildError(f"{ICON_FONT}: {error}") from None
     for name, data in icons().items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
@@ -332,6 +337,30 @@ def _python_files(folder: Path, prefix: str, left_out: tuple[str, ...]) -> dict[
     return found
 
 
+def _named(pattern: str, sources: dict[str, bytes]) -> set[str]:
+    return {name for data in sources.values() for name in re.findall(pattern, data.decode("utf-8"))}
+
+
+def app_icons() -> set[str]:
+    """The Flet icons the app names (`ft.Icons.CHECK`), in any of its modules."""
+    return _named(r"\bft\.Icons\.([A-Z0-9_]+)", {p.name: p.read_bytes() for p in COMPANION.rglob("*.py")})
+
+
+#: Flet's tables of icon names (8,600 Material icons, 1,300 Cupertino ones): Flet reads a name's
+#: number from them when the name is first used.
+ICON_TABLES = {"__pypackages__/flet/controls/material/icons.json": r"\bIcons\.([A-Z0-9_]+)",
+               "__pypackages__/flet/controls/cupertino/cupertino_icons.json": r"\bCupertinoIcons\.([A-Z0-9_]+)"}
+
+
+def _icon_tables(files: dict[str, bytes]) -> None:
+    """Flet's icon tables cut down to the names the app's and Flet's own modules use."""
+    sources = {name: data for name, data in files.items() if name.endswith(".py")}
+    for table, pattern in ICON_TABLES.items():
+        used = _named(pattern, sources)
+        files[table] = json.dumps({k: v for k, v in json.loads(files[table]).items() if k in used},
+                                  separators=(",", ":")).encode()
+
+
 def app_files() -> dict[str, bytes]:
     """Every file of the app archive by its name in it."""
     import importlib.util
@@ -353,6 +382,7 @@ def app_files() -> dict[str, bytes]:
                                        tuple(f"__pypackages__/{name}" for name in LEFT_OUT)))
         else:
             files[f"__pypackages__/{origin.name}"] = origin.read_bytes()
+    _icon_tables(files)
     return files
 
 
