@@ -434,9 +434,11 @@ def archive(files: dict[str, bytes]) -> bytes:
 
 def _write_service_worker(out: Path) -> str:
     """sw.js with every file's digest (as Subresource Integrity writes it) and size, and a version
-    that changes whenever any file does."""
+    that changes whenever any file does, this worker too (a new worker keeping its files under the
+    old one's name would download them all again)."""
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    digest = hashlib.sha256()
+    script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
+    digest = hashlib.sha256(script.encode())
     files = {}
     for name in names:
         data = (out / name).read_bytes()
@@ -444,7 +446,6 @@ def _write_service_worker(out: Path) -> str:
         digest.update(name.encode() + b"\0" + sha)
         files[name] = ["sha256-" + base64.b64encode(sha).decode(), len(data)]
     version = digest.hexdigest()[:16]
-    script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
     script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
     script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND)).replace("%WASM_BUILD%", json.dumps(WASM_BUILD))
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")

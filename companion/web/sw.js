@@ -20,6 +20,12 @@ const atStart = (name) => !ON_DEMAND.some((start) => name.startsWith(start));
 // The web client's WebAssembly build (Chromium's; other browsers load main.dart.js).
 const WASM_BUILD = %WASM_BUILD%;
 const CACHE = `companion-${VERSION}`;
+// The page and its Python worker are isolated from other sites (they load nothing from one): the
+// web client then draws in a worker of its own (skwasm's threads need a cross-origin isolated
+// page), off the page's main thread. A static host cannot send these headers; this worker adds them
+// to what it answers from its cache.
+const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
+const ISOLATE = new Set(["index.html", "worker.js"]);
 const SCOPE = new URL(self.registration.scope);
 // The files being downloaded and kept right now: a second request for one of them (the page fetched
 // app.tar.gz ahead of Python, which then asks for it too) waits for it instead of downloading it again.
@@ -132,6 +138,12 @@ self.addEventListener("message", (event) => {
   })().catch((error) => event.source.postMessage(`not offline: ${error}`)));
 });
 
+function isolated(response) {
+  const headers = new Headers(response.headers);
+  Object.entries(ISOLATED).forEach(([name, value]) => headers.set(name, value));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const name = request.method === "GET" ? fileName(request.url) : null;
@@ -144,12 +156,13 @@ self.addEventListener("fetch", (event) => {
     if (KEEPING.has(name)) {
       await KEEPING.get(name).catch(() => null);
     }
-    const hit = await cache.match(request.mode === "navigate" ? "index.html" : name);
+    const kept = request.mode === "navigate" ? "index.html" : name;
+    const hit = await cache.match(kept);
     if (hit) {
       if (name in FILES) {
         event.waitUntil(got(name));
       }
-      return hit;
+      return ISOLATE.has(kept) ? isolated(hit) : hit;
     }
     // "no-cache": never a file of an older build that the HTTP cache kept.
     const response = request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" });
