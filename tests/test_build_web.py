@@ -160,6 +160,8 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
     for name, (integrity, size) in listed.items():  # each file's digest, as Subresource Integrity writes it
         assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(tree[name]).digest()).decode()
         assert size == len(tree[name])
+    # the Dart program's strings compiled as imported string constants
+    assert tree["main.dart.mjs"].count(b"importedStringConstants: ''") == 2
     # Rive's runtime: no other host, in either build
     assert b"cdn.jsdelivr.net" not in tree["main.dart.js"] and b"cdn.jsdelivr.net" not in tree["main.dart.wasm"]
     assert {"main.dart.js", "main.dart.wasm", "canvaskit/canvaskit.wasm", "canvaskit/skwasm.wasm"} <= set(listed)

@@ -57,10 +57,10 @@ ARCHIVE = "app.tar.gz"
 ENTRY = "main.py"
 SERVICE_WORKER = "sw.js"
 WORKER = "worker.js"
-#: Python's big downloads: Pyodide's interpreter, its standard library and the app.
-PYTHON_FILES = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", ARCHIVE)
-#: What the Python worker's snapshot depends on besides the worker itself (worker.js).
-PYTHON = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", *PYTHON_FILES)
+#: What the Python worker's snapshot depends on besides the worker itself (worker.js): Pyodide, its
+#: standard library and the app.
+PYTHON = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+          ARCHIVE)
 MARKER = "// companion's service worker"  # the first line of sw.js: OUT_DIR holds an earlier build
 MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same sources, the same bytes
 BACKGROUND = "#000000"
@@ -300,7 +300,21 @@ RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
 RIVE_STUB = "data:text/javascript,self.RiveNative=()=>new Promise(()=>0);//".ljust(len(RIVE_CDN), "/")
 
 
+#: The Dart program (dart2wasm) imports each of its 39,000 strings as a global of the module "" named
+#: by the string itself, which its loader (main.dart.mjs) answers at instantiation with a Proxy, one
+#: import at a time. Compiled with them as imported string constants (JS String Builtins), the engine
+#: makes them when it compiles the module: in a traced reload the page's main thread, which the
+#: phone's slow CPU holds back, was busy 1.0-1.5 s less (tried in turn with and without it).
+DART_BUILTINS = "const builtins = {builtins: ['js-string']};"
+DART_CONSTANTS = "const builtins = {builtins: ['js-string'], importedStringConstants: ''};"
+
+
 def _patch_main(folder: Path) -> None:
+    loader = folder / "main.dart.mjs"
+    text = loader.read_text(encoding="utf-8")
+    if text.count(DART_BUILTINS) != 2:
+        raise BuildError(f"{loader.name}: expected the compile options twice (is this flet-web 1.0.5?)")
+    loader.write_text(text.replace(DART_BUILTINS, DART_CONSTANTS), encoding="utf-8")
     script = folder / "main.dart.js"
     script.write_text(_replace_once(script.read_text(encoding="utf-8"), f'"{RIVE_CDN}"', f'"{RIVE_STUB}"', script.name),
                       encoding="utf-8")
