@@ -150,8 +150,15 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
 };
 
 companionMark("page");
-companionServiceWorker().then(() => {
+companionServiceWorker().then((first) => {
   companionMark("service worker");
+  if (first && !self.crossOriginIsolated && !sessionStorage.getItem("companion-isolated")) {
+    // A first visit: the page came from the host, which cannot isolate it; the service worker,
+    // which controls it now, can (sw.js). Loaded again, once, before anything big.
+    sessionStorage.setItem("companion-isolated", "1");
+    location.reload();
+    return;
+  }
   companion.python = companionPython();
   const flutter = document.createElement("script");
   flutter.src = "flutter_bootstrap.js";

@@ -48,20 +48,30 @@ async function digest(response) {
   return "sha256-" + btoa(String.fromCharCode(...new Uint8Array(bytes)));
 }
 
-// `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
-// (what the page fetched before this worker ran; `urls`: where the page may have fetched it) or
-// from an older build's cache when the bytes are the same; only then from the host.
-async function keep(cache, name, urls, older) {
-  const integrity = FILES[name][0];
+// `name` as the page fetched it before this worker ran, from the browser's HTTP cache (`urls`: where
+// the page may have fetched it), if it is there with these bytes; else null.
+async function earlier(name, urls) {
   for (const url of urls) {
     try {
-      const cached = await fetch(url, { cache: "only-if-cached", mode: "same-origin", integrity });
+      const cached = await fetch(url, { cache: "only-if-cached", mode: "same-origin", integrity: FILES[name][0] });
       if (cached.ok) {
-        return cache.put(name, cached);
+        return cached;
       }
     } catch (error) {
       // not in the HTTP cache, or not these bytes
     }
+  }
+  return null;
+}
+
+// `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
+// (what the page fetched before this worker ran) or from an older build's cache when the bytes
+// are the same; only then from the host.
+async function keep(cache, name, urls, older) {
+  const integrity = FILES[name][0];
+  const cached = await earlier(name, urls);
+  if (cached) {
+    return cache.put(name, cached);
   }
   for (const old of older) {
     const hit = await old.match(name);
@@ -157,7 +167,15 @@ self.addEventListener("fetch", (event) => {
       await KEEPING.get(name).catch(() => null);
     }
     const kept = request.mode === "navigate" ? "index.html" : name;
-    const hit = await cache.match(kept);
+    let hit = await cache.match(kept);
+    if (!hit && kept in FILES) {
+      // What the page fetched before this worker ran: a first visit's page loads itself again once
+      // this worker controls it (page.js), and asks for those files again.
+      hit = await earlier(kept, kept === "index.html" ? [request.url, SCOPE.href] : [request.url]);
+      if (hit) {
+        await cache.put(kept, hit.clone());
+      }
+    }
     if (hit) {
       if (name in FILES) {
         event.waitUntil(got(name));
@@ -172,6 +190,6 @@ self.addEventListener("fetch", (event) => {
       KEEPING.set(name, keeping);
       event.waitUntil(keeping.catch(() => null).finally(() => KEEPING.delete(name)));
     }
-    return response;
+    return ISOLATE.has(kept) ? response.then((fetched) => fetched.ok ? isolated(fetched) : fetched) : response;
   })());
 });

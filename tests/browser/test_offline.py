@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from companion.i18n import translations
@@ -101,10 +102,18 @@ def show_home(page) -> None:
 
 
 def start_screen(page) -> list[str]:
-    """The start screen's name and progress line (without its percentage), with its icon drawn."""
-    assert page.evaluate("document.querySelector('#companion-start img').naturalWidth") == 192
-    return [page.locator("#companion-name").text_content(),
-            page.locator("#companion-progress").text_content().rsplit(" ", 2)[0]]
+    """The start screen's name and progress line (without its percentage), with its icon drawn. (A
+    first visit's page loads itself again, once, when its service worker is ready: page.js.)"""
+    for _ in range(3):
+        try:
+            assert page.evaluate("document.querySelector('#companion-start img').naturalWidth") == 192
+            return [page.locator("#companion-name").text_content(),
+                    page.locator("#companion-progress").text_content().rsplit(" ", 2)[0]]
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    raise AssertionError("the page kept loading")
 
 
 def cached_files(page) -> list[str]:
