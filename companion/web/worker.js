@@ -55,25 +55,34 @@ async function readSnapshot(key) {
   }
 }
 
+// Keep `snapshot` as the only one (null: none; the next start starts afresh).
 async function writeSnapshot(key, snapshot) {
   const db = await database();
   const transaction = db.transaction(STORE, "readwrite");
   const store = transaction.objectStore(STORE);
   store.clear();  // another build's
-  store.put(snapshot, key);
+  if (snapshot) {
+    store.put(snapshot, key);
+  }
   await new Promise((resolve, reject) => {
     transaction.oncomplete = resolve;
     transaction.onerror = () => reject(transaction.error);
   });
 }
 
-// The archive (a gzipped tar of the USTAR kind) as a tar's bytes.
+// The archive (a gzipped tar of the USTAR kind) as a tar's bytes. A host that sends it with
+// "Content-Encoding: gzip" has the browser unpack it on the way: then it is the tar already.
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
-  return new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+    return bytes;
+  }
+  const tar = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(tar).arrayBuffer());
 }
 
 function unpack(FS, tar, root) {
@@ -93,8 +102,8 @@ function unpack(FS, tar, root) {
   }
 }
 
-// Python with the app's modules imported: from this build's snapshot, or started afresh (and the
-// snapshot taken for the next start).
+// Python with the app's modules imported, and whether it came from this build's snapshot (else
+// it started afresh, and took the snapshot for the next start).
 async function python(files) {
   const key = `${KEY} ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;
   const options = { lockFileContents: LOCK_FILE, stdout: (line) => console.log(line), stderr: (line) => console.error(line) };
@@ -105,7 +114,7 @@ async function python(files) {
       mark("python restored");
       unpack(pyodide.FS, await files, HOME);
       pyodide.runPython("import random; random.seed()");  // not the same numbers at every start
-      return pyodide;
+      return [pyodide, true];
     } catch (error) {
       console.warn("companion: Python's snapshot could not be restored; starting afresh:", error);
     }
@@ -125,17 +134,24 @@ async function python(files) {
   // Python holds); the app gets the globals themselves.
   pyodide.registerJsModule("js", globalThis);
   pyodide.runPython("import sys; sys.modules.pop('js', None)");
-  return pyodide;
+  return [pyodide, false];
 }
 
 async function start(settings) {
   mark("worker");
   const files = download(settings.archive);
   files.catch(() => null);  // awaited below
-  const pyodide = await python(files);
+  const [pyodide, restored] = await python(files);
   fletJs.documentUrl = settings.documentUrl;
   pyodide.registerJsModule("flet_js", fletJs);
-  await pyodide.runPythonAsync("from companion.web.browser import run\nrun()");
+  try {
+    await pyodide.runPythonAsync("from companion.web.browser import run\nrun()");
+  } catch (error) {
+    if (restored) {  // whatever it was, the next start does not take this snapshot again
+      await writeSnapshot(null, null).catch(() => null);
+    }
+    throw error;
+  }
   await fletJs.start_connection((message) => {
     const bytes = message.toJs();  // Python's bytes: a fresh copy, handed over without another
     self.postMessage(bytes, [bytes.buffer]);
