@@ -88,7 +88,7 @@ def timed(page, start, profile: Path, timeline: list[str]) -> float:
     start()
     show_home(page)
     took = time.perf_counter() - began
-    marks = page.evaluate("typeof companion === 'undefined' ? [] : companion.marks")
+    marks = page.evaluate("typeof companion === 'undefined' ? [] : companion.marks || []")
     timeline.append(" · ".join(f"{name} {at / 1000:.2f}" for name, at in marks)
                     + f" · home {took:.2f} (CPU {cpu_seconds(profile) - cpu:.1f} s)")
     return took
