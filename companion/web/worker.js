@@ -102,10 +102,9 @@ function unpack(FS, tar, root) {
   }
 }
 
-// Python with the app's modules imported, and whether it came from this build's snapshot (else
-// it started afresh, and took the snapshot for the next start).
-async function python(files) {
-  const key = `${KEY} ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;
+// Python with the app's modules imported, whether it came from this build's snapshot, and, when it
+// started afresh, the snapshot it took for the next start (kept once the app runs).
+async function python(files, key) {
   const options = { lockFileContents: LOCK_FILE, stdout: (line) => console.log(line), stderr: (line) => console.error(line) };
   const snapshot = await readSnapshot(key);
   if (snapshot) {
@@ -114,7 +113,7 @@ async function python(files) {
       mark("python restored");
       unpack(pyodide.FS, await files, HOME);
       pyodide.runPython("import random; random.seed()");  // not the same numbers at every start
-      return [pyodide, true];
+      return [pyodide, true, null];
     } catch (error) {
       console.warn("companion: Python's snapshot could not be restored; starting afresh:", error);
     }
@@ -124,9 +123,9 @@ async function python(files) {
   unpack(pyodide.FS, await files, HOME);
   pyodide.runPython(PREPARE);
   mark("python imported");
+  let made = null;
   try {
-    const made = pyodide.makeMemorySnapshot();
-    writeSnapshot(key, made).catch((error) => console.warn("companion: Python's snapshot not kept:", error));
+    made = pyodide.makeMemorySnapshot();
   } catch (error) {
     console.warn("companion: no snapshot of Python:", error);
   }
@@ -134,14 +133,15 @@ async function python(files) {
   // Python holds); the app gets the globals themselves.
   pyodide.registerJsModule("js", globalThis);
   pyodide.runPython("import sys; sys.modules.pop('js', None)");
-  return [pyodide, false];
+  return [pyodide, false, made];
 }
 
 async function start(settings) {
   mark("worker");
   const files = download(settings.archive);
   files.catch(() => null);  // awaited below
-  const [pyodide, restored] = await python(files);
+  const key = `${KEY} ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;
+  const [pyodide, restored, made] = await python(files, key);
   fletJs.documentUrl = settings.documentUrl;
   pyodide.registerJsModule("flet_js", fletJs);
   try {
@@ -157,6 +157,9 @@ async function start(settings) {
     self.postMessage(bytes, [bytes.buffer]);
   });
   self.postMessage("initialized");
+  if (made) {  // kept after the app's start (copying 31 MB into IndexedDB takes a moment)
+    setTimeout(() => writeSnapshot(key, made).catch((error) => console.warn("companion: Python's snapshot not kept:", error)), 1000);
+  }
 }
 
 let started = false;
