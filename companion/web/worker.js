@@ -71,21 +71,28 @@ async function writeSnapshot(key, snapshot) {
 }
 
 // The archive (a gzipped tar of the USTAR kind) as a tar's bytes. A host that sends it with
-// "Content-Encoding: gzip" has the browser unpack it on the way: then it is the tar already.
+// "Content-Encoding: gzip" has the browser unpack it on the way: then it is the tar already. A
+// browser without DecompressionStream (Safari before 16.4) gets the gzipped bytes (unpack below).
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b || typeof DecompressionStream === "undefined") {
     return bytes;
   }
   const tar = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(tar).arrayBuffer());
 }
 
-function unpack(FS, tar, root) {
+function unpack(pyodide, tar, root) {
+  if (tar[0] === 0x1f && tar[1] === 0x8b) {  // still gzipped: Python unpacks it
+    pyodide.FS.writeFile("/tmp/app.tar.gz", tar);
+    pyodide.runPython(`import tarfile\nwith tarfile.open("/tmp/app.tar.gz") as t: t.extractall("${root}", filter="data")`);
+    return;
+  }
+  const FS = pyodide.FS;
   const decoder = new TextDecoder();
   const text = (at, length) => decoder.decode(tar.subarray(at, at + length)).replace(/\0[^]*$/, "");
   for (let at = 0; at + 512 <= tar.length && tar[at] !== 0;) {
@@ -111,7 +118,7 @@ async function python(files, key) {
     try {
       const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
       mark("python restored");
-      unpack(pyodide.FS, await files, HOME);
+      unpack(pyodide, await files, HOME);
       pyodide.runPython("import random; random.seed()");  // not the same numbers at every start
       return [pyodide, true, null];
     } catch (error) {
@@ -120,7 +127,7 @@ async function python(files, key) {
   }
   const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
   mark("python started");
-  unpack(pyodide.FS, await files, HOME);
+  unpack(pyodide, await files, HOME);
   pyodide.runPython(PREPARE);
   mark("python imported");
   let made = null;
