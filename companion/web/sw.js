@@ -27,8 +27,8 @@ const CACHE = `companion-${VERSION}`;
 const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
 const ISOLATE = new Set(["index.html", "worker.js"]);
 const SCOPE = new URL(self.registration.scope);
-// The files being downloaded and kept right now: a second request for one of them (the page fetched
-// app.tar.gz ahead of Python, which then asks for it too) waits for it instead of downloading it again.
+// The files being downloaded and kept right now: a second request for one of them waits for it
+// instead of downloading it again.
 const KEEPING = new Map();
 
 // Tell the start screen a file is here (its progress line counts the bytes).
