@@ -22,9 +22,16 @@ before its service worker runs, about 100 kB, pass both.) Every other host is bl
 - offline reload: the host stopped, the page reloaded → the home screen;
 - cold start: the browser closed and started again with the host stopped, the app opened (the
   start of a game night, from the icon) → the home screen.
+
+Each run also prints where each start's time went (the page's and the Python worker's moments,
+page.js `companion.marks`: the service worker ready, the worker started, Python restored from its
+snapshot or started and its imports done, Flutter connected, Python ready, the home screen) and
+the CPU seconds the browser used for it (all its processes: on a shared machine the CPU a start
+needs varies less than its time).
 """
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
@@ -52,11 +59,39 @@ def as_phone(page) -> None:
     session.send("Network.emulateNetworkConditions", NETWORK)
 
 
-def timed(page, start) -> float:
+def cpu_seconds(profile: Path) -> float:
+    """CPU seconds used so far by the Chromium of `profile` and every process it started."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, used, roots = {}, {}, set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # gone meanwhile
+        pid = int(entry.name)
+        parent[pid], used[pid] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+        if str(profile).encode() in command:
+            roots.add(pid)
+    members = set(roots)
+    for _ in range(10):  # the browser's children, theirs, ...
+        members |= {pid for pid, ppid in parent.items() if ppid in members}
+    return sum(used[pid] for pid in members)
+
+
+def timed(page, start, profile: Path, timeline: list[str]) -> float:
+    """Seconds from `start()` to the home screen; its moments and CPU go to `timeline`."""
+    cpu = cpu_seconds(profile)
     began = time.perf_counter()
     start()
     show_home(page)
-    return time.perf_counter() - began
+    took = time.perf_counter() - began
+    marks = page.evaluate("typeof companion === 'undefined' ? [] : companion.marks || []")
+    timeline.append(" · ".join(f"{name} {at / 1000:.2f}" for name, at in marks)
+                    + f" · home {took:.2f} (CPU {cpu_seconds(profile) - cpu:.1f} s)")
+    return took
 
 
 def offline_ready(page) -> None:
@@ -86,7 +121,7 @@ def quiet(server: StaticServer) -> int:
     return sum(sent for _path, _status, sent in last)
 
 
-def run(playwright, folder: Path, profile: Path) -> dict[str, float]:
+def run(playwright, folder: Path, profile: Path, timeline: list[str]) -> dict[str, float]:
     from tests.browser.conftest import CHROMIUM
 
     def launch(server):
@@ -100,18 +135,20 @@ def run(playwright, folder: Path, profile: Path) -> dict[str, float]:
     figures = {}
     try:
         context, page = launch(server)
-        figures["first visit"] = timed(page, lambda: page.goto(server.url))
+        figures["first visit"] = timed(page, lambda: page.goto(server.url), profile, timeline)
+        home_bytes = sum(sent for _path, _status, sent in server.requests())
         began = time.perf_counter()
         offline_ready(page)
         figures["offline-ready after"] = time.perf_counter() - began
         figures["MB"] = quiet(server) / 1e6
-        figures["reload"] = timed(page, page.reload)
+        figures["MB at home"] = home_bytes / 1e6
+        figures["reload"] = timed(page, page.reload, profile, timeline)
     finally:
         server.stop()
-    figures["offline reload"] = timed(page, page.reload)
+    figures["offline reload"] = timed(page, page.reload, profile, timeline)
     context.close()
     context, page = launch(server)
-    figures["cold start"] = timed(page, lambda: page.goto(server.url))
+    figures["cold start"] = timed(page, lambda: page.goto(server.url), profile, timeline)
     context.close()
     return figures
 
@@ -138,12 +175,16 @@ def main(argv: list[str]) -> None:
             for number in range(runs):
                 for folder in folders:
                     before = load()
-                    results[folder].append(run(playwright, folder, Path(temp) / f"profile-{number}-{folders.index(folder)}"))
+                    timeline: list[str] = []
+                    results[folder].append(run(playwright, folder, Path(temp) / f"profile-{number}-{folders.index(folder)}",
+                                               timeline))
                     print(f"{folder} run {number + 1} (load {before:.1f}): "
                           + ", ".join(f"{key} {value:.2f}" for key, value in results[folder][-1].items()), flush=True)
+                    for start, line in zip(("first visit", "reload", "offline reload", "cold start"), timeline):
+                        print(f"    {start}: {line}")
     for folder, figures in results.items():
         print(f"{folder} median of {len(figures)}: " + ", ".join(
-            f"{key} {statistics.median(r[key] for r in figures):.2f}" + ("" if key == "MB" else " s")
+            f"{key} {statistics.median(r[key] for r in figures):.2f}" + ("" if key.startswith("MB") else " s")
             for key in figures[0]))
 
 

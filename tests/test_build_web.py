@@ -81,9 +81,9 @@ def _members(site: Path) -> dict[str, bytes]:
 def test_two_builds_without_network_are_byte_for_byte_the_same(builds):
     first, second = builds
     assert _tree(first) == _tree(second)
-    # 47 MB: the web client in two builds (WebAssembly and skwasm for Chromium, JavaScript and canvaskit
-    # for Firefox and Safari); a phone downloads one (issue 24: about 13 MB on a first visit)
-    assert sum(len(data) for data in _tree(first).values()) <= 48_000_000
+    # 44 MB: the web client in two builds (WebAssembly and skwasm for Chromium, JavaScript and canvaskit
+    # for Firefox and Safari); a phone downloads one (issue 37: about 10.6 MB on a first visit)
+    assert sum(len(data) for data in _tree(first).values()) <= 45_000_000
 
 
 def test_the_archive_holds_no_dependency_file_and_no_babel(builds):
@@ -160,6 +160,8 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
     for name, (integrity, size) in listed.items():  # each file's digest, as Subresource Integrity writes it
         assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(tree[name]).digest()).decode()
         assert size == len(tree[name])
+    # the Dart program's strings compiled as imported string constants
+    assert tree["main.dart.mjs"].count(b"importedStringConstants: ''") == 2
     # Rive's runtime: no other host, in either build
     assert b"cdn.jsdelivr.net" not in tree["main.dart.js"] and b"cdn.jsdelivr.net" not in tree["main.dart.wasm"]
     assert {"main.dart.js", "main.dart.wasm", "canvaskit/canvaskit.wasm", "canvaskit/skwasm.wasm"} <= set(listed)
@@ -171,6 +173,24 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
         png = (site / icon["src"]).read_bytes()
         width, height = struct.unpack(">II", png[16:24])
         assert png.startswith(b"\x89PNG") and f"{width}x{height}" == icon["sizes"]
+
+
+def test_the_icon_font_holds_the_icons_the_app_and_flutter_draw_and_no_others(builds):
+    from fontTools.ttLib import TTFont
+    import flet_web
+
+    from companion.web.build import ICON_FONT, app_icons
+    from companion.web.fonts import FRAMEWORK_ICONS
+
+    full = TTFont(Path(flet_web.get_package_web_dir()) / ICON_FONT).getBestCmap()
+    code = {glyph: point for point, glyph in full.items()}
+    names = {name.lower() for name in app_icons()} | set(FRAMEWORK_ICONS)
+    wanted = {code[name if name.endswith("_outlined") else f"{name}_baseline"] for name in names}
+    assert {"check", "backspace_outlined", "expand_more"} <= names
+    assert set(TTFont(builds[0] / ICON_FONT).getBestCmap()) == wanted
+    assert (builds[0] / ICON_FONT).stat().st_size < 20_000  # flet-web's: 1.3 MB
+    table = json.loads(_members(builds[0])["__pypackages__/flet/controls/material/icons.json"])
+    assert app_icons() <= set(table) and len(table) < 200  # Flet's: 8,600 names
 
 
 def test_a_folder_that_is_no_build_is_never_overwritten(tmp_path):
@@ -614,9 +634,9 @@ def test_the_standard_library_holds_what_the_app_can_import_and_not_the_rest(bui
 #: every module of companion imported, a game played, exported as CSV and JSON, backed up and restored.
 TRIMMED_RUN = """
 import { pathToFileURL } from "node:url";
-const [site, app] = process.argv.slice(2);
+const [site, app, lock] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(`${site}/pyodide/pyodide.mjs`).href);
-const pyodide = await loadPyodide({ indexURL: `${site}/pyodide/` });
+const pyodide = await loadPyodide({ indexURL: `${site}/pyodide/`, lockFileContents: lock });
 pyodide.FS.mkdirTree("/app");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: app }, "/app");
 pyodide.runPython(`
@@ -635,6 +655,8 @@ assert vm.new_game("flanders_1302", FORM) and vm.dispatch("tick", item="board", 
 blob = backup.backup("/tmp/data")
 print(len(exchange.export_csv(vm.store)) > 0, len(exchange.export_json(vm.store)) > 0,
       backup.restore("/tmp/other", blob)[0], sorted(m for m in sys.modules if m.split(".")[0] in ("email", "http")))
+init = Store.__init__.__code__
+print(Store.__doc__ == ".", Store.__init__.__doc__ is None, {p[0] for p in init.co_positions()} == {init.co_firstlineno})
 `);
 """
 
@@ -646,10 +668,14 @@ def test_the_app_runs_on_the_trimmed_standard_library(builds, tmp_path):
         tar.extractall(tmp_path / "app", filter="data")
     script = tmp_path / "run.mjs"
     script.write_text(TRIMMED_RUN.replace("FORM)", f"{FORM!r})"), encoding="utf-8")
-    done = subprocess.run(["node", str(script), str(builds[0]), str(tmp_path / "app")], capture_output=True,
+    # the folder ships no lock file: the worker gives Pyodide one without packages (worker.js)
+    lock = re.search(r"^const LOCK_FILE = (.*);$", (builds[0] / "worker.js").read_text(encoding="utf-8"), re.M)[1]
+    done = subprocess.run(["node", str(script), str(builds[0]), str(tmp_path / "app"), lock], capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1] == "True True 1 []"
+    # the app's bytecode: no docstrings (a class keeps ".": a dataclass would make its own),
+    # every instruction of a function at the function's first line
+    assert done.stdout.strip().splitlines()[-2:] == ["True True 1 []", "True True True"]
 
 
 def test_a_module_that_imports_what_the_build_leaves_out_fails_the_build(tmp_path):

@@ -17,7 +17,9 @@ Flet's web worker runs it with Pyodide. Before the app opens its store, this tab
    `<html lang>` and the next start screen, and, once a game is saved, to ask the browser to keep
    the site's storage; when the browser does not, the home screen says so. The first start follows
    the browser's language.
-The lock and the mount start at once, while the web client is still starting.
+The lock and the mount start at once, while the web client is still starting. What the start imports
+(`prepare`) is imported before: the worker (companion/web/worker.js) takes a snapshot of Python's
+memory at that point, once per build, and later starts restore it instead of importing again.
 """
 from __future__ import annotations
 
@@ -47,8 +49,8 @@ _held: list = []  # the futures that keep the lock: never resolved while the pag
 
 #: The Flet names the app's screens use (`ft.Text`, ...). Flet imports each one's module at its first
 #: use (flet/__init__.py), which would be while the first screen is drawn, after Flutter connected;
-#: the entry imports them while Python waits for Flutter (tests/test_build_web.py keeps the list
-#: equal to what companion's modules use).
+#: `prepare` imports them before the snapshot (tests/test_build_web.py keeps the list equal to what
+#: companion's modules use).
 FLET_NAMES = ("Alignment", "BaseControl", "Border", "BorderSide", "ButtonStyle", "ClipBehavior", "Colors", "Column",
               "Container", "Control", "CrossAxisAlignment", "ExpansionTile", "FilePicker", "FilePickerFileType",
               "FilledButton", "FontWeight", "Icon", "IconButton", "Icons", "Image", "Locale", "LocaleConfiguration",
@@ -239,28 +241,35 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
     return main
 
 
-async def import_flet_names() -> None:
-    """Import the modules of FLET_NAMES, one at a time: a message from Flutter is handled between two."""
+#: What the start imports besides: the app's screens and what Flet's connection to Flutter imports
+#: when it starts (flet/messaging/pyodide_connection.py, which needs the page, is imported then).
+START_MODULES = ("companion.ui.app", "flet.messaging.protocol", "flet.messaging.session", "flet.pubsub.pubsub_hub")
+
+
+def prepare() -> None:
+    """Import what the start needs, touching nothing of the page (worker.js takes its snapshot after)."""
+    import importlib
+
     import flet as ft
 
+    for module in START_MODULES:
+        importlib.import_module(module)
     for name in FLET_NAMES:
         getattr(ft, name)
-        await asyncio.sleep(0)
 
 
 def run() -> None:
     """Start the app in the browser: lock and mount first (the browser works on them while Python
-    imports the app), then the same app as the server's, the modules of the Flet controls it draws
-    imported while Flutter starts."""
+    imports what is not imported yet), then the same app as the server's."""
     browser = Browser()
     at_once = take_lock(browser.locks, LOCK, browser.at_once(), browser.callback)
     mounted = mount(browser.fs, DATA, browser.object({"autoPersist": True}), browser.callback)
     opening = asyncio.ensure_future(open_store(asyncio.ensure_future(lock(browser, at_once)), mounted))
+    prepare()  # done already after a snapshot
 
     import flet as ft
 
     from ..ui.viewmodel import ViewModel
 
     ViewModel.browser = True
-    _held.append(asyncio.ensure_future(import_flet_names()))
     ft.run(app(browser, opening))

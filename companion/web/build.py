@@ -48,7 +48,7 @@ from pathlib import Path
 
 from .. import i18n, texts
 from ..engine.model import N_
-from .fonts import text_font
+from .fonts import icon_font, text_font
 from .icons import icons
 
 PACKAGE = Path(__file__).resolve().parent
@@ -56,6 +56,11 @@ COMPANION = PACKAGE.parent
 ARCHIVE = "app.tar.gz"
 ENTRY = "main.py"
 SERVICE_WORKER = "sw.js"
+WORKER = "worker.js"
+#: What the Python worker's snapshot depends on besides the worker itself (worker.js): Pyodide, its
+#: standard library and the app.
+PYTHON = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+          ARCHIVE)
 MARKER = "// companion's service worker"  # the first line of sw.js: OUT_DIR holds an earlier build
 MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same sources, the same bytes
 BACKGROUND = "#000000"
@@ -93,7 +98,7 @@ START_SCREEN = f"""<div id="companion-start" role="status">
 #: other browsers Dart compiled to JavaScript and the full canvaskit renderer), the fonts the app
 #: draws with, the wake-lock script and Pyodide without its node.js and micropip parts.
 CLIENT_FILES = (
-    "index.html", "flutter_bootstrap.js", *WASM_BUILD, "main.dart.js", "python.js", "python-worker.js",
+    "index.html", "flutter_bootstrap.js", *WASM_BUILD, "main.dart.js", "python.js",
     "manifest.json",
     "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
     "assets/AssetManifest.bin", "assets/AssetManifest.bin.json", "assets/FontManifest.json", "assets/NOTICES",
@@ -101,9 +106,9 @@ CLIENT_FILES = (
     "assets/shaders/ink_sparkle.frag", "assets/shaders/stretch_effect.frag",
     "assets/packages/wakelock_plus/assets/no_sleep.js",
     "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
-    "pyodide/pyodide-lock.json",
 )
 TEXT_FONT = "assets/fonts/roboto.woff2"
+ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
 KATEX = "assets/packages/flutter_math_fork/lib/katex_fonts/fonts/KaTeX_Main-Regular.ttf"
 #: Fonts Flutter loads at start-up; the others in Flet's FontManifest (KaTeX, Cupertino icons)
 #: belong to controls the app does not use.
@@ -158,8 +163,12 @@ def build(out_dir: str | Path) -> Built:
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
-    # Roboto with the symbols it lacks and a box for every other character (fonts.py)
+    # Roboto with the symbols it lacks and a box for every other character, the icons the app draws (fonts.py)
     (out / TEXT_FONT).write_bytes(text_font((web / TEXT_FONT).read_bytes(), (web / KATEX).read_bytes())[0])
+    try:
+        (out / ICON_FONT).write_bytes(icon_font((web / ICON_FONT).read_bytes(), app_icons()))
+    except ValueError as error:
+        raise BuildError(f"{ICON_FONT}: {error}") from None
     for name, data in icons().items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
@@ -174,6 +183,7 @@ def build(out_dir: str | Path) -> Built:
     if compiled:  # the bytecode instead of the sources: a smaller archive, unpacked and imported sooner
         files = {name: data for name, data in files.items() if not name.endswith(".py")} | compiled
     (out / ARCHIVE).write_bytes(archive(files))
+    _write_worker(out, web / "pyodide" / "pyodide-lock.json")
     _write_page(out)
     version = _write_service_worker(out)
     if final.exists():
@@ -250,6 +260,18 @@ def _write_page(out: Path) -> None:
     (out / "page.js").write_text(script, encoding="utf-8")
 
 
+def _write_worker(out: Path, lock_file: Path) -> None:
+    """worker.js with Pyodide's lock file without its packages (the app loads none: nothing is asked
+    for) and the key of Python's snapshot: a hash of the worker and of what Python runs."""
+    script = (PACKAGE / WORKER).read_text(encoding="utf-8")
+    key = hashlib.sha256(script.encode())
+    for name in PYTHON:
+        key.update(hashlib.sha256((out / name).read_bytes()).digest())
+    lock = {"info": json.loads(lock_file.read_text(encoding="utf-8"))["info"], "packages": {}}
+    script = script.replace('"%LOCK_FILE%"', json.dumps(lock)).replace("%SNAPSHOT_KEY%", key.hexdigest()[:16])
+    (out / WORKER).write_text(script, encoding="utf-8")
+
+
 def _at_start(name: str) -> bool:
     return name in WASM_BUILD or not name.startswith(ON_DEMAND)
 
@@ -278,7 +300,21 @@ RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
 RIVE_STUB = "data:text/javascript,self.RiveNative=()=>new Promise(()=>0);//".ljust(len(RIVE_CDN), "/")
 
 
+#: The Dart program (dart2wasm) imports each of its 39,000 strings as a global of the module "" named
+#: by the string itself, which its loader (main.dart.mjs) answers at instantiation with a Proxy, one
+#: import at a time. Compiled with them as imported string constants (JS String Builtins), the engine
+#: makes them when it compiles the module: in a traced reload the page's main thread, which the
+#: phone's slow CPU holds back, was busy 1.0-1.5 s less (tried in turn with and without it).
+DART_BUILTINS = "const builtins = {builtins: ['js-string']};"
+DART_CONSTANTS = "const builtins = {builtins: ['js-string'], importedStringConstants: ''};"
+
+
 def _patch_main(folder: Path) -> None:
+    loader = folder / "main.dart.mjs"
+    text = loader.read_text(encoding="utf-8")
+    if text.count(DART_BUILTINS) != 2:
+        raise BuildError(f"{loader.name}: expected the compile options twice (is this flet-web 1.0.5?)")
+    loader.write_text(text.replace(DART_BUILTINS, DART_CONSTANTS), encoding="utf-8")
     script = folder / "main.dart.js"
     script.write_text(_replace_once(script.read_text(encoding="utf-8"), f'"{RIVE_CDN}"', f'"{RIVE_STUB}"', script.name),
                       encoding="utf-8")
@@ -315,6 +351,30 @@ def _python_files(folder: Path, prefix: str, left_out: tuple[str, ...]) -> dict[
     return found
 
 
+def _named(pattern: str, sources: dict[str, bytes]) -> set[str]:
+    return {name for data in sources.values() for name in re.findall(pattern, data.decode("utf-8"))}
+
+
+def app_icons() -> set[str]:
+    """The Flet icons the app names (`ft.Icons.CHECK`), in any of its modules."""
+    return _named(r"\bft\.Icons\.([A-Z0-9_]+)", {p.name: p.read_bytes() for p in COMPANION.rglob("*.py")})
+
+
+#: Flet's tables of icon names (8,600 Material icons, 1,300 Cupertino ones): Flet reads a name's
+#: number from them when the name is first used.
+ICON_TABLES = {"__pypackages__/flet/controls/material/icons.json": r"\bIcons\.([A-Z0-9_]+)",
+               "__pypackages__/flet/controls/cupertino/cupertino_icons.json": r"\bCupertinoIcons\.([A-Z0-9_]+)"}
+
+
+def _icon_tables(files: dict[str, bytes]) -> None:
+    """Flet's icon tables cut down to the names the app's and Flet's own modules use."""
+    sources = {name: data for name, data in files.items() if name.endswith(".py")}
+    for table, pattern in ICON_TABLES.items():
+        used = _named(pattern, sources)
+        files[table] = json.dumps({k: v for k, v in json.loads(files[table]).items() if k in used},
+                                  separators=(",", ":")).encode()
+
+
 def app_files() -> dict[str, bytes]:
     """Every file of the app archive by its name in it."""
     import importlib.util
@@ -336,6 +396,7 @@ def app_files() -> dict[str, bytes]:
                                        tuple(f"__pypackages__/{name}" for name in LEFT_OUT)))
         else:
             files[f"__pypackages__/{origin.name}"] = origin.read_bytes()
+    _icon_tables(files)
     return files
 
 
@@ -375,7 +436,7 @@ def archive(files: dict[str, bytes]) -> bytes:
     """A .tar.gz of `files` with nothing that depends on when or where it was made."""
     buffer = io.BytesIO()
     with (gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as packed,
-          tarfile.open(fileobj=packed, mode="w", format=tarfile.GNU_FORMAT) as tar):
+          tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as tar):
         for name in sorted(files):
             info = tarfile.TarInfo(name)
             info.size, info.mtime, info.mode = len(files[name]), MTIME, 0o644
@@ -387,9 +448,11 @@ def archive(files: dict[str, bytes]) -> bytes:
 
 def _write_service_worker(out: Path) -> str:
     """sw.js with every file's digest (as Subresource Integrity writes it) and size, and a version
-    that changes whenever any file does."""
+    that changes whenever any file does, this worker too (a new worker keeping its files under the
+    old one's name would download them all again)."""
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    digest = hashlib.sha256()
+    script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
+    digest = hashlib.sha256(script.encode())
     files = {}
     for name in names:
         data = (out / name).read_bytes()
@@ -397,7 +460,6 @@ def _write_service_worker(out: Path) -> str:
         digest.update(name.encode() + b"\0" + sha)
         files[name] = ["sha256-" + base64.b64encode(sha).decode(), len(data)]
     version = digest.hexdigest()[:16]
-    script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
     script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
     script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND)).replace("%WASM_BUILD%", json.dumps(WASM_BUILD))
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")

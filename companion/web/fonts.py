@@ -14,6 +14,10 @@ player's name). So the build ships one font, in Roboto's place:
   request.
 Built with fontTools from the two fonts in the installed flet-web: no download, the same bytes at
 every build.
+
+The icon font, too, is cut down (`icon_font`): flet-web's MaterialIcons holds 8,600 icons (1.3 MB);
+the build keeps the ones the app names (`ft.Icons.…`) and those Flutter's own widgets draw
+(FRAMEWORK_ICONS), each at its code point.
 """
 from __future__ import annotations
 
@@ -22,6 +26,16 @@ import io
 #: Characters that are never drawn (controls, surrogates, non-characters): no glyph for them.
 NOT_DRAWN = ((0x0000, 0x001F), (0x007F, 0x009F), (0xD800, 0xDFFF), (0xFDD0, 0xFDEF))
 BOX = "companion.box"
+#: Icons Flutter's Material widgets draw by themselves (the arrow of an expansion tile or a drop-down,
+#: a back button, a text field's clear and reveal buttons, a date picker's, a check box's, ...).
+FRAMEWORK_ICONS = (
+    "access_time", "add", "arrow_back", "arrow_back_ios", "arrow_back_ios_new", "arrow_downward", "arrow_drop_down",
+    "arrow_drop_up", "arrow_forward", "arrow_forward_ios", "arrow_upward", "calendar_today", "cancel", "check",
+    "check_box", "check_box_outline_blank", "chevron_left", "chevron_right", "clear", "close", "date_range",
+    "drag_handle", "edit", "edit_outlined", "error", "error_outline", "expand_less", "expand_more",
+    "indeterminate_check_box", "info", "info_outline", "keyboard", "keyboard_arrow_down", "keyboard_arrow_left",
+    "keyboard_arrow_right", "keyboard_arrow_up", "menu", "more_horiz", "more_vert", "radio_button_checked",
+    "radio_button_unchecked", "remove", "schedule", "search", "visibility", "visibility_off", "warning")
 
 
 def _not_drawn(code: int) -> bool:
@@ -84,3 +98,26 @@ def text_font(roboto: bytes, katex: bytes) -> tuple[bytes, dict[str, int]]:
     out = io.BytesIO()
     font.save(out)
     return out.getvalue(), {"Roboto": len(mapping) - added, "KaTeX Main": added, "box": boxes}
+
+
+def icon_font(material: bytes, names: set[str]) -> bytes:
+    """MaterialIcons (OpenType) with only the icons `names` (Flet's: `CHECK`, `BACKSPACE_OUTLINED`)
+    and FRAMEWORK_ICONS, each at its code point. ValueError for a name the font does not have."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO(material), recalcTimestamp=False)
+    codes = {glyph: code for code, glyph in font.getBestCmap().items()}
+    wanted = {name.lower() for name in names} | set(FRAMEWORK_ICONS)
+    glyphs = {name if name.endswith(("_outlined", "_rounded", "_sharp")) else f"{name}_baseline" for name in wanted}
+    missing = sorted(glyph for glyph in glyphs if glyph not in codes)
+    if missing:
+        raise ValueError(f"not in MaterialIcons: {', '.join(missing)}")
+    options = subset.Options()
+    options.layout_features, options.name_IDs, options.notdef_outline = [], ["*"], True
+    cutter = subset.Subsetter(options)
+    cutter.populate(unicodes=[codes[glyph] for glyph in glyphs])
+    cutter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()

@@ -8,7 +8,7 @@ const COMPANION_TEXTS = "%TEXTS%";
 const COMPANION_START_BYTES = "%START_BYTES%";
 
 const companion = {
-  inbox: [], worker: null, got: new Set(), bytes: 0, flutter: false,
+  python: null, got: new Set(), bytes: 0, flutter: false, marks: [],
   lang: (() => {
     const chosen = localStorage.getItem("companion-lang");  // the UI's language, told by Python
     if (chosen in COMPANION_TEXTS) {
@@ -18,6 +18,10 @@ const companion = {
     return asked.find((lang) => lang in COMPANION_TEXTS) || "en";
   })(),
 };
+// Where the start's time goes (bench/phone.py reads these): the page's moments and the worker's.
+function companionMark(name, at = performance.now()) {
+  companion.marks.push([name, Math.round(at)]);
+}
 companion.offline = new Promise((resolve) => { companion.offlineResolve = resolve; });
 document.documentElement.lang = companion.lang;
 
@@ -41,6 +45,10 @@ function companionFromPython(event) {
   const data = event.data;
   if (!data || typeof data !== "object" || data instanceof Uint8Array) {
     return false;
+  }
+  if (data.companionMark) {
+    companionMark(data.companionMark, data.t - performance.timeOrigin);
+    return true;
   }
   if (data.companionLang) {
     document.documentElement.lang = companion.lang = data.companionLang;
@@ -89,32 +97,30 @@ async function companionServiceWorker() {
   return Boolean(sw.controller);
 }
 
-// Python starts at once, while Flutter loads: Flet's python.js starts its worker only when the
-// Flutter app connects, seconds later. It is the same worker (python-worker.js) with the same
-// settings; what it says before the app connects is kept and handed over then.
+// Python starts at once, while Flutter loads (Flet's python.js would start its worker only when the
+// Flutter app connects, seconds later): companion's worker (worker.js, in place of Flet's
+// python-worker.js). What it says before the app connects is kept and handed over then.
 function companionPython() {
-  companion.worker = new Worker("python-worker.js", { type: "module" });
-  companion.worker.onmessage = (event) => companionFromPython(event) || companion.inbox.push(event);
-  companion.worker.postMessage({
-    pyodideUrl: flet.pyodideUrl, args: {}, documentUrl: document.URL, appPackageUrl: flet.appPackageUrl,
-    micropipIncludePre: flet.micropipIncludePre, pythonModuleName: flet.pythonModuleName,
-  });
+  const worker = new Worker("worker.js", { type: "module" });
+  const python = { worker, inbox: [] };
+  worker.onmessage = (event) => companionFromPython(event) || python.inbox.push(event);
+  worker.postMessage({ documentUrl: document.URL, archive: flet.appPackageUrl });
+  return python;
 }
 
-const companionFletConnect = globalThis.jsConnect;
+// Flutter connects to Python (python.js's jsConnect, in place): to the worker started at once, or
+// to a new one when it connects again.
 globalThis.jsConnect = async function (appId, args, dartOnMessage) {
-  const worker = companion.worker;
-  if (!worker) {
-    return companionFletConnect(appId, args, dartOnMessage);  // connecting again: a new worker, Flet's way
-  }
-  companion.worker = null;
+  const python = companion.python || companionPython();
+  companion.python = null;
   companion.flutter = true;
+  companionMark("flutter");
   companionProgress();
-  const app = { dartOnMessage, worker };
+  const app = { dartOnMessage, worker: python.worker };
   _apps[appId] = app;  // python.js's table of apps, which jsSend and jsDisconnect use
   let error;
   const initialized = new Promise((resolve) => {
-    worker.onmessage = (event) => {
+    python.worker.onmessage = (event) => {
       if (companionFromPython(event)) {
         return;
       }
@@ -128,10 +134,11 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
       }
     };
   });
-  for (const event of companion.inbox.splice(0)) {
-    worker.onmessage(event);
+  for (const event of python.inbox.splice(0)) {
+    python.worker.onmessage(event);
   }
   await initialized;
+  companionMark("python");
   document.getElementById("companion-start")?.remove();
   if (error) {
     console.error("Python worker init error:", error);
@@ -142,13 +149,17 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
   navigator.serviceWorker?.controller?.postMessage("complete");
 };
 
+companionMark("page");
 companionServiceWorker().then((first) => {
-  companionPython();
-  if (first) {
-    // A first visit: the app's archive downloads now, beside Pyodide, rather than once Python is up
-    // and asks for it; the service worker keeps it, and hands it to Python from its cache.
-    fetch(flet.appPackageUrl).then((response) => response.arrayBuffer()).catch(() => null);
+  companionMark("service worker");
+  if (first && !self.crossOriginIsolated && !sessionStorage.getItem("companion-isolated")) {
+    // A first visit: the page came from the host, which cannot isolate it; the service worker,
+    // which controls it now, can (sw.js). Loaded again, once, before anything big.
+    sessionStorage.setItem("companion-isolated", "1");
+    location.reload();
+    return;
   }
+  companion.python = companionPython();
   const flutter = document.createElement("script");
   flutter.src = "flutter_bootstrap.js";
   flutter.async = true;

@@ -20,9 +20,15 @@ const atStart = (name) => !ON_DEMAND.some((start) => name.startsWith(start));
 // The web client's WebAssembly build (Chromium's; other browsers load main.dart.js).
 const WASM_BUILD = %WASM_BUILD%;
 const CACHE = `companion-${VERSION}`;
+// The page and its Python worker are isolated from other sites (they load nothing from one): the
+// web client then draws in a worker of its own (skwasm's threads need a cross-origin isolated
+// page), off the page's main thread. A static host cannot send these headers; this worker adds them
+// to what it answers from its cache.
+const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
+const ISOLATE = new Set(["index.html", "worker.js"]);
 const SCOPE = new URL(self.registration.scope);
-// The files being downloaded and kept right now: a second request for one of them (the page fetched
-// app.tar.gz ahead of Python, which then asks for it too) waits for it instead of downloading it again.
+// The files being downloaded and kept right now: a second request for one of them waits for it
+// instead of downloading it again.
 const KEEPING = new Map();
 
 // Tell the start screen a file is here (its progress line counts the bytes).
@@ -42,20 +48,30 @@ async function digest(response) {
   return "sha256-" + btoa(String.fromCharCode(...new Uint8Array(bytes)));
 }
 
-// `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
-// (what the page fetched before this worker ran; `urls`: where the page may have fetched it) or
-// from an older build's cache when the bytes are the same; only then from the host.
-async function keep(cache, name, urls, older) {
-  const integrity = FILES[name][0];
+// `name` as the page fetched it before this worker ran, from the browser's HTTP cache (`urls`: where
+// the page may have fetched it), if it is there with these bytes; else null.
+async function earlier(name, urls) {
   for (const url of urls) {
     try {
-      const cached = await fetch(url, { cache: "only-if-cached", mode: "same-origin", integrity });
+      const cached = await fetch(url, { cache: "only-if-cached", mode: "same-origin", integrity: FILES[name][0] });
       if (cached.ok) {
-        return cache.put(name, cached);
+        return cached;
       }
     } catch (error) {
       // not in the HTTP cache, or not these bytes
     }
+  }
+  return null;
+}
+
+// `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
+// (what the page fetched before this worker ran) or from an older build's cache when the bytes
+// are the same; only then from the host.
+async function keep(cache, name, urls, older) {
+  const integrity = FILES[name][0];
+  const cached = await earlier(name, urls);
+  if (cached) {
+    return cache.put(name, cached);
   }
   for (const old of older) {
     const hit = await old.match(name);
@@ -132,6 +148,12 @@ self.addEventListener("message", (event) => {
   })().catch((error) => event.source.postMessage(`not offline: ${error}`)));
 });
 
+function isolated(response) {
+  const headers = new Headers(response.headers);
+  Object.entries(ISOLATED).forEach(([name, value]) => headers.set(name, value));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const name = request.method === "GET" ? fileName(request.url) : null;
@@ -144,12 +166,21 @@ self.addEventListener("fetch", (event) => {
     if (KEEPING.has(name)) {
       await KEEPING.get(name).catch(() => null);
     }
-    const hit = await cache.match(request.mode === "navigate" ? "index.html" : name);
+    const kept = request.mode === "navigate" ? "index.html" : name;
+    let hit = await cache.match(kept);
+    if (!hit && kept in FILES) {
+      // What the page fetched before this worker ran: a first visit's page loads itself again once
+      // this worker controls it (page.js), and asks for those files again.
+      hit = await earlier(kept, kept === "index.html" ? [request.url, SCOPE.href] : [request.url]);
+      if (hit) {
+        await cache.put(kept, hit.clone());
+      }
+    }
     if (hit) {
       if (name in FILES) {
         event.waitUntil(got(name));
       }
-      return hit;
+      return ISOLATE.has(kept) ? isolated(hit) : hit;
     }
     // "no-cache": never a file of an older build that the HTTP cache kept.
     const response = request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" });
@@ -159,6 +190,6 @@ self.addEventListener("fetch", (event) => {
       KEEPING.set(name, keeping);
       event.waitUntil(keeping.catch(() => null).finally(() => KEEPING.delete(name)));
     }
-    return response;
+    return ISOLATE.has(kept) ? response.then((fetched) => fetched.ok ? isolated(fetched) : fetched) : response;
   })());
 });
