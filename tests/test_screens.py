@@ -13,6 +13,7 @@ from companion.games import GAMES
 from companion.i18n import translations
 from companion.store import Store
 from companion.ui.app import Shell
+from companion.ui.shell import set_fields
 from companion.ui.viewmodel import ViewModel
 
 
@@ -32,6 +33,7 @@ class Page:
         """Test ids are keys too (widgets.tid): two on one screen would confuse the redraw."""
         seen = collections.Counter(identifiers(self.controls))
         assert not [i for i, n in seen.items() if n > 1], seen
+        assert not unseen_fields(self.controls)
 
 
 def controls_of(controls):
@@ -44,6 +46,21 @@ def controls_of(controls):
                 yield from controls_of([value])
             elif isinstance(value, list):
                 yield from controls_of([v for v in value if isinstance(v, ft.BaseControl)])
+
+
+def unseen_fields(controls) -> list[str]:
+    """The handlers and child controls that `set_fields` (the shell's walk over a draw: Flet's internal
+    `_values`) does not find: none on any screen, or a tap would not be judged by its version."""
+    lost = []
+    for control in controls_of(controls):
+        found = {name: value for name, value in set_fields(control)}
+        for field in dataclasses.fields(control):
+            value = getattr(control, field.name, None)
+            holds = isinstance(value, ft.BaseControl) or (isinstance(value, list) and value and isinstance(
+                value[0], ft.BaseControl)) or (field.name.startswith("on_") and value is not None)
+            if holds and found.get(field.name) is not value:
+                lost.append(f"{type(control).__name__}.{field.name}")
+    return lost
 
 
 def identifiers(controls):

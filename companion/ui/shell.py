@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import dataclasses
-import functools
 import inspect
 import logging
 import time
@@ -42,11 +40,16 @@ log = logging.getLogger(__name__)
 EARLIER_DRAWS = 8
 
 
-@functools.cache
-def _fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A control class's event handler fields (on_click ...) and its other fields."""
-    names = [f.name for f in dataclasses.fields(cls)]
-    return tuple(n for n in names if n.startswith("on_")), tuple(n for n in names if not n.startswith("on_"))
+def set_fields(control: ft.BaseControl) -> list[tuple[str, Any]]:
+    """The fields of `control` that hold something else than their default, as (name, value): a handler,
+    a child control, a list of them. Flet 1.0 keeps its properties in `_values` (only the ones not at
+    their default) and its other fields as attributes, so this reads a handful of entries instead of
+    every one of a control's 60-140 fields (walking those was half of a redraw's cost).
+    tests/test_screens.py checks it against `dataclasses.fields` on every screen."""
+    values = getattr(control, "_values", None)
+    found = list(values.items()) if values else []
+    found.extend((name, value) for name, value in vars(control).items() if not name.startswith("_"))
+    return found
 
 
 class Drawn(NamedTuple):
@@ -211,11 +214,9 @@ class Shell(Home, GameScreens):
         kept = {id(entry[1]) for entry in self._keeping.values()}
         lists: list[list] = []
         for control in _walk(controls, skip=kept, lists=lists.append):
-            events, _other = _fields(type(control))
             wrapped = False
-            for name in events:
-                handler = getattr(control, name, None)
-                if handler is not None and not getattr(handler, "shown", False):
+            for name, handler in set_fields(control):
+                if name.startswith("on_") and handler is not None and not getattr(handler, "shown", False):
                     setattr(control, name, _shown_handler(self, handler, drawn))
                     wrapped = True
             if wrapped and not isinstance(control, ft.TextField):  # a field keeps its place (and focus)
@@ -527,9 +528,7 @@ def _walk(controls, skip: frozenset | set = frozenset(), lists: Callable[[list],
         if id(control) in skip:
             continue
         yield control
-        _events, others = _fields(type(control))
-        for name in others:
-            value = getattr(control, name, None)
+        for _name, value in set_fields(control):
             if isinstance(value, ft.BaseControl):
                 stack.append(value)
             elif isinstance(value, list) and value and isinstance(value[0], ft.BaseControl):
