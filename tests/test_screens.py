@@ -475,6 +475,27 @@ def test_a_redraw_keeps_the_parts_that_did_not_change_and_draws_the_changed_ones
     assert not shell._kept
 
 
+def test_a_counter_tapped_twice_before_the_redraw_counts_twice_and_next_player_once():
+    """Two quick taps on one control, the second before the phone has the redraw the first made: a
+    meeple counter's + (an action the rules take on any version) counts twice and keeps its key while
+    the screen stays; "Next player" acts once and the second tap is told why it did nothing."""
+    page, vm = Page(), ViewModel(Store(None))
+    Shell(page, vm)
+    assert vm.new_game("carcassonne", CARCASSONNE) and vm.dispatch("begin")
+    plus = by_id(page, "meeple-blue-plus")
+    assert getattr(plus.on_click, "shown", False)  # a part that later draws keep is stamped when built
+    plus.on_click(None)
+    plus.on_click(None)
+    assert vm.state["meeples"]["blue"] == 2
+    assert by_id(page, "meeple-blue-plus").key == plus.key
+    turns = len(vm.session["log"])
+    bar = by_id(page, "next-turn")
+    bar.on_click(None)
+    bar.on_click(None)
+    assert len(vm.session["log"]) == turns + 1
+    assert vm.problem is not None and "to druhé nezapsalo" in vm.problem.text
+
+
 def damaged_game(folder) -> tuple[Store, str]:
     """A stored game whose file is well typed but no screen wrote it: its second action names a list
     where a player belongs, so replaying it raises a TypeError."""
