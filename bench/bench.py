@@ -1,6 +1,6 @@
 """Benchmarks for the figures the foundation promises (README, "Benchmarks").
 
-    python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]]
+    python bench/bench.py [record] [score] [web] [history] [table[:SECONDS[:TAPS_PER_SECOND]]] [taps[:FLOW,...]]
                           [replay] [load] [table-ws[:SECONDS[:TAPS_PER_SECOND[:CHURN]]]]
     python bench/bench.py fuzz --games N [--budget STEPS] [--screens every|new] [--seed S] [--game ID]
 
@@ -679,9 +679,23 @@ def bench_table_ws(phones: int = 6, rate: int = 10, seconds: int = 60, churn: in
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
+COMMANDS = ("record", "score", "web", "history", "replay", "load", "table", "table-ws", "taps", "fuzz")
+
+
+def unknown(chosen: list[str]) -> list[str]:
+    """The benchmark names in `chosen` that are none of COMMANDS (a name may carry its :options)."""
+    return [name for name in chosen if name.partition(":")[0] not in COMMANDS]
+
+
 if __name__ == "__main__":
     os.chdir(ROOT)
     chosen = sys.argv[1:] or ["record", "score", "web"]
+    if chosen[0] in ("-h", "--help", "help") or (chosen[0] != "fuzz" and unknown(chosen)):
+        wrong = [] if chosen[0] in ("-h", "--help", "help") else unknown(chosen)
+        print(__doc__)
+        if wrong:
+            print(f"unknown benchmark: {', '.join(wrong)} (the commands: {', '.join(COMMANDS)})", file=sys.stderr)
+        raise SystemExit(2 if wrong else 0)
     if chosen[0] == "fuzz":  # fuzz --games N [...]: its options are its own (bench/fuzz.py)
         import fuzz  # bench/fuzz.py, beside this file
         fuzz.main(chosen[1:])
