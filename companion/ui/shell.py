@@ -234,7 +234,9 @@ class Shell(Home, GameScreens):
                 if name.startswith("on_") and handler is not None and not getattr(handler, "shown", False):
                     setattr(control, name, _shown_handler(self, handler, drawn, repeatable=any_version))
                     wrapped = True
-            if wrapped and not isinstance(control, ft.TextField):  # a field keeps its place (and focus)
+            # a field keeps its place (and focus); a fold's one event is its own folding (the controls
+            # in it are keyed each by itself), so a fold of rules is not sent again at every version
+            if wrapped and not isinstance(control, (ft.TextField, ft.ExpansionTile)):
                 control.key = f"{control.key or ''}@{f's{self._screens}' if any_version else self._generation}"
         for items in lists:
             _one_key_each(items)
