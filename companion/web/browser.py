@@ -210,8 +210,9 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
     from ..ui.widgets import ERROR, TEXT, tid
 
     def say(page: ft.Page, ident: str, lines: list[str], *extra: ft.Control, colour=None) -> None:
-        page.controls[:] = [tid(ident, ft.Column([ft.Text(line, size=TEXT, color=colour) for line in lines]
-                                                 + list(extra), spacing=16))]
+        page.controls[:] = [tid(ident, ft.Container(ft.Column([ft.Text(line, size=TEXT, color=colour)
+                                                               for line in lines] + list(extra), spacing=16),
+                                                    padding=16))]
         page.update()
 
     async def elsewhere(page: ft.Page) -> None:
@@ -224,8 +225,7 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
 
     async def main(page: ft.Page) -> None:
         page.theme_mode = ft.ThemeMode.DARK
-        page.bgcolor = ft.Colors.BLACK
-        page.padding = 16
+        page.bgcolor = ft.Colors.BLACK  # the page's padding is the app's (none: edge to edge, ui/app.py)
         try:
             store = await opening
             while store is None:

@@ -548,6 +548,13 @@ def error_box(png: bytes) -> bool:
     return flat > 0.04 * image.width * image.height
 
 
+def edge_to_edge(png: bytes) -> bool:
+    """Whether the pinned header's band reaches the screen's top corners: the app drawn edge to edge
+    (its page is black, its header is not; an inset page leaves a black frame around it)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return all(image.getpixel(xy) != (0, 0, 0) for xy in ((1, 1), (image.width - 2, 1)))
+
+
 def assert_fits_a_phone(screens: dict) -> None:
     """No sideways scrolling and no small targets on any of the measured screens."""
     for name, found in screens.items():

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from companion.i18n import translations
 from companion.web.browser import ELSEWHERE
 from companion.web.build import build
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, free_port
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, edge_to_edge, free_port
 from tests.browser.test_flanders_flow import new_three_player_game
 from tests.browser.test_history_flow import pick
 from tests.browser.test_princes_flow import start as start_princes
@@ -179,6 +179,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     app = App(context.pages[0], "cs")
     reopen(app, lambda: app.page.goto(static.url))
     app.language(lang)
+    assert edge_to_edge(app.still()), "the phone alone draws the app inset, with a black frame"
     new_three_player_game(app)
     items = app.page.locator('[flt-semantics-identifier^="tick-"]').count()
     app.tap("tick-board")
@@ -203,6 +204,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     app = other
     app.tap("try-again")
     expect(app.id(f"resume-{sid}")).to_be_visible(timeout=START)
+    assert edge_to_edge(app.still()), "after 'open in another tab' the app is drawn inset, with a black frame"
 
     # export JSON: the file the browser saves holds the game and its tick
     app.tap("nav-history")
