@@ -55,13 +55,15 @@ class GameScreens(Frame):
         _, vm = self.vm.t, self.vm
         game = vm.session["game"]
 
-        def search(e):
-            self.query = e.control.value or ""
-            self.render()
+        def search(e):  # as the players type: a search takes a few ms (tests/test_rulesearch.py)
+            if (e.control.value or "") != self.query:
+                self.query = e.control.value or ""
+                self.render()
 
         controls: list[ft.Control] = [
             title(_("Rules")),
-            tid("rules-search", ft.Row([ft.TextField(label=_("Search the rules"), value=self.query, on_submit=search,
+            tid("rules-search", ft.Row([ft.TextField(label=_("Search the rules"), value=self.query, on_change=search,
+                                                     on_submit=search,
                                                      prefix_icon=ft.Icons.SEARCH, text_size=TEXT, expand=True)])),
         ]
         sections = [(s, vm.t.text(f"{game}.rule.{s}.title"), vm.t.text(f"{game}.rule.{s}.body"))
