@@ -80,6 +80,25 @@ def test_an_imported_finished_game_comes_with_its_summary(tmp_path):
     assert other.sessions("finished")[0]["result"] == vm.store.sessions("finished")[0]["result"]
 
 
+def test_the_points_by_category_bars_show_points_and_the_legend_names_the_greys():
+    """Each segment of a player's bar says the points it stands for (it said the legend's index: "1"),
+    and a screen reader hears the category with them."""
+    vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
+    vm.set_language("en")
+    shell = Shell(Page(), vm)
+    sid = vm.session["id"]
+    assert vm.view(sid)
+    chart = next(c for c in controls_of(shell.page.controls) if isinstance(c, ft.Semantics)
+                 and c.identifier == "chart-categories")
+    result = vm.store.sessions("finished")[0]["result"]
+    segments = sorted(c.semantics_label for c in controls_of([chart]) if isinstance(c, ft.Text) and c.semantics_label)
+    expected = sorted(f"{shell.ui.category(shell, c)}: {n}" for row in result["players"]
+                      for c, n in row["breakdown"].items() if n > 0)
+    assert segments == expected and expected
+    shown = [c.value for c in controls_of([chart]) if isinstance(c, ft.Text)]
+    assert all(str(n) in shown for row in result["players"] for n in row["breakdown"].values() if n > 0)
+
+
 def test_history_statistics_and_a_read_only_past_game_build_in_both_languages():
     vm, _ = walk(CARCASSONNE, CARCASSONNE_GAME, game="carcassonne")
     shell = Shell(Page(), vm)

@@ -268,30 +268,29 @@ def details_card(shell) -> ft.Control:
 
 
 def category_chart(shell, result: dict) -> ft.Control:
-    """One bar per player, split into the scoring categories: each segment a grey with its category's
-    number in it (the legend names the numbers), so no category looks like a player's colour."""
+    """One bar per player, split into the scoring categories: each segment in its category's grey
+    with the points it stands for in it (a screen reader hears "Cities: 14"), and a legend that names
+    the greys, so no category looks like a player's colour."""
     _ = shell.vm.t
     categories = [c for c in result["players"][0]["breakdown"]
                   if any(row["breakdown"][c] > 0 for row in result["players"])]
     colour = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(categories)}
-    number = {c: i + 1 for i, c in enumerate(categories)}
+    name = {c: shell.ui.category(shell, c) for c in categories}
     best = max((row["total"] for row in result["players"]), default=0) or 1
     rows: list[ft.Control] = [heading(_("Points by category"))]
     for row in sorted(result["players"], key=lambda r: r["place"]):
-        parts = [ft.Container(ft.Text(str(number[c]), size=12, weight=ft.FontWeight.BOLD,
-                                      color=ft.Colors.BLACK if _light(colour[c]) else ft.Colors.WHITE),
-                              bgcolor=colour[c], height=22, expand=row["breakdown"][c], alignment=ft.Alignment.CENTER,
+        parts = [ft.Container(ft.Text(str(points), size=12, weight=ft.FontWeight.BOLD,
+                                      color=ft.Colors.BLACK if _light(colour[c]) else ft.Colors.WHITE,
+                                      semantics_label=f"{name[c]}: {points}"),
+                              bgcolor=colour[c], height=22, expand=points, alignment=ft.Alignment.CENTER,
                               clip_behavior=ft.ClipBehavior.HARD_EDGE)
-                 for c in categories if row["breakdown"][c] > 0]
+                 for c in categories if (points := row["breakdown"][c]) > 0]
         if best > row["total"] > 0:
             parts.append(ft.Container(height=22, expand=best - row["total"]))
         rows += [ft.Row([ft.Container(shell.track_label(row["id"]), expand=True), text(str(row["total"]), SMALL)]),
                  ft.Row(parts or [ft.Container(height=22)], spacing=1)]
-    rows.append(ft.Row([ft.Row([ft.Container(ft.Text(str(number[c]), size=11, weight=ft.FontWeight.BOLD,
-                                                     color=ft.Colors.BLACK if _light(colour[c]) else ft.Colors.WHITE),
-                                             width=18, height=18, bgcolor=colour[c], border_radius=3,
-                                             alignment=ft.Alignment.CENTER),
-                                text(shell.ui.category(shell, c), SMALL)], spacing=6, tight=True)
+    rows.append(ft.Row([ft.Row([ft.Container(width=18, height=18, bgcolor=colour[c], border_radius=3),
+                                text(name[c], SMALL)], spacing=6, tight=True)
                         for c in categories], wrap=True, spacing=12, run_spacing=6))
     return card(rows, "chart-categories")
 
