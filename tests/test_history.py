@@ -14,7 +14,7 @@ from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
 from tests.test_engine import SCRIPTS
-from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, controls_of, identifiers, walk
+from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, Page, by_id, controls_of, identifiers, walk
 
 
 def entry(game, *rows, winners=None, created=0.0, **more):
@@ -289,6 +289,28 @@ def test_an_abandoned_game_is_in_the_history_marked_and_never_in_the_statistics(
     assert {f"abandoned-{left}", f"open-{finished}", f"delete-{left}"} <= shown
     assert f"open-{left}" not in shown
     assert not vm.abandon(finished)                                  # a finished game is not let go
+
+
+def test_an_abandoned_game_can_be_taken_up_again_at_once_or_from_the_history(tmp_path):
+    """Abandon had no undo: home offers to take the game up again until the next screen, the history
+    for as long as it is kept; the game comes back in progress as it was, also after a restart."""
+    vm = ViewModel(Store(tmp_path))
+    shell = Shell(Page(), vm)
+    assert vm.new_game("carcassonne", CARCASSONNE) and vm.dispatch("begin")
+    sid, log = vm.session["id"], vm.session["log"]
+    vm.home()
+    assert vm.abandon(sid)
+    assert "undo-abandon" in set(identifiers(shell.page.controls))
+    next(c for c in controls_of([by_id(shell.page, "undo-abandon")]) if getattr(c, "on_click", None)).on_click(None)
+    assert [e["id"] for e in vm.in_progress()] == [sid] and not vm.store.sessions("abandoned")
+    assert "undo-abandon" not in set(identifiers(shell.page.controls))
+    assert vm.abandon(sid)
+    vm.go("history")                                  # another screen: home's offer is gone, the history's stays
+    assert vm.let_go is None and f"take-up-{sid}" in set(identifiers(shell.page.controls))
+    assert vm.take_up(sid) and not vm.take_up(sid)    # taken up once; a game in progress is not "taken up"
+    again = ViewModel(Store(tmp_path))
+    assert [e["id"] for e in again.in_progress()] == [sid]
+    assert again.open(sid) and again.session["log"] == log
 
 
 def test_a_deleted_game_can_be_had_back_until_the_next_screen():

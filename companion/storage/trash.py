@@ -25,6 +25,12 @@ class Trash:
             self._session_db(sid).table("meta").update({"abandoned": True}, doc_ids=[1])
             self._index.table("sessions").update({"status": "abandoned"}, Query().id == sid)
 
+    def take_up(self, sid: str) -> None:
+        """An abandoned game taken up again: in progress, as it was when it was let go (its file first)."""
+        with self._lock, self._writing:
+            self._session_db(sid).table("meta").update({"abandoned": False}, doc_ids=[1])
+            self._index.table("sessions").update({"status": "active"}, Query().id == sid)
+
     def delete(self, sid: str, undoable: bool = False) -> None:
         """Delete a game: its entry in the catalogue, then its files (killed in between, the file is
         listed again at the next start: nothing is lost, and the catalogue never lists a missing file).

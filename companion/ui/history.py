@@ -116,6 +116,9 @@ def abandoned(shell) -> list[ft.Control]:
                     text(vm.t.when(entry["created"], clock=True), SMALL, color=ft.Colors.GREY_400)]),
             text(", ".join(p["name"] for p in entry["players"]), SMALL),
             tid(f"abandoned-{sid}", text(_("Abandoned, not finished"), SMALL, color=ft.Colors.ORANGE_200))]
+        if shell.draft.get("delete") != sid:
+            rows.append(button(_("Take it up again"), lambda e, sid=sid: vm.take_up(sid), f"take-up-{sid}",
+                               primary=False, icon=ft.Icons.PLAY_ARROW))
         rows += shell.delete_controls(sid)
         controls.append(card(rows, f"past-{sid}"))
     return controls

@@ -42,6 +42,8 @@ class Home(Frame):
             controls.append(history.damaged(self))
         if vm.deletion:
             controls.append(self.deleted_card(vm.deletion))
+        if vm.let_go:
+            controls.append(self.abandoned_card(vm.let_go))
         active = vm.in_progress()
         if active:
             controls.append(heading(_("Games in progress")))
@@ -130,6 +132,15 @@ class Home(Frame):
                                                                    players=names), SMALL),
                      button(_("Undo the deletion"), lambda e: vm.undo_delete(), "undo-delete", primary=False,
                             icon=ft.Icons.UNDO)], "deleted", highlight=True)
+
+    def abandoned_card(self, entry: dict) -> ft.Control:
+        """The game just abandoned, with the way to take it up again (also later, from the history)."""
+        _, vm = self.vm.t, self.vm
+        names = ", ".join(p["name"] for p in entry["players"])
+        return card([text(_("Abandoned: {game} ({players})").format(game=vm.title(entry["game"], entry.get("title")),
+                                                                     players=names), SMALL),
+                     button(_("Take it up again"), lambda e: vm.take_up(entry["id"]), "undo-abandon",
+                            primary=False, icon=ft.Icons.UNDO)], "let-go", highlight=True)
 
     def sheet_form(self, sheet: dict | None) -> None:
         """"Another game": a new score sheet, or a saved one to play again (its form filled in)."""

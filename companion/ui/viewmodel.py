@@ -51,6 +51,8 @@ class ViewModel(Records):
         self.damaged: str | None = None
         #: The catalogue entry of the game this screen deleted: it can be had back until the next screen.
         self.deletion: dict | None = None
+        #: The game just abandoned on this screen (home offers to take it up again until the next one).
+        self.let_go: dict | None = None
         #: Table mode: the player this phone belongs to; it bids and passes only for that player.
         self.me: str | None = None
         #: Table mode: whom this phone belonged to in each game it showed (game id → colour).
@@ -347,7 +349,23 @@ class ViewModel(Records):
         self._let_go_deletion()
         self.store.abandon(sid)
         self.problem, self.notice = None, self.t(N_("The game is kept in the history as abandoned."))
+        self.let_go = entry
         self.on_saved("abandoned", sid, self.owner_name(entry))
+        self._changed()
+        return True
+
+    @_locked
+    @_writes
+    def take_up(self, sid: str) -> bool:
+        """An abandoned game in progress again, as it was (the undo of `abandon`, or later from the
+        history)."""
+        entry = next((e for e in self.store.sessions("abandoned") if e["id"] == sid), None)
+        if entry is None:
+            return False
+        self.store.take_up(sid)
+        self.let_go = None
+        self.problem, self.notice = None, self.t(N_("The game is back among the games in progress."))
+        self.on_saved("back", sid)
         self._changed()
         return True
 
@@ -382,7 +400,8 @@ class ViewModel(Records):
         return True
 
     def _let_go_deletion(self) -> None:
-        """On to another screen: the deletion made on this one stands."""
+        """On to another screen: the deletion made on this one stands (and its abandoning)."""
+        self.let_go = None
         if self.deletion is not None:
             self.store.empty_trash(self.deletion["id"])
             self.deletion = None

@@ -35,8 +35,13 @@ def test_abandon_delete_and_undo_with_seventeen_games_in_progress(app, tmp_path)
         app.tap(f"abandon-{abandoned}")
         expect(app.id(f"session-{abandoned}")).to_have_count(0)
         app.says("notice-banner", app.t("The game is kept in the history as abandoned."))
+        app.in_sight("undo-abandon")                  # abandoned by mistake: taken up again at once
+        app.tap("undo-abandon")
+        expect(app.id(f"resume-{abandoned}")).to_have_count(1)
+        app.tap(f"abandon-{abandoned}")
         app.tap("nav-history")
         app.says(f"abandoned-{abandoned}", app.t("Abandoned, not finished"))
+        expect(app.id(f"take-up-{abandoned}")).to_have_count(1)
         app.tap("nav-home")
 
         app.tap(f"delete-{deleted}")
