@@ -23,8 +23,6 @@ import socket
 from typing import Any
 from collections.abc import Iterable
 
-import ifaddr
-
 COOKIE = "companion_table"
 LOOPBACK = ("127.0.0.1", "::1")
 #: The names every server answers to (the laptop's own browser); `own_hosts` adds the LAN address.
@@ -96,6 +94,8 @@ def _is_up(name: str) -> bool:
 def _interface_addresses() -> list[str]:
     """The IPv4 address of each interface that is up and running and not loopback, in the system's
     order (ifaddr: getifaddrs on Linux and macOS, GetAdaptersAddresses on Windows)."""
+    import ifaddr  # here, not above: the phone-alone build ships this module (storage reads the token) without it
+
     try:
         adapters = list(ifaddr.get_adapters())
     except OSError:
