@@ -13,7 +13,7 @@ from companion.games import GAMES
 from companion.i18n import translations
 from companion.store import Store
 from companion.ui.app import Shell
-from companion.ui.shell import set_fields
+from companion.flet_internals import set_fields
 from companion.ui.viewmodel import ViewModel
 
 
