@@ -166,7 +166,7 @@ def test_the_interfaces_offered_are_the_up_ones_with_an_ipv4_address(monkeypatch
     assert "172.17.0.1" in table._interface_addresses()
 
 
-def test_the_interfaces_of_this_machine(monkeypatch):
+def test_the_interfaces_of_this_machine():
     """The real machine: every address offered is IPv4, not loopback, and the route's is first."""
     addresses = table.lan_addresses()
     assert all(address.count(".") == 3 and not address.startswith("127.") for address in addresses), addresses
