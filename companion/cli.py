@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import shared_dir
 from .engine.inputs import InputError, printable
 
 if TYPE_CHECKING:  # imported where they are used: `score` loads neither
@@ -196,7 +197,7 @@ def _english_texts(game_id: str) -> Callable[[str], str]:
     The command names a few cities or guilds of a large file, so each name is read from the line of
     the file's `[text]` table that defines it (`"city.ghent" = { en = "Ghent", cs = "Gent" }`); the
     whole file is parsed (companion/texts.py) only for a text written otherwise."""
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", f"{game_id}.toml")
+    path = os.path.join(shared_dir("data"), f"{game_id}.toml")
     lines: list[str] | None = None
     table: dict[str, Any] | None = None
 

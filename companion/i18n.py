@@ -18,9 +18,10 @@ import re
 from functools import cache
 from pathlib import Path
 
+from . import shared_dir
 from .engine.model import Msg, render
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+LOCALES_DIR = Path(shared_dir("locales"))
 DOMAIN = "companion"
 LANGUAGES = {"cs": "Čeština", "en": "English"}
 DEFAULT_LANGUAGE = "cs"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import table
+from .flet_internals import frame_fault
 from .engine.model import N_
 from .i18n import LANGUAGES, translations
 from .store import Store
@@ -271,44 +272,6 @@ class Departures:
 REGISTER_WITHIN = 5
 #: Malformed frames a phone may send before it is disconnected (each is one line in the log).
 BAD_FRAMES = 3
-#: What the web client sends (`flet.messaging.protocol`): each action's fields and their types.
-_CLIENT_ACTIONS = {1: {"session_id": (str, type(None)), "page_name": (str,), "page": (dict,)},
-                   3: {"target": (int,), "name": (str,), "data": (object,)},
-                   4: {"id": (int,), "props": (dict,)},
-                   5: {"control_id": (int,), "call_id": (str,), "result": (object,), "error": (str, type(None))}}
-_REGISTER = 1
-
-
-def frame_fault(message: dict, registered: bool) -> tuple[str | None, bool]:
-    """What is wrong with one websocket message from a phone (None: nothing), and whether it is the
-    phone's registration. flet-web's own handler lets a frame it cannot read end the connection with a
-    traceback; here such a frame is found first: a text frame, bytes that are not msgpack, an action
-    the client never sends, fields of the wrong names or types, or anything but a registration first.
-    (Empty frames, data-channel frames and frames of other types flet-web drops quietly itself.)"""
-    import msgpack
-    from flet.messaging.protocol import decode_ext_from_msgpack
-
-    data = message.get("bytes")
-    if data is None:
-        return "a text frame", False
-    if not data or data[0] != 0:
-        return None, False
-    try:
-        action, body = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
-    except Exception as error:  # noqa: BLE001 - whatever msgpack makes of bytes that are not a frame
-        return f"not a frame ({type(error).__name__})", False
-    fields = _CLIENT_ACTIONS.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
-    if fields is None:
-        return f"an action the client never sends ({str(action)[:20]!r})", False
-    if not isinstance(body, dict) or set(body) != set(fields) or not all(
-            isinstance(body[name], kinds) and not isinstance(body[name], bool) or kinds == (object,)
-            for name, kinds in fields.items()):
-        return f"action {action} with fields of the wrong names or types", False
-    if action != _REGISTER and not registered:
-        return f"action {action} before the registration", False
-    return None, action == _REGISTER
-
-
 class Arrivals:
     """In front of flet's websocket, the frames that arrive from a phone: a malformed one (`frame_fault`)
     is dropped with one line in the log, and a phone that sends `BAD_FRAMES` of them is disconnected;

@@ -74,41 +74,34 @@ def _route_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-#: Linux ioctls and interface flags read by `_interface_addresses`.
-_SIOCGIFFLAGS, _SIOCGIFADDR = 0x8913, 0x8915
-_IFF_UP, _IFF_LOOPBACK, _IFF_RUNNING = 0x1, 0x8, 0x40
+#: Where Linux describes each network interface (`_is_up` reads it).
+SYS_NET = "/sys/class/net"
+
+
+def _is_up(name: str) -> bool:
+    """Whether the interface `name` is up and running (a cable in, a Wi-Fi joined, a hotspot shared).
+    Linux says so in /sys/class/net/<name>/operstate ("unknown" for one that reports no carrier
+    state: loopback, many VPNs); an interface that is up but has nothing connected (a docker or
+    virtual-machine bridge with no guest, an Ethernet port with no cable) keeps its address but is
+    not offered. Elsewhere (macOS, Windows) an interface with an IPv4 address counts as up."""
+    try:
+        with open(f"{SYS_NET}/{name.partition(':')[0]}/operstate", encoding="ascii") as state:
+            return state.read().strip() in ("up", "unknown")
+    except OSError:
+        return True
 
 
 def _interface_addresses() -> list[str]:
-    """The IPv4 address of each interface that is up and running (a cable in, a Wi-Fi joined or a
-    hotspot shared) and not loopback, in the system's order. Linux asks each interface (the way
-    `ip addr` does); elsewhere the addresses the machine's name resolves to."""
+    """The IPv4 address of each interface that is up and running and not loopback, in the system's
+    order (ifaddr: getifaddrs on Linux and macOS, GetAdaptersAddresses on Windows)."""
+    import ifaddr  # here, not above: the phone-alone build ships this module (storage reads the token) without it
+
     try:
-        import fcntl
-        import struct
-    except ImportError:  # Windows
-        fcntl = None
-    found: list[str] = []
-    if fcntl is not None and hasattr(socket, "if_nameindex"):
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            try:
-                names = [name for _, name in socket.if_nameindex()]
-            except OSError:
-                names = []
-            for name in names:
-                request = struct.pack("256s", name.encode()[:15])
-                try:
-                    flags = struct.unpack("H", fcntl.ioctl(sock.fileno(), _SIOCGIFFLAGS, request)[16:18])[0]
-                    if flags & (_IFF_UP | _IFF_RUNNING) != _IFF_UP | _IFF_RUNNING or flags & _IFF_LOOPBACK:
-                        continue
-                    found.append(socket.inet_ntoa(fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, request)[20:24]))
-                except OSError:  # no IPv4 address on it, or not a Linux kernel (macOS): asked below
-                    continue
-    if not found:
-        try:
-            found = [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-        except OSError:
-            found = []
+        adapters = list(ifaddr.get_adapters())
+    except OSError:
+        return []
+    found = [ip.ip for adapter in adapters if _is_up(adapter.name)
+             for ip in adapter.ips if isinstance(ip.ip, str)]  # an IPv6 address is a tuple
     return [address for address in dict.fromkeys(found) if not address.startswith("127.")]
 
 

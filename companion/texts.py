@@ -10,7 +10,9 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from . import shared_dir
+
+DATA_DIR = Path(shared_dir("data"))
 LANGUAGES = ("en", "cs")
 
 

@@ -47,10 +47,20 @@ def test_replay_equals_step_by_step_apply(scripted):
 
 
 def test_undo_is_replay_without_the_last_action(scripted):
+    """After every action of the session, one undo takes back the last real action with the steps moved
+    through since it (flow.undo_count, as the referee cuts the log), and the game is again as it was,
+    step by step, before that action."""
     game, config, log = scripted
-    for n in range(len(log)):
-        assert flow.replay(game, config, log[:n]) == flow.replay(game, config, log[: n + 1][:-1])
-    assert flow.replay(game, config, []) == flow.initial(game, config)
+    states = [flow.initial(game, config)]
+    for action in log:
+        states.append(flow.apply(game, config, states[-1], action))
+    moves = game.navigation | {"phone"}
+    for n in range(1, len(log) + 1):
+        kept = n - flow.undo_count(game, log[:n])
+        assert all(action["type"] in moves for action in log[kept + 1:n]), (n, kept)
+        assert kept == 0 or log[kept]["type"] not in moves, (n, kept)
+        assert flow.replay(game, config, log[:kept]) == states[kept], (n, kept)
+        assert states[kept] != states[n], (n, kept)  # an undo that changes nothing took back nothing
 
 
 @pytest.mark.parametrize("bad", [

@@ -144,11 +144,17 @@ def test_only_the_right_cookie_admits(header):
                   headers=((b"cookie", header.encode()),)) == "403"
 
 
-def test_own_hosts():
+def test_own_hosts(monkeypatch):
     assert table.own_hosts("127.0.0.1", False) == {"127.0.0.1", "localhost", "::1"}
-    assert table.own_hosts("0.0.0.0", False) == {"127.0.0.1", "localhost", "::1", table.lan_address()}
-    assert table.own_hosts("0.0.0.0", True) == table.own_hosts("0.0.0.0", False)
     assert "10.0.0.5" in table.own_hosts("10.0.0.5", False)
+    # this machine, however many interfaces it has: serving the network answers on every LAN address
+    assert table.own_hosts("0.0.0.0", False) == {"127.0.0.1", "localhost", "::1", *(table.lan_addresses() or ["127.0.0.1"])}
+    # a laptop on a Wi-Fi and a cable: both addresses, not only the join link's
+    monkeypatch.setattr(table, "_interface_addresses", lambda: ["192.168.1.5", "10.0.0.7"])
+    monkeypatch.setattr(table, "_route_address", lambda: "10.0.0.7")
+    assert table.own_hosts("0.0.0.0", False) == {"127.0.0.1", "localhost", "::1", "192.168.1.5", "10.0.0.7"}
+    assert table.own_hosts("0.0.0.0", True) == table.own_hosts("::", False) == table.own_hosts("0.0.0.0", False)
+    assert table.own_hosts("0.0.0.0", True, "[FD00::5]") == {*table.own_hosts("0.0.0.0", True), "fd00::5"}
 
 
 # -- a real server ---------------------------------------------------------------------------------

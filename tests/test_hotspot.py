@@ -140,3 +140,35 @@ def test_the_link_address_is_the_default_routes_else_an_up_interfaces(monkeypatc
     monkeypatch.setattr(table, "_interface_addresses", lambda: [])
     assert table.lan_address() == "127.0.0.1"
     assert table.own_hosts("0.0.0.0", True, "laptop.local") == {*table.LOOPBACK_NAMES, "127.0.0.1", "laptop.local"}
+
+
+def test_the_interfaces_offered_are_the_up_ones_with_an_ipv4_address(monkeypatch, tmp_path):
+    """What ifaddr lists, read the way `ip addr` shows it: loopback, IPv6 and an interface that is up
+    with nothing connected (a docker bridge with no container: operstate "down") are not offered; an
+    alias (eth0:1) is its interface's; a VPN that reports no carrier state ("unknown") is."""
+    import ifaddr
+
+    def adapter(name: str, *addresses: str | tuple[str, int, int]) -> ifaddr.Adapter:
+        return ifaddr.Adapter(name, name, [ifaddr.IP(address, 24, name) for address in addresses])
+
+    adapters = [adapter("lo", "127.0.0.1", ("::1", 0, 0)), adapter("eth0", "192.168.1.5", ("fe80::1", 0, 2)),
+                adapter("eth0:1", "192.168.7.5"), adapter("docker0", "172.17.0.1"), adapter("wlan0", "169.254.3.4"),
+                adapter("tun0", "10.8.0.6")]
+    for name, state in {"lo": "unknown", "eth0": "up", "docker0": "down", "wlan0": "up", "tun0": "unknown"}.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "operstate").write_text(state + "\n")
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: adapters)
+    monkeypatch.setattr(table, "SYS_NET", str(tmp_path))
+    assert table._interface_addresses() == ["192.168.1.5", "192.168.7.5", "169.254.3.4", "10.8.0.6"]
+    monkeypatch.setattr(table, "_route_address", lambda: None)
+    assert table.lan_addresses() == ["192.168.1.5", "192.168.7.5", "10.8.0.6", "169.254.3.4"]
+    monkeypatch.setattr(table, "SYS_NET", str(tmp_path / "absent"))  # macOS, Windows: no /sys
+    assert "172.17.0.1" in table._interface_addresses()
+
+
+def test_the_interfaces_of_this_machine():
+    """The real machine: every address offered is IPv4, not loopback, and the route's is first."""
+    addresses = table.lan_addresses()
+    assert all(address.count(".") == 3 and not address.startswith("127.") for address in addresses), addresses
+    route = table._route_address()
+    assert route is None or addresses[0] == route

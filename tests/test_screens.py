@@ -13,7 +13,7 @@ from companion.games import GAMES
 from companion.i18n import translations
 from companion.store import Store
 from companion.ui.app import Shell
-from companion.ui.shell import set_fields
+from companion.flet_internals import set_fields
 from companion.ui.viewmodel import ViewModel
 
 
@@ -159,10 +159,13 @@ def test_undo_after_finish_reopens_the_final_scoring():
     vm, _ = walk(TWO, [("begin", {}), ("goto_step", {"step": "scoring"}), ("end_round", {"board": True}),
                        *[("score_city", {"city": c, "quarters": {"grey": 1}}) for c in
                          ("bruges", "ghent", "ypres", "leuven", "utrecht", "liege")], ("finish", {})])
-    assert vm.store.sessions("finished")
-    assert "Final scoring done" in vm.undo_label() or vm.lang == "cs"
-    vm.undo()
-    assert vm.route == "final" and vm.store.sessions("active")
+    assert vm.store.sessions("finished") and not vm.store.sessions("active")
+    assert vm.lang == "cs" and vm.undo_label() == "Vrátit: Závěrečné vyhodnocení dokončeno"
+    vm.set_language("en")
+    assert vm.undo_label() == "Undo: Final scoring done"
+    assert vm.undo()
+    assert vm.route == "final" and vm.store.sessions("active") and not vm.store.sessions("finished")
+    assert vm.state["phase"] != "over" and vm.undo_label() != "Undo: Final scoring done"
 
 
 def test_the_address_names_the_open_game_and_reopens_it():

@@ -17,6 +17,7 @@ import flet as ft
 
 from ..engine import flow
 from ..engine.model import Msg, N_
+from ..flet_internals import connection_closing, control_id, intercept_lost_events, set_fields
 from ..games import GAMES
 from . import history
 from . import teach as teach_ui
@@ -40,18 +41,6 @@ log = logging.getLogger(__name__)
 #: How many earlier draws of a tab answer a tap sent from them (a phone a few draws behind): the tap
 #: is judged against the game as that draw showed it (see Shell.stamp).
 EARLIER_DRAWS = 8
-
-
-def set_fields(control: ft.BaseControl) -> list[tuple[str, Any]]:
-    """The fields of `control` that hold something else than their default, as (name, value): a handler,
-    a child control, a list of them. Flet 1.0 keeps its properties in `_values` (only the ones not at
-    their default) and its other fields as attributes, so this reads a handful of entries instead of
-    every one of a control's 60-140 fields (walking those was half of a redraw's cost).
-    tests/test_screens.py checks it against `dataclasses.fields` on every screen."""
-    values = getattr(control, "_values", None)
-    found = list(values.items()) if values else []
-    found.extend((name, value) for name, value in vars(control).items() if not name.startswith("_"))
-    return found
 
 
 class Drawn(NamedTuple):
@@ -155,37 +144,30 @@ class Shell(Home, GameScreens):
         with the screen and the version it was drawn from), so it is refused as out of date instead of
         being lost in silence or applied to the new state. A tap on a control no draw kept is answered
         too. Either way the phone was behind: the next draw sends it the whole frame (`resync`)."""
-        session = getattr(self.page, "session", None)
-        dispatch = getattr(session, "dispatch_event", None)
-        if dispatch is None:
+        intercept_lost_events(self.page, self._late_event)
+
+    async def _late_event(self, lost_id: int, event_name: str, event_data: Any) -> None:
+        """An event for a control the session no longer holds (see `_judge_late_taps`)."""
+        self.resync()
+        control = self.earlier_control(lost_id)
+        handler = getattr(control, f"on_{event_name}", None) if control else None
+        if handler is None:
+            if event_name == "click":  # a tap on a control of a screen long gone
+                self.refused(Msg(LEFT))
             return
+        event = types.SimpleNamespace(control=control, page=self.page, data=event_data, name=event_name)
+        try:
+            result = handler(event)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:  # noqa: BLE001 - a fault of a screen's handler: logged, the phone redrawn
+            log.exception("a late %s on an earlier screen failed", event_name)
 
-        async def dispatch_event(control_id: int, event_name: str, event_data: Any) -> None:
-            if control_id in session.index:
-                await dispatch(control_id, event_name, event_data)
-                return
-            self.resync()
-            control = self.earlier_control(control_id)
-            handler = getattr(control, f"on_{event_name}", None) if control else None
-            if handler is None:
-                if event_name == "click":  # a tap on a control of a screen long gone
-                    self.refused(Msg(LEFT))
-                return
-            event = types.SimpleNamespace(control=control, page=self.page, data=event_data, name=event_name)
-            try:
-                result = handler(event)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:  # noqa: BLE001 - a fault of a screen's handler: logged, the phone redrawn
-                log.exception("a late %s on an earlier screen failed", event_name)
-
-        session.dispatch_event = dispatch_event
-
-    def earlier_control(self, control_id: int) -> ft.BaseControl | None:
-        """The control of an earlier draw with Flet's id `control_id` (None when there is none)."""
+    def earlier_control(self, wanted: int) -> ft.BaseControl | None:
+        """The control of an earlier draw with Flet's id `wanted` (None when there is none)."""
         for frame in reversed(self._earlier):
             for control in _walk(frame):
-                if getattr(control, "_i", None) == control_id:
+                if control_id(control) == wanted:
                     return control
         return None
 
@@ -296,7 +278,7 @@ class Shell(Home, GameScreens):
 
     def _draw_due(self) -> None:
         self._due = None
-        if self.gone or self._closing():
+        if self.gone or connection_closing(self.page):
             return
         news, self._inbox = self._inbox, set()
         with self.vm.lock:
@@ -304,20 +286,6 @@ class Shell(Home, GameScreens):
                 self._show_news(news)
             if self._stale:
                 self.render()
-
-    def _closing(self) -> bool:
-        """Whether the phone's connection is closing: Flet 1.0.5's web connection lets go of its send
-        queue before the session hears of it, and a draw in between would fail (the phone gets the
-        whole screen when it comes back). A connection already gone, or a session let go, is closing too:
-        a timer set before the phone left must not outlive it."""
-        try:
-            session = getattr(self.page, "session", None)
-            if session is None:
-                return False  # a page drawn in this process (the tests' screens): there is no connection
-            connection = session.connection
-        except RuntimeError:  # the session itself was let go
-            return True
-        return connection is None or getattr(connection, "_FletApp__send_queue", True) is None
 
     async def on_broadcast(self, message) -> None:
         """Another phone saved something: show the game's new state (or the new list of games) with

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import i18n, texts
+from ..flet_internals import FLET_VERSION
 from ..engine.model import N_
 from .fonts import icon_font, text_font
 from .icons import icons
@@ -159,7 +160,7 @@ def build(out_dir: str | Path) -> Built:
     for name in CLIENT_FILES:
         source = web / name
         if not source.is_file():
-            raise BuildError(f"{source} is missing: is flet-web 1.0.5 installed?")
+            raise BuildError(f"{source} is missing: is flet-web {FLET_VERSION} installed?")
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
@@ -206,7 +207,7 @@ def _check_target(out: Path) -> None:
 
 def _replace_once(text: str, old: str, new: str, where: str) -> str:
     if text.count(old) != 1:
-        raise BuildError(f"{where}: expected {old!r} once (is this flet-web 1.0.5?)")
+        raise BuildError(f"{where}: expected {old!r} once (is this flet-web {FLET_VERSION}?)")
     return text.replace(old, new)
 
 
@@ -244,7 +245,7 @@ def _patch_index(path: Path, pyodide_version: str) -> None:
     html, found = re.subn(r'<div id="loading".*?</div>\s*<script src="flutter_bootstrap.js" async></script>\n',
                           lambda _: START_SCREEN.replace("%ICON%", icon), html, flags=re.S)
     if found != 1:
-        raise BuildError(f"{path.name}: Flet's loading screen not found (is this flet-web 1.0.5?)")
+        raise BuildError(f"{path.name}: Flet's loading screen not found (is this flet-web {FLET_VERSION}?)")
     path.write_text(html, encoding="utf-8")
 
 
@@ -284,7 +285,7 @@ def _patch_bootstrap(path: Path) -> None:
     script = path.read_text(encoding="utf-8")
     patched, found = re.subn(r"\n\s*serviceWorkerSettings:\s*\{[^{}]*\},", "", script)
     if found != 1:
-        raise BuildError(f"{path.name}: Flutter's serviceWorkerSettings not found (is this flet-web 1.0.5?)")
+        raise BuildError(f"{path.name}: Flutter's serviceWorkerSettings not found (is this flet-web {FLET_VERSION}?)")
     patched = _replace_once(patched, "assetBase: flet.assetBase\n", 'assetBase: flet.assetBase,\n    canvasKitVariant: "full",\n'
                             '    wasmAllowList: { blink: typeof ImageDecoder !== "undefined" }\n',
                             path.name)
@@ -313,7 +314,7 @@ def _patch_main(folder: Path) -> None:
     loader = folder / "main.dart.mjs"
     text = loader.read_text(encoding="utf-8")
     if text.count(DART_BUILTINS) != 2:
-        raise BuildError(f"{loader.name}: expected the compile options twice (is this flet-web 1.0.5?)")
+        raise BuildError(f"{loader.name}: expected the compile options twice (is this flet-web {FLET_VERSION}?)")
     loader.write_text(text.replace(DART_BUILTINS, DART_CONSTANTS), encoding="utf-8")
     script = folder / "main.dart.js"
     script.write_text(_replace_once(script.read_text(encoding="utf-8"), f'"{RIVE_CDN}"', f'"{RIVE_STUB}"', script.name),
@@ -321,7 +322,7 @@ def _patch_main(folder: Path) -> None:
     module = folder / "main.dart.wasm"
     data = module.read_bytes()
     if data.count(RIVE_CDN.encode()) != 1:
-        raise BuildError(f"{module.name}: expected Rive's address once (is this flet-web 1.0.5?)")
+        raise BuildError(f"{module.name}: expected Rive's address once (is this flet-web {FLET_VERSION}?)")
     module.write_bytes(data.replace(RIVE_CDN.encode(), RIVE_STUB.encode()))
 
 
