@@ -534,7 +534,7 @@ def test_the_entry_says_when_another_tab_has_the_app_and_opens_it_on_try_again(t
         await asyncio.sleep(0.05)
         notice = _find(page.controls, "elsewhere")
         assert notice is not None and not started.done()
-        texts = [c.value for c in notice.controls if isinstance(c, ft.Text)]
+        texts = [c.value for c in notice.content.controls if isinstance(c, ft.Text)]
         assert texts == [i18n.translations("cs").gettext(browser.ELSEWHERE), browser.ELSEWHERE]
         locks.close()                                         # the first tab is closed
         _find(page.controls, "try-again").on_click(None)
@@ -553,7 +553,7 @@ def test_the_entry_says_when_the_browser_keeps_no_games(tmp_path):
         failed.set_exception(OSError("QuotaExceededError"))
         page = StartPage()
         await browser.app(SimpleNamespace(), failed)(page)
-        texts = [c.value for c in _find(page.controls, "no-storage").controls]
+        texts = [c.value for c in _find(page.controls, "no-storage").content.controls]
         assert texts == [i18n.translations(lang).gettext(browser.NO_STORAGE).format(reason="QuotaExceededError")
                          for lang in ("cs", "en")]
     asyncio.run(scenario())
