@@ -89,7 +89,7 @@ def _names() -> dict[str, str]:
     """Every name the games go by (English, Czech, other editions), casefolded, to the game."""
     out = {}
     for game in own_games():
-        titles = texts.load(texts.DATA_DIR / f"{game.id}.toml")[0].get(f"{game.id}.game.title", {})
+        titles = texts.load(texts.data_file(game.id))[0].get(f"{game.id}.game.title", {})
         for name in (*titles.values(), *game.other_names):
             out[_key(name)] = game.id
     return out

@@ -259,7 +259,7 @@ def test_every_game_of_the_registry_is_matched_by_its_id_and_each_of_its_names(g
     and by each title of its data file and `other_names`; the score sheet is matched by none (a play of
     another game becomes a sheet named after it)."""
     game, names = GAMES[game_id], bgstats._names()
-    titles = texts.load(texts.DATA_DIR / f"{game_id}.toml")[0][f"{game_id}.game.title"]
+    titles = texts.load(texts.data_file(game_id))[0][f"{game_id}.game.title"]
     if game_id == "score_sheet":
         assert game not in bgstats.own_games() and game_id not in names.values()
         return
