@@ -6,24 +6,27 @@ A BG Stats export is a JSON object with the lists `games` (`id`, `name`, `bggId`
 `locationRefId`, and `playerScores` (`playerRefId`, `score` as text, `winner`, `startPlayer`,
 `newPlayer`, `seatOrder`, optionally `rank`).
 
-Reading (`check`): a play of one of the five games (matched by its BoardGameGeek id, `BGG_IDS`, or
-by its name in English or Czech) becomes a finished game of that game; a play of any other game a
-finished score-sheet game named after it (its name cut to the sheet's 40 characters; `highestWins`
-false: the lowest total wins). Either is marked `imported` (`{"source": "bgstats", "uuid"}`) and has
-no move log: its result (totals, places, winners) is the one the file gives. Places are the file's
-`rank` where every player has one, else the winners first and then by total. Every field is checked
-for type and range before anything is kept; a file that contradicts itself (a score for a player not
-in `players`, a play of a game not in `games`, a date that is no date, a play in it twice) is
-refused whole (`Refused`, naming the entry). Player names are cut to the app's 24 characters and
-places to 60. A score must be a whole number (BG Stats writes it as text; an empty score counts 0).
+Reading (`check`): a play of one of the registry's games (`own_games`: every game but the score
+sheet, which holds the plays of any other; matched by its BoardGameGeek id, `GameDef.bgg_id`, or by
+its name in English or Czech, or one of its `GameDef.other_names`) becomes a finished game of that
+game; a play of any other game a finished score-sheet game named after it (its name cut to the
+sheet's 40 characters; `highestWins` false: the lowest total wins). Either is marked `imported`
+(`{"source": "bgstats", "uuid"}`) and has no move log: its result (totals, places, winners) is the
+one the file gives. Places are the file's `rank` where every player has one, else the winners first
+and then by total. Every field is checked for type and range before anything is kept; a file that
+contradicts itself (a score for a player not in `players`, a play of a game not in `games`, a date
+that is no date, a play in it twice) is refused whole (`Refused`, naming the entry). Player names
+are cut to the app's 24 characters and places to 60. A score must be a whole number (BG Stats writes
+it as text; an empty score counts 0).
 
-Writing (`export`): every finished game, its game with the `bggId` of the five games, its players
-(one id per name) in seat order, its place as a location, its date, minutes, scores, ranks and
-winners (`startPlayer` and `newPlayer` are not kept, so they are written false). A play
-keeps the uuid it was imported with; a game played here gets a uuid made from what never changes about
-it (its game, its creation time and its players: `play_uuid`), not from its id in this folder, so it is
-the same play however often it is exported, from this folder, from a restored backup or from another
-folder its JSON export was imported into; an import knows it by that uuid and adds nothing twice.
+Writing (`export`): every finished game, its game with its `bggId` (`GameDef.bgg_id`, 0 where none
+is known), its players (one id per name) in seat order, its place as a location, its date, minutes,
+scores, ranks and winners (`startPlayer` and `newPlayer` are not kept, so they are written false). A
+play keeps the uuid it was imported with; a game played here gets a uuid made from what never
+changes about it (its game, its creation time and its players: `play_uuid`), not from its id in this
+folder, so it is the same play however often it is exported, from this folder, from a restored
+backup or from another folder its JSON export was imported into; an import knows it by that uuid and
+adds nothing twice.
 
 Pure: no Flet, no TinyDB (the store calls it through companion/exchange.py).
 """
@@ -36,19 +39,11 @@ from datetime import datetime
 from typing import Any
 from collections.abc import Iterable, Mapping
 
-from . import history, texts
-from .engine.model import Msg, N_
+from . import games as registry, history, texts
+from .engine.model import GameDef, Msg, N_
 from .games.score_sheet import rules as score_sheet
 
 SOURCE = "bgstats"
-#: The five games' BoardGameGeek ids, each checked against a stored public page (carcassonne 822,
-#: elfenland 10, village 104006: their boardgamegeek.com addresses; princes_of_the_renaissance 8045:
-#: a play report naming its "BGG Id"). Flanders 1302's id could not be checked: its plays are matched
-#: by name only, and exported without a BoardGameGeek id.
-BGG_IDS = {"carcassonne": 822, "elfenland": 10, "village": 104006, "princes_of_the_renaissance": 8045}
-FIVE = ("flanders_1302", "village", "princes_of_the_renaissance", "carcassonne", "elfenland")
-#: Other names a group's BG Stats may give a game (the box's titles in other editions).
-MORE_NAMES = {"flanders_1302": ("Flandern 1302", "Vlaanderen 1302", "Flandry 1302"), "village": ("Kronika panství",)}
 #: Plays' players get these colours in seat order (the score sheet's twelve, told apart on screen).
 COLOURS = score_sheet.COLOURS
 MAX_PLAYERS = score_sheet.MAX_PLAYERS
@@ -84,13 +79,19 @@ def _key(text: str) -> str:
     return _clean(text).casefold()
 
 
+def own_games() -> list[GameDef]:
+    """The games a BG Stats play can be a game of: every game of the registry but the score sheet (a play
+    of any other game becomes a score sheet), in the home screen's order."""
+    return [game for game in registry.GAMES.values() if game.id != score_sheet.ID]
+
+
 def _names() -> dict[str, str]:
-    """Every name the five games go by (English, Czech, other editions), casefolded, to the game."""
+    """Every name the games go by (English, Czech, other editions), casefolded, to the game."""
     out = {}
-    for game in FIVE:
-        titles = texts.load(texts.DATA_DIR / f"{game}.toml")[0].get(f"{game}.game.title", {})
-        for name in (*titles.values(), *MORE_NAMES.get(game, ())):
-            out[_key(name)] = game
+    for game in own_games():
+        titles = texts.load(texts.data_file(game.id))[0].get(f"{game.id}.game.title", {})
+        for name in (*titles.values(), *game.other_names):
+            out[_key(name)] = game.id
     return out
 
 
@@ -265,10 +266,10 @@ def _play(play: dict, where: str, uuid: str, created: float, minutes: int, place
 
 
 def game_of(game: Mapping, names: Mapping[str, str] | None = None) -> str | None:
-    """Which of the five games a BG Stats game is (by BoardGameGeek id, else by name); None: another."""
-    for game_id, bgg in BGG_IDS.items():
-        if game.get("bggId") == bgg:
-            return game_id
+    """Which of the registry's games a BG Stats game is (by BoardGameGeek id, else by name); None: another."""
+    for own in own_games():
+        if own.bgg_id and game.get("bggId") == own.bgg_id:
+            return own.id
     return (names if names is not None else _names()).get(_key(game["name"]))
 
 
@@ -314,7 +315,7 @@ def export(entries: Iterable[Mapping]) -> dict:
         key = history.kind(entry)
         if key not in games:
             name = result.get("title") or texts.english_title(entry["game"])
-            games[key] = {"id": len(games) + 1, "name": name, "bggId": BGG_IDS.get(entry["game"], 0),
+            games[key] = {"id": len(games) + 1, "name": name, "bggId": registry.GAMES[entry["game"]].bgg_id,
                           "highestWins": not result.get("lowest", False)}
         details = entry.get("details") or {}
         place = details.get("place") or ""

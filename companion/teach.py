@@ -49,7 +49,7 @@ TAUGHT = "teach.taught"
 @cache
 def _texts(game_id: str) -> frozenset[str]:
     """The keys of a game's texts (empty for a game without a data file)."""
-    path = texts.DATA_DIR / f"{game_id}.toml"
+    path = texts.data_file(game_id)
     return frozenset(texts.load(path)[0]) if path.exists() else frozenset()
 
 

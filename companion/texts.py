@@ -11,13 +11,24 @@ from functools import cache
 from pathlib import Path
 
 from . import shared_dir
+from .game_folders import EXTRA_FOLDERS
 
 DATA_DIR = Path(shared_dir("data"))
 LANGUAGES = ("en", "cs")
 
 
 def data_files() -> list[Path]:
-    return sorted(DATA_DIR.glob("*.toml"))
+    """Every game's data file: data/*.toml, and those of the games of extra folders (`COMPANION_GAMES`)."""
+    extra = [path for folder in EXTRA_FOLDERS for path in folder.glob("*/*.toml") if path.stem == path.parent.name]
+    return sorted([*DATA_DIR.glob("*.toml"), *extra], key=lambda path: path.name)
+
+
+def data_file(game: str) -> Path:
+    """One game's data file: data/<game>.toml, or a game of an extra folder's own <game>/<game>.toml."""
+    for folder in EXTRA_FOLDERS:
+        if (folder / game / f"{game}.toml").exists():
+            return folder / game / f"{game}.toml"
+    return DATA_DIR / f"{game}.toml"
 
 
 def load(path: Path) -> tuple[dict[str, dict[str, str]], list[str]]:
@@ -53,7 +64,7 @@ def fingerprint() -> str:
 def aliases(game: str) -> tuple[tuple[str, ...], ...]:
     """The rules search's aliases of a game (`[search] aliases` in its data file): groups of words that
     mean the same at the table, such as the rulebook's own terms and spellings next to the app's."""
-    path = DATA_DIR / f"{game}.toml"
+    path = data_file(game)
     if not path.exists():
         return ()
     with path.open("rb") as handle:
@@ -64,4 +75,4 @@ def aliases(game: str) -> tuple[tuple[str, ...], ...]:
 @cache
 def english_title(game: str) -> str:
     """A game's title in English (the exports' `title` column), read from its data file."""
-    return load(DATA_DIR / f"{game}.toml")[0].get(f"{game}.game.title", {}).get("en", game)
+    return load(data_file(game))[0].get(f"{game}.game.title", {}).get("en", game)

@@ -32,6 +32,11 @@ def examples(game: str) -> list[tuple[str, dict, dict]]:
     return found
 
 
+def game_folder(game_id: str) -> Path:
+    """A game's folder: companion/games/<id>/, or its folder in an extra games folder (`COMPANION_GAMES`)."""
+    return Path(importlib.import_module(f"companion.games.{game_id}").__file__ or "").parent
+
+
 def game_examples(game_id: str):
     """A game's `examples.py` (its folder's `SCRIPT` and `CONFIGS`): what the conformance tests play."""
     return importlib.import_module(f"companion.games.{game_id}.examples")

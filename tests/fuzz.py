@@ -186,6 +186,31 @@ def play(game_id: str, form: Mapping, draw: Any, budget: int, tally: Tally, scre
     return state
 
 
+def script(game_id: str, tally: Tally) -> tuple[ViewModel, Shell]:
+    """The game's own `SCRIPT` (examples.py) played through the view-model as `play` plays a random game:
+    every screen of every phase it reaches drawn in both languages where it reaches it, the rules
+    browser at the start; a game the script ends, its read-only view, the history and the statistics."""
+    form, actions = examples(game_id).SCRIPT
+    vm = ViewModel(Store(None))
+    shell = Shell(Page(), vm)
+    vm._listeners.remove(shell.redraw)
+    assert vm.new_game(game_id, dict(form)), vm.problem
+    sid = vm.session["id"]
+    drawn = {screen_of(vm)}
+    draw_screens(vm, shell, tally, rules=True)
+    for kind, args in actions:
+        assert vm.dispatch(kind, **args), (game_id, kind, vm.problem)
+        tally.actions += 1
+        if screen_of(vm) not in drawn:
+            drawn.add(screen_of(vm))
+            draw_screens(vm, shell, tally)
+    if vm.state.get("phase") == "over":
+        tally.finished[game_id] += 1
+        draw_archive(vm, shell, sid, tally)
+        assert vm.open(sid), vm.problem
+    return vm, shell
+
+
 def screen_of(vm: ViewModel) -> tuple:
     """Which screen the game shows: its route, the header's screen and the phase, with teach mode's."""
     guide = vm.game.guide(vm.state, vm.session["config"]) if vm.game.guide else None

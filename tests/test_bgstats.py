@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from companion import backup, bgstats, exchange, history
+from companion import backup, bgstats, exchange, history, texts
+from companion.games import GAMES
 from companion.store import Store
 from companion.ui.viewmodel import ViewModel
 from tests.test_exchange import companion, played, snapshot
@@ -241,6 +242,31 @@ def test_the_commands(tmp_path):
     assert bad.returncode == 2 and bad.stderr == ("error: refused, nothing was changed: plays[1].playerScores[0]: "
                                                   "there is no player 42 in players\n")
     assert snapshot(tmp_path / "a") == before
+
+
+def test_the_games_keep_their_boardgamegeek_ids_and_other_names():
+    """The ids and names live on each game's definition (`GameDef.bgg_id`, `other_names`); an export of
+    an earlier version names the games with these, so they do not change."""
+    assert {game.id: (game.bgg_id, game.other_names) for game in bgstats.own_games()} == {
+        "flanders_1302": (0, ("Flandern 1302", "Vlaanderen 1302", "Flandry 1302")),
+        "village": (104006, ("Kronika panství",)), "princes_of_the_renaissance": (8045, ()),
+        "carcassonne": (822, ()), "elfenland": (10, ())}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_of_the_registry_is_matched_by_its_id_and_each_of_its_names(game_id):
+    """A game gets its BG Stats matching by its definition: by its BoardGameGeek id (where it has one)
+    and by each title of its data file and `other_names`; the score sheet is matched by none (a play of
+    another game becomes a sheet named after it)."""
+    game, names = GAMES[game_id], bgstats._names()
+    titles = texts.load(texts.data_file(game_id))[0][f"{game_id}.game.title"]
+    if game_id == "score_sheet":
+        assert game not in bgstats.own_games() and game_id not in names.values()
+        return
+    for name in (*titles.values(), *game.other_names):
+        assert bgstats.game_of({"name": f" {name.upper()} ", "bggId": 0}, names) == game_id, name
+    if game.bgg_id:
+        assert bgstats.game_of({"name": "Something else", "bggId": game.bgg_id}, names) == game_id
 
 
 def test_the_five_games_are_matched_by_id_or_by_name_in_either_language():

@@ -21,7 +21,7 @@ from companion.i18n import Translator, czech_z, translations
 from companion.store import Store
 from companion.ui.app import Shell
 from companion.ui.viewmodel import ViewModel
-from tests.conftest import ROOT, SHARED, needs_shared
+from tests.conftest import SHARED, game_folder, needs_shared
 from tests.test_history import CARCASSONNE, CARCASSONNE_GAME
 from tests.test_i18n import KEYWORDS, catalogue
 from tests.test_screens import Page, walk
@@ -47,7 +47,7 @@ def strings(entry) -> tuple:
 def messages_of(game: str) -> frozenset[str]:
     """The msgids a game's own modules (every module of its folder companion/games/<id>/) use."""
     found = set()
-    for path in sorted((ROOT / "companion" / "games" / game).glob("*.py")):
+    for path in sorted(game_folder(game).glob("*.py")):
         for _line, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.add(message if isinstance(message, str) else message[0])
     return frozenset(found)

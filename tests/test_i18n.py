@@ -14,7 +14,7 @@ from companion import texts
 from companion.engine.model import P_, Ref
 from companion.games import GAME_IDS, GAMES
 from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, format_number, translations, vocative
-from tests.conftest import ROOT, game_examples
+from tests.conftest import ROOT, game_examples, game_folder
 
 KEYWORDS = {"_": None, "N_": None, "P_": (1, 2), "ngettext": (1, 2)}
 PO = LOCALES_DIR / "cs" / "LC_MESSAGES" / "companion.po"
@@ -132,7 +132,7 @@ def test_every_text_the_app_looks_up_exists(game_id):
 def test_code_refers_only_to_existing_rule_texts(game_id):
     """Literal rule-text keys in a game's modules (f"{GAME}.end.board", game_text("death.body"), text("x"))
     exist in its data file."""
-    source = "\n".join(path.read_text() for path in sorted((ROOT / "companion" / "games" / game_id).glob("*.py")))
+    source = "\n".join(path.read_text() for path in sorted(game_folder(game_id).glob("*.py")))
     keys = set(re.findall(r'\{GAME\}\.([a-z_.]+[a-z_])"', source))
     keys |= set(re.findall(r'game_text\("([a-z_.]+)"\)', source))
     keys |= set(re.findall(r'\btext\("([a-z_.]+)"\)', source))

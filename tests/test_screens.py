@@ -145,6 +145,19 @@ def test_every_new_game_form_builds_in_both_languages(game):
     assert "create" in set(identifiers(shell.page.controls))
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_screen_of_every_phase_the_games_script_reaches_builds_in_both_languages(game):
+    """The registry's screen conformance: the game's examples SCRIPT played through the view-model, the
+    game's screen of every phase it reaches, the scores, the log and the rules, in Czech and English (a
+    finished game's read-only view, history and statistics too): tests/fuzz.py `script`."""
+    from tests import fuzz  # it draws on this module's Page
+
+    tally = fuzz.Tally()
+    vm, _ = fuzz.script(game, tally)
+    assert tally.actions == len(fuzz.examples(game).SCRIPT[1]) and tally.screens > len(fuzz.SHARED_SCREENS) + 1
+    assert vm.session["game"] == game
+
+
 def test_new_game_form_refusal_names_the_field():
     vm = ViewModel(Store(None))
     shell = Shell(Page(), vm)

@@ -87,7 +87,11 @@ class GameDef(NamedTuple):
       action's own numbers: a bid above the money), the screens draw their buttons from it, and the
       pinned header's "who acts now" agrees with it (tests/test_moves.py checks every game);
     - `order` is where the home screen lists the game (lowest first; the score sheet, for any other
-      game, comes last).
+      game, comes last);
+    - `bgg_id` is the game's BoardGameGeek id, by which a BG Stats export names it (companion/bgstats.py);
+      0 where it is not known for sure: its plays are then matched by name only and exported without one;
+    - `other_names` are the titles BG Stats may give it besides its titles in data/<id>.toml (other
+      editions' boxes), matched like them: case and spacing aside.
     """
 
     id: str
@@ -111,3 +115,5 @@ class GameDef(NamedTuple):
     kind: Callable[[Mapping[str, Any]], tuple[str, str]] | None = None
     moves: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Rule]] | None = None
     order: int = 100
+    bgg_id: int = 0
+    other_names: tuple[str, ...] = ()

@@ -1,6 +1,9 @@
 """The registry: every folder of this package is a game (`companion/games/<id>/`, see its
 `__init__.py`), found by looking, not by a list: adding a game is adding its folder.
 
+Games may also live outside this package, in the folders `COMPANION_GAMES` names
+(companion/game_folders.py): their games join this package's, as its modules.
+
 Only what is used is imported: `GAME_IDS` reads the folder names; `GAMES` (every GameDef, for the
 app, in the home screen's order) imports every game's rules the first time it is read; a scorer of
 `SCORERS` imports only its own game's rules when it scores, so `companion score flanders-1302`
@@ -12,6 +15,8 @@ import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..game_folders import EXTRA_FOLDERS
+
 if TYPE_CHECKING:
     from ..engine.model import GameDef
 
@@ -22,8 +27,10 @@ def discover(folder: Path) -> tuple[str, ...]:
     return tuple(sorted({path.parent.name for path in folder.glob("*/__init__.py*")}))
 
 
-#: The game ids (each a folder of this package), known without importing any game.
-GAME_IDS = discover(Path(__file__).parent)
+__path__.extend(str(folder) for folder in EXTRA_FOLDERS)
+
+#: The game ids (each a folder of this package or of an extra folder), known without importing any game.
+GAME_IDS = tuple(sorted({*discover(Path(__file__).parent), *(g for folder in EXTRA_FOLDERS for g in discover(folder))}))
 
 #: Games the app can play (id → GameDef, in `GameDef.order`); built on first use by __getattr__ below.
 GAMES: dict[str, GameDef]

@@ -113,4 +113,5 @@ GAME = GameDef(
     independent=frozenset({"meeple"}), progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
     personal=frozenset({"meeple"}), moves=moves,
     order=40,
+    bgg_id=822,  # checked: its boardgamegeek.com address
 )

@@ -133,5 +133,6 @@ GAME = GameDef(
     independent=frozenset({"adjust"}), progress=lambda state, config: {
         p["colour"]: len(state["players"][p["colour"]]["towns"]) for p in config["players"]}, guide=guide,
     personal=frozenset({"bid", "pass_bid", "sit_out", "bid_again", "take_pile", "move", "pass_move"}), moves=moves,
-    order=50
+    order=50,
+    bgg_id=10,  # checked: its boardgamegeek.com address
 )

@@ -195,4 +195,6 @@ GAME = GameDef(
     progress=score_track, guide=guide, navigation=frozenset({"goto_step"}),
     personal=frozenset({"turn_order", "action_done"}), moves=moves,
     order=10,
+    # bgg_id: not checked against any stored page, so none (matched by name only)
+    other_names=("Flandern 1302", "Vlaanderen 1302", "Flandry 1302"),
 )

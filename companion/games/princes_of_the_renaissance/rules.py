@@ -148,5 +148,6 @@ GAME = GameDef(
     reducers=REDUCERS, describe=describe, score_cli=score_cli, steps=steps, result=result,
     independent=frozenset({"adjust"}), guide=guide, moves=moves,
     personal=frozenset({"bid", "pass_bid", "veto", "bribe", "play_card", "ability"}),
-    order=30
+    order=30,
+    bgg_id=8045,  # checked: a stored play report naming its "BGG Id"
 )

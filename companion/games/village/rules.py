@@ -284,5 +284,7 @@ GAME = GameDef(
     steps=lambda config: STEPS, result=result,
     progress=score_track, guide=guide, moves=moves,
     personal=frozenset({"market_sell", "market_pass", "mass_buy", "mass_move", "mass_done"}),
-    order=20
+    order=20,
+    bgg_id=104006,  # checked: its boardgamegeek.com address
+    other_names=("Kronika panství",),
 )
