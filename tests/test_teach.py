@@ -80,7 +80,7 @@ def test_flanders_explains_a_city_scoring_with_the_tables_names_and_numbers():
     assert "Bořek ties on quarters with Anna and wins the tie with more guild masters." in lines
     vm.set_language("cs")
     czech = vm.teach_explain()
-    assert czech[0].startswith("Obodování města: Gent má hodnotu 7 bodů") and " 4 pro druhý" in czech[0]
+    assert czech[0].startswith("Vyhodnocení města: Gent dá cechu na prvním místě 7 bodů") and "a druhému 4" in czech[0]
     assert any("Bořek" in line and "2" in line for line in czech[1:])
 
 
