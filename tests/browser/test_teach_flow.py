@@ -35,14 +35,23 @@ def switched(app, lang: str, msgid: str, plural: str | None = None) -> str:
     return said.split("{")[0].strip()
 
 
-def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
+def teaching(app, server, lang: str, game: str, names, before: tuple = (), after: tuple = ()) -> None:
+    """A new game of `game` in teach mode, in `lang`, with the players `names`: the form's other taps
+    (test ids) made `before` and `after` the names, then created."""
     app.open(server.url)
-    app.language("en")
-    app.tap("new-flanders_1302")
+    app.language(lang)
+    app.tap(f"new-{game}")
     app.tap("teach-yes")
-    app.names(*PLAYERS)
-    app.tap("empty-utrecht")
+    for ident in before:
+        app.tap(ident)
+    app.names(*names)
+    for ident in after:
+        app.tap(ident)
     app.tap("create")
+
+
+def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
+    teaching(app, server, "en", "flanders_1302", PLAYERS, after=("empty-utrecht",))
     expect(app.id("teach-card-win")).to_be_attached()
     app.says("why-board", "score track")
     app.tap("begin")
@@ -61,12 +70,7 @@ def test_flanders_teaches_the_first_city_scoring_in_both_languages(app, server):
 
 
 def test_village_teaches_the_market_day_in_both_languages(app, server):
-    app.open(server.url)
-    app.language("cs")
-    app.tap("new-village")
-    app.tap("teach-yes")
-    app.names("Anna", "Bořek")
-    app.tap("create")
+    teaching(app, server, "cs", "village", ("Anna", "Bořek"))
     expect(app.id("teach-card-score")).to_be_attached()
     app.tap("begin")
     app.tap("market-start")
@@ -88,13 +92,7 @@ def test_village_teaches_the_market_day_in_both_languages(app, server):
 
 
 def test_princes_teaches_the_first_auction_in_both_languages(app, server):
-    app.open(server.url)
-    app.language("en")
-    app.tap("new-princes_of_the_renaissance")
-    app.tap("teach-yes")
-    app.names("Anna", "Bořek", "Cyril")
-    app.tap("colour-1-d_este")
-    app.tap("create")
+    teaching(app, server, "en", "princes_of_the_renaissance", ("Anna", "Bořek", "Cyril"), after=("colour-1-d_este",))
     app.tap("tick-board")
     app.tap("begin")
     at_top(app)
@@ -112,12 +110,7 @@ def test_princes_teaches_the_first_auction_in_both_languages(app, server):
 
 
 def test_carcassonne_teaches_the_first_completed_feature_in_both_languages(app, server):
-    app.open(server.url)
-    app.language("cs")
-    app.tap("new-carcassonne")
-    app.tap("teach-yes")
-    app.names("Anna", "Bořek", "Cyril")          # red, green, blue
-    app.tap("create")
+    teaching(app, server, "cs", "carcassonne", ("Anna", "Bořek", "Cyril"))  # red, green, blue
     app.says("why-tiles", "Kartičky jsou celá hra")
     app.tap("begin")
     # Anna and Bořek each have a knight in a city Anna completes: 4 tiles + 1 pennant = 10 each
@@ -135,13 +128,7 @@ def test_carcassonne_teaches_the_first_completed_feature_in_both_languages(app, 
 
 
 def test_elfenland_teaches_the_first_auction_in_both_languages(app, server):
-    app.open(server.url)
-    app.language("en")
-    app.tap("new-elfenland")
-    app.tap("teach-yes")
-    app.tap("wizards")
-    app.names("Anna", "Bořek", "Cyril")          # red, blue, green; Anna starts
-    app.tap("create")
+    teaching(app, server, "en", "elfenland", ("Anna", "Bořek", "Cyril"), before=("wizards",))  # Anna starts
     app.tap("tick-board")
     app.tap("begin")
     app.tap("next-phase")                         # the auction: tile 1 opens
@@ -162,12 +149,7 @@ def test_the_step_card_folds_to_one_line_on_a_small_czech_phone(app, server):
     folded: one line, the step's own controls right under it (360×740, Czech: the picture
     test-artifacts/teach-folded-cs-360.png)."""
     app.page.set_viewport_size(PHONES[1])
-    app.open(server.url)
-    app.language("cs")
-    app.tap("new-carcassonne")
-    app.tap("teach-yes")
-    app.names("Dita", "Emil", "Filip")
-    app.tap("create")
+    teaching(app, server, "cs", "carcassonne", ("Dita", "Emil", "Filip"))
     app.tap("begin")
     at_top(app)
     expect(app.id("teach-how")).to_be_attached()
