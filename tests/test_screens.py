@@ -15,6 +15,7 @@ from companion.store import Store
 from companion.ui.app import Shell
 from companion.flet_internals import set_fields
 from companion.ui.viewmodel import ViewModel
+from companion.ui.widgets import shortened
 
 
 class Page:
@@ -599,3 +600,21 @@ def test_the_result_screen_names_the_winner_and_each_players_points_in_both_lang
     for colour, points in (("red", 5), ("blue", 12), ("green", 2)):
         assert said.ngettext("{n} point", "{n} points", points).format(n=points) in words(by_id(shell.page,
                                                                                              f"result-{colour}"))
+
+
+def test_the_undo_label_is_cut_after_a_whole_word_and_read_out_whole():
+    """Undo said "Vrátit: Příprava dokončena, začí…" (Flutter's "…" cuts mid-word): beside the next
+    action, a long label is cut after its last whole word that fits two lines, and a screen reader
+    hears it whole."""
+    assert shortened("Vrátit: Příprava dokončena, začíná 1. kolo", 28) == "Vrátit: Příprava dokončena…"
+    assert shortened("Undo: Turn ended", 28) == "Undo: Turn ended"
+    page, vm = Page(), ViewModel(Store(None))
+    Shell(page, vm)
+    vm.set_language("cs")
+    assert vm.new_game("village", VILLAGE)
+    assert vm.dispatch("begin")
+    label = next(c for c in controls_of([by_id(page, "undo")]) if isinstance(c, ft.Text))
+    assert label.semantics_label == vm.undo_label() and len(vm.undo_label()) > 28
+    whole = vm.undo_label()
+    assert label.value.endswith("…") and whole.startswith(label.value[:-1])
+    assert not whole[len(label.value) - 1].isalpha()  # the cut falls between words

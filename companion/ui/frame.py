@@ -15,7 +15,7 @@ import flet as ft
 from ..i18n import LANGUAGES, vocative
 from ..engine.model import P_, Guide, Msg
 from .viewmodel import ViewModel
-from .widgets import (ACCENT, EDGE, HEADER, SMALL, TARGET, TEXT, banner, bar_button, card, choice_chips, dot, error,
+from .widgets import (ACCENT, EDGE, HALF_BAR, HEADER, SMALL, TARGET, TEXT, banner, bar_button, card, choice_chips, dot, error,
                       reminder, text, tid, who)
 
 #: The top bar's buttons: as tall as a tap needs (48 px) and no taller, for the header's height.
@@ -197,7 +197,8 @@ class Frame:
                                                 icon=ft.Icons.UNDO), expand=True)]
         elif label:
             actions.append(ft.Container(bar_button(label, lambda e: self.ask_undo(label) if owner else vm.undo(), "undo",
-                                                   primary=False, icon=ft.Icons.UNDO), expand=True))
+                                                   primary=False, icon=ft.Icons.UNDO,
+                                                   most=HALF_BAR if primary else None), expand=True))
         if primary and not (label and self.confirming == label):
             actions.append(ft.Container(primary, expand=True))
         if not actions:

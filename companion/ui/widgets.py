@@ -96,15 +96,29 @@ def button(label: str, on_click: Callable, ident: str | None = None, primary: bo
 BAR_BUTTON = 52
 
 
+#: About what two lines of a half-width bar button hold at 360 px (14 px type, an icon beside it).
+HALF_BAR = 28
+
+
+def shortened(label: str, most: int) -> str:
+    """`label` cut after its last whole word that fits in `most` characters, with "…" (never mid-word)."""
+    if len(label) <= most:
+        return label
+    cut = label[:most].rsplit(" ", 1)[0].rstrip(",;:·–- ")
+    return f"{cut}…"
+
+
 def bar_button(label: str, on_click: Callable, ident: str, primary: bool = True, icon=None,
-               disabled: bool = False, muted: bool = False) -> ft.Control:
-    """A button of the pinned bottom bar: always BAR_BUTTON tall, its label on at most two lines (a
-    longer one ends in "…"; a screen reader reads it whole, and Undo's is in the game's history)."""
+               disabled: bool = False, muted: bool = False, most: int | None = None) -> ft.Control:
+    """A button of the pinned bottom bar: always BAR_BUTTON tall, its label on at most two lines: a
+    label longer than `most` characters is cut after a whole word (Flutter's own "…" cuts mid-word);
+    a screen reader reads it whole, and Undo's is in the game's history."""
     control_type = ft.FilledButton if primary else ft.OutlinedButton
     style = ft.ButtonStyle(padding=ft.Padding.symmetric(vertical=4, horizontal=10))
+    shown = shortened(label, most) if most else label
     return tid(ident, control_type(
-        content=ft.Text(label, size=14, text_align=ft.TextAlign.CENTER, weight=ft.FontWeight.W_500, max_lines=2,
-                        overflow=ft.TextOverflow.ELLIPSIS),
+        content=ft.Text(shown, size=14, text_align=ft.TextAlign.CENTER, weight=ft.FontWeight.W_500, max_lines=2,
+                        overflow=ft.TextOverflow.ELLIPSIS, semantics_label=label if shown != label else None),
         icon=icon, height=BAR_BUTTON, on_click=on_click, disabled=disabled,
         style=_muted_style(style) if muted else style))
 
