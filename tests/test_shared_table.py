@@ -150,11 +150,19 @@ def test_undo_of_another_players_entry_on_an_owned_phone_asks_first(tmp_path):
     second.refresh()
     shell = Shell(Page(), second)
     shell.render()
+    shown = [getattr(c, "identifier", None) for c in _controls(shell)]
+    assert shown.index("meeple-blue-plus") < shown.index("meeple-others") < shown.index("meeple-red-plus")  # its own first
     _click(_by_id(shell, "undo"))
     assert second.session["log"][-1]["type"] == "meeple"               # nothing undone yet: it asks
     assert "Anna" in " ".join(c.value for c in controls_of([_by_id(shell, "undo-question")]) if isinstance(c, ft.Text))
     _click(_by_id(shell, "undo-keep"))
     assert not _by_id(shell, "undo-question", missing=True)
+    assert not second.dispatch("meeple", player="red", delta=1)          # a refusal first (Anna's meeples)...
+    shell.render()
+    assert _by_id(shell, "message", missing=True)
+    _click(_by_id(shell, "undo"))                                        # ...then the newer question: in the slot
+    assert _by_id(shell, "undo-question", missing=True) and second.problem is None
+    _click(_by_id(shell, "undo-keep"))
     _click(_by_id(shell, "undo"))
     _click(_by_id(shell, "undo-yes"))
     assert second.state["meeples"]["red"] == 0

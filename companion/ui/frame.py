@@ -209,8 +209,11 @@ class Frame:
                                        bgcolor=HEADER, border=ft.Border.only(top=ft.BorderSide(1, EDGE))))
 
     def ask_undo(self, label: str | None) -> None:
-        """Ask before taking back another player's entry (None: the question is answered "keep it")."""
+        """Ask before taking back another player's entry (None: the question is answered "keep it").
+        The question is the newest message: an older refusal or notice is put away, not drawn over it."""
         self.confirming = label
+        if label:
+            self.vm.problem, self.vm.notice = None, None
         self.render()
 
     def undo_confirmed(self) -> None:

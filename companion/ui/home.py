@@ -116,8 +116,11 @@ class Home(Frame):
                                             icon=ft.Icons.FLAG), expand=True), delete], spacing=8)]
 
     def ask_delete(self, sid: str | None) -> None:
-        """Ask before deleting a game (None: the answer was "keep it")."""
+        """Ask before deleting a game (None: the answer was "keep it"). The question is the newest
+        message: an older notice (a game abandoned) is put away, not left over the question."""
         self.draft["delete"] = sid
+        if sid:
+            self.vm.problem, self.vm.notice = None, None
         self.render()
 
     def delete_game(self, sid: str) -> None:

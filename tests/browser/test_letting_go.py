@@ -35,6 +35,11 @@ def test_abandon_delete_and_undo_with_seventeen_games_in_progress(app, tmp_path)
         app.tap(f"abandon-{abandoned}")
         expect(app.id(f"session-{abandoned}")).to_have_count(0)
         app.says("notice-banner", app.t("The game is kept in the history as abandoned."))
+        app.tap(f"delete-{deleted}")                  # a question after the notice: the notice is put away
+        app.in_sight(f"delete-question-{deleted}")
+        app.in_sight(f"delete-yes-{deleted}")
+        expect(app.id("notice-banner")).to_have_count(0)
+        app.tap(f"delete-keep-{deleted}")
         app.in_sight("undo-abandon")                  # abandoned by mistake: taken up again at once
         app.tap("undo-abandon")
         expect(app.id(f"resume-{abandoned}")).to_have_count(1)

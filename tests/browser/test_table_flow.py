@@ -190,3 +190,29 @@ def test_the_phone_of_the_player_on_turn_says_so(phones, table):
     borek.page.reload()                                    # the phone remembers whose it is
     borek.open(borek.page.url)
     expect(borek.id("your-turn")).to_be_visible(timeout=10_000)
+
+
+def test_an_owned_phone_asks_before_undoing_anothers_entry_over_an_older_refusal(phones, table):
+    """Issue 35, in Czech at 360×740: Bořek's phone is refused a tap (it is Anna's turn), then asks
+    before taking back Anna's entry: the question, the newest message, is in sight, not under the
+    older refusal."""
+    anna = phones("cs")
+    sid = carcassonne(anna)
+    borek = phones("cs")
+    borek.page.set_viewport_size({"width": 360, "height": 740})
+    resume(borek, sid)
+    anna.tap("me-red")
+    borek.tap("me-green")
+    anna.tap("meeple-red-plus")                            # Anna's entry
+    borek.says("meeple-others", "Anna 1")                  # ... seen on Bořek's phone
+    borek.tap("next-turn")                                 # refused: Anna's turn
+    expect(borek.id("banner")).to_be_visible()
+    borek.tap("undo")
+    borek.in_sight("undo-question")
+    borek.says("undo-question", "Anna")
+    expect(borek.id("banner")).to_have_count(0)            # the refusal put away, not over the question
+    borek.in_sight("undo-keep")
+    borek.in_sight("undo-yes")
+    borek.shot("undo-question-360-cs")
+    borek.tap("undo-yes")
+    expect(anna.id("meeples-red")).to_contain_text("0", timeout=5000)

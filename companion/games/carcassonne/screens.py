@@ -258,13 +258,14 @@ def meeple_row(shell, p: dict, place: str) -> ft.Control:
 
 
 def meeple_helper(shell) -> list[ft.Control]:
-    """Meeples on the board: the player on turn places or takes back one; the others' counts are read
-    below and corrected in the fold."""
+    """Meeples on the board: the player on turn places or takes back one (on a phone that belongs to a
+    player, that player's own row comes first: the only one it may change); the others' counts are
+    read below and corrected in the fold."""
     _, vm = shell.vm.t, shell.vm
     state, config = vm.state, vm.session["config"]
-    active = config["players"][state["turn"]]
-    others = [p for p in config["players"] if p is not active]
-    rows: list[ft.Control] = [heading(_("Meeples on the board")), meeple_row(shell, active, "turn")]
+    first = next((p for p in config["players"] if p["colour"] == vm.me), config["players"][state["turn"]])
+    others = [p for p in config["players"] if p is not first]
+    rows: list[ft.Control] = [heading(_("Meeples on the board")), meeple_row(shell, first, "turn")]
     rows.append(shell.fold("meeple-others", ", ".join(f"{p['name']} {state['meeples'][p['colour']]}" for p in others),
                            [meeple_row(shell, p, "fold") for p in others], _("The others' meeples: tap to correct")))
     return [card(rows, "meeples")]
