@@ -179,8 +179,9 @@ def browser_context_args(browser_context_args):
 class App:
     """The app in one browser tab, in one language: finders and the few gestures tests need."""
 
-    def __init__(self, page: Page, lang: str):
+    def __init__(self, page: Page, lang: str, touch: bool = False):
         self.page, self.lang = page, lang
+        self.touch = touch   # taps as a phone's finger sends them (touch events; the context has_touch)
         self._t = translations(lang)
         self.taps = 0        # taps made, and how far the player had to scroll to reach them (px)
         self.scrolled = 0.0
@@ -217,7 +218,12 @@ class App:
                 self._clear_of_message(target)
                 self._steady(target)
                 self._watch()
-                target.click(timeout=10_000)
+                if self.touch:
+                    box = target.first.bounding_box()
+                    assert box is not None, identifier
+                    self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                else:
+                    target.click(timeout=10_000)
                 break
             except PlaywrightError:
                 if attempt == 4:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONES, assert_fits_a_phone, layout
+from tests.browser.conftest import CZECH, PHONES, App, assert_fits_a_phone, layout
 
 
 def new_game(app, *names: str) -> None:
@@ -181,3 +181,21 @@ def test_the_eighth_meeple_says_why_in_sight_on_a_small_phone(app, server):
     assert app.reach(app.id("error-meeple-red")) == 0.0      # between the pinned header and the bar
     app.says("banner", reason)
     app.in_sight("banner")
+
+
+def test_every_chip_takes_a_fingers_first_tap(browser, server):
+    """Issue 35, in Czech at 360×740, tapped with touch events as a phone sends them: the tied city's
+    "Meeples in it" chip takes the first tap (Bořek then scores 10 with Anna), and so does every
+    other chip of the feature form."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale=CZECH, has_touch=True,
+                                  is_mobile=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        app = App(page, "cs", touch=True)
+        app.open(server.url)
+        prepare_tied_city(app)
+        play_tied_city(app)                  # one tap on f-m-green, and Bořek's figure says 10
+        app.says("fig-red", "10")
+    finally:
+        context.close()
