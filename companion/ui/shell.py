@@ -19,7 +19,7 @@ from ..engine import flow
 from ..engine.model import Msg, N_
 from ..flet_internals import connection_closing, control_id, intercept_lost_events, set_fields
 from ..games import GAMES
-from . import history
+from . import drafts, history
 from . import teach as teach_ui
 from .game_screens import GameScreens
 from .home import Home
@@ -116,6 +116,9 @@ class Shell(Home, GameScreens):
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
         self.prefs = None              # the phone's own storage (whose phone in each game, rules unfolded)
         self._me_for: str | None = None
+        self._draft_for: str | None = None  # the game whose draft this tab asked the phone for ...
+        self._draft_kept: str | None = None # ... and what it last told the phone to keep (None: not yet)
+        self._recalled = False              # the draft came from the phone (a reload), not from taps
         self.confirming: str | None = None  # the Undo this phone asks about (another player's entry)
         self.gone = False                   # the phone's connection is gone: nothing is drawn
         self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
@@ -321,12 +324,18 @@ class Shell(Home, GameScreens):
             self._due = None
         _ = self.vm.t
         self.recall_me()
+        self.recall_draft()
         self.page.title = _("Table companion")
         try:
             frame = self._frame()
         except Exception as error:  # noqa: BLE001 - any fault while drawing a game: the game is damaged
             if not self.vm.session:
                 raise
+            if self._recalled:  # unless it is the draft the phone kept: that is dropped, not the game
+                log.warning("a draft kept on a phone cannot be drawn (%s: %s): dropped", type(error).__name__, error)
+                self.draft, self._recalled, self._keeping = {}, False, {}
+                self.render()
+                return
             log.warning("game %s cannot be drawn (%s: %s): shown as damaged", self.vm.session["id"],
                         type(error).__name__, error)
             self._keeping = {}
@@ -338,6 +347,7 @@ class Shell(Home, GameScreens):
         self.page.controls[:] = [frame]
         self._kept, self._keeping = self._keeping, {}  # what this draw did not draw is let go
         self.page.update()
+        self.keep_draft()
         if DRAWS.isEnabledFor(logging.INFO) and self.vm.session:  # bench/bench.py table-ws reads these
             DRAWS.info("drew %s at %.6f: game %s, version %d", getattr(self.page.session, "id", "-"), time.time(),
                        self.vm.session["id"], self.vm.session["version"])
@@ -443,6 +453,34 @@ class Shell(Home, GameScreens):
         self._me_for, self.me = sid, None
         if sid:
             self.page.run_task(self._recall_me, sid)
+
+    def recall_draft(self) -> None:
+        """On opening a game, ask the phone for the form entries it kept for it (a reload)."""
+        sid = self.vm.session["id"] if self.vm.session else None
+        if not self.prefs or sid == self._draft_for:
+            return
+        self._draft_for, self._draft_kept, self._recalled = sid, None, False
+        if sid:
+            self.page.run_task(self._recall_draft, sid)
+
+    async def _recall_draft(self, sid: str) -> None:
+        value = await self._phone_setting(drafts.key(sid))
+        if not self.vm.session or self.vm.session["id"] != sid or self._draft_kept is not None:
+            return
+        self._draft_kept = value if isinstance(value, str) else ""
+        draft = drafts.recalled(value, self._screen)
+        if draft:  # over the one the first draw made itself (the phone answers before a player taps)
+            self.draft, self._recalled = draft, True
+            self.render()
+
+    def keep_draft(self) -> None:
+        """Tell the phone the form entries of this screen (once it has answered what it kept before)."""
+        if not self.prefs or not self.vm.session or self._draft_kept is None:
+            return
+        value = drafts.stored(self._screen, self.draft)
+        if value != self._draft_kept:
+            self._draft_kept = value
+            self.page.run_task(self.prefs.set, drafts.key(self.vm.session["id"]), value)
 
     async def _phone_setting(self, key: str) -> str | None:
         """A setting kept on this phone, or None when the phone has gone (a tab closed before it

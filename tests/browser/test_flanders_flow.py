@@ -311,3 +311,22 @@ def test_a_corrupt_database_is_set_aside_and_the_app_still_starts(app, tmp_path)
         expect(app.id("create")).to_be_visible()
     finally:
         srv.stop()
+
+
+def test_a_city_half_entered_is_there_after_a_reload(app, server):
+    """Issue 35, in Czech at 360×740: Ghent's quarters half entered, the page reloads (a phone's browser
+    drops a tab it kept in the background), and the city helper goes on at the next question."""
+    app.page.set_viewport_size(PHONES[1])
+    app.open(server.url)
+    app.language("cs")
+    prepare_city(app)
+    app.tap("city-ghent")
+    app.tap("q-blue-3")
+    app.tap("q-yellow-2")
+    app.page.reload()
+    app.open(app.page.url)
+    for identifier in ("q-green-2", "q-grey-0", "church-1", "cathedral-0", "m-yellow-0", "m-green-1"):
+        app.tap(identifier)                    # blue's and yellow's quarters are not asked again
+    app.tap("score-city")
+    expect(app.id("scored-ghent")).to_contain_text("9")
+    app.says("fig-blue", "9")
