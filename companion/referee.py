@@ -139,11 +139,17 @@ def _starts(log: list, head: list) -> bool:
         x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {}) for x, y in zip(log, head))
 
 
-def out_of_date(game, config: Mapping, shown: list | None, log: list) -> Msg:
+def out_of_date(game, config: Mapping, shown: list | None, log: list, state: Mapping) -> Msg:
     """What a phone says when its tap came from a screen the game has left (drawn from the log `shown`,
     None when that version is no longer known): what happened meanwhile (the newest entry since that
-    screen), and that the tap was not recorded."""
+    screen) and who acts now (as the header says it, from `state`), and that the tap was not recorded."""
     if shown is not None and len(log) > len(shown) and _starts(log, shown):
+        guide = game.guide(state, config) if game.guide else None
+        if guide is not None and guide.actor:
+            return Msg(N_("Meanwhile: {what}. {role} {name}. Your screen was out of date, so your tap was not "
+                          "recorded; this is the game now."),
+                       {"what": flow.describe(game, log[-1], config), "role": guide.role or Msg(N_("On turn:")),
+                        "name": _names(config).get(guide.actor, "")})
         return Msg(N_("Meanwhile: {what}. Your screen was out of date, so your tap was not recorded; this is "
                       "the game now."), {"what": flow.describe(game, log[-1], config)})
     if shown is not None and len(shown) > len(log) and _starts(shown, log):
@@ -272,7 +278,7 @@ class Referee:
 
     def _stale(self, sid: str, game, config: Mapping, shown: int, kept: Kept) -> Verdict:
         return Verdict(kept.log, kept.state, kept.version, out_of_date(game, config, self.saved.log_at(sid, shown),
-                                                                       kept.log), stale=True)
+                                                                       kept.log, kept.state), stale=True)
 
     def _follow(self, sid: str, before: Mapping, after: Mapping, result: dict | None) -> None:
         """The catalogue's entry follows the game's file, which the store has just written: finished with

@@ -112,3 +112,20 @@ def test_a_kill_at_any_write_of_a_finish_leaves_the_game_and_its_listing_agreein
         pytest.fail("the finish never got to its end")
     assert done.stdout.startswith("done") and k > 3
     assert behind >= 1, "no kill fell between the game's write and the list's (the test would not see it)"
+
+
+def test_a_stale_tap_says_what_happened_meanwhile_and_who_acts_now(tmp_path):
+    """Issue 35: "Meanwhile: Turn ended." said nothing of whose turn it is now: the message names who
+    acts now, as the header does."""
+    from tests.test_screens import PRINCES
+    store = Store(tmp_path)
+    vm = ViewModel(store)
+    assert vm.new_game("princes_of_the_renaissance", PRINCES)
+    assert vm.dispatch("begin")
+    drawn = vm.session["version"]
+    assert vm.dispatch("end_turn")                                  # Anna's turn ends on another phone
+    verdict = Referee(store).submit(vm.session["id"], "princes_of_the_renaissance", vm.session["config"], drawn,
+                                    {"type": "end_turn", "args": {}})
+    assert verdict.stale
+    said = verdict.refusal.english()
+    assert said.startswith("Meanwhile: Turn ended. On turn: Bořek.") and "not recorded" in said, said
