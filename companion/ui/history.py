@@ -72,7 +72,9 @@ def history_screen(shell) -> list[ft.Control]:
     bar, period, game = filters(shell, looking_back.kinds(every))
     entries = looking_back.chosen(every, period, game)
     limit = shell.draft.setdefault("history", {"limit": PAGE})["limit"]
-    controls: list[ft.Control] = [title(_("Finished games")), bar, downloads(shell)]
+    # the games first; export, import and backup fold away behind one line (a phone's whole screen)
+    controls: list[ft.Control] = [title(_("Finished games")), bar,
+                                  shell.fold("files", _("Export, import and backup"), [downloads(shell)])]
     if not entries:
         controls.append(text(_("No game has been finished yet.") if not every else
                              _("No game was finished in this period.")))

@@ -23,6 +23,7 @@ def test_a_bg_stats_file_in_and_out_from_the_history_screen(app, server, lang, t
     app.open(server.url)
     app.language(lang)
     app.tap("nav-history")
+    app.tap("files")                         # export, import and backup: behind one line
     pick(app, "import-json", file)
     app.says("file-notice", app.n("{n} game imported", "{n} games imported", 5))
     carcassonne = Store(str(server.data_dir)).sessions("finished")[-1]  # the oldest play: Carcassonne, Anna 88
@@ -38,6 +39,7 @@ def test_a_bg_stats_file_in_and_out_from_the_history_screen(app, server, lang, t
     expect(app.id("damaged-file")).to_have_count(0)
     screens["imported"] = layout(app.page)
     app.tap("back-history")
+    app.tap("files")                         # export, import and backup: behind one line
     with app.page.expect_download() as download:
         app.tap("export-bgstats")
     exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))

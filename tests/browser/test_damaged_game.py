@@ -17,7 +17,7 @@ def test_a_damaged_game_says_so_and_the_next_tap_works(app, server):
     expect(app.id("damaged-file")).to_be_attached()
     app.shot("damaged-game-cs")
     app.tap("nav-history")                       # the next tap works: the tab is not frozen
-    app.says("export-json", "JSON")
+    app.says("files", app.t("Export, import and backup"))
     app.tap("nav-home")
     app.tap(f"resume-{sid}")
     with app.page.expect_download() as download:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion import exchange
-from tests.browser.conftest import assert_fits_a_phone, layout
+from tests.browser.conftest import PHONE, assert_fits_a_phone, layout
 from tests.test_screens import CARCASSONNE, CARCASSONNE_GAME, walk
 
 
@@ -22,6 +22,7 @@ def test_history_statistics_and_charts(app, server, lang, tmp_path):
     app.open(server.url)
     app.language(lang)
     app.tap("nav-history")
+    app.tap("files")                         # export, import and backup: behind one line
     pick(app, "import-json", played)
     app.says("file-notice", app.n("{n} game imported", "{n} games imported", 1))
     sid = app.page.locator('[flt-semantics-identifier^="past-"]').first.get_attribute(
@@ -41,6 +42,10 @@ def test_history_statistics_and_charts(app, server, lang, tmp_path):
     expect(app.id("undo")).to_have_count(0)
     app.shot(f"history-game-{lang}")
     app.tap("back-history")
+    app.page.set_viewport_size({"width": 360, "height": 740})
+    app.in_sight(f"past-{sid}")                  # the games first: export and the rest behind one line
+    app.page.set_viewport_size(PHONE)
+    app.tap("files")                         # export, import and backup: behind one line
 
     with app.page.expect_download() as download:
         app.tap("export-json")

@@ -208,6 +208,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
 
     # export JSON: the file the browser saves holds the game and its tick
     app.tap("nav-history")
+    app.tap("files")                         # export, import and backup: behind one line
     with app.page.expect_download() as download:
         app.tap("export-json")
     exported = tmp_path / "games.json"
@@ -238,6 +239,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     # skipped; once deleted on home, the same file brings it back
     app.tap("nav-home")
     app.tap("nav-history")
+    app.tap("files")                         # export, import and backup: behind one line
     pick(app, "import-json", exported)
     app.says("file-notice", app.n("{n} was there already", "{n} were there already", 1))
     app.says("file-notice", app.n("{n} game imported", "{n} games imported", 0))
@@ -246,6 +248,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     app.tap(f"delete-yes-{sid}")
     expect(app.page.locator('[flt-semantics-identifier^="resume-"]')).to_have_count(0)
     app.tap("nav-history")
+    app.tap("files")                         # export, import and backup: behind one line
     pick(app, "import-json", exported)
     app.says("file-notice", app.n("{n} game imported", "{n} games imported", 1))
 

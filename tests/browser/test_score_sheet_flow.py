@@ -73,6 +73,7 @@ def test_a_score_sheet_from_the_form_to_the_statistics_and_another_device(app, s
     app.says(f"past-{sid}", "Hearts")
     app.says(f"past-{sid}", "Anna 6, Bořek 9, Cyril 12")
     screens["history"] = layout(app.page)
+    app.tap("files")                             # export, import and backup: behind one line
     with app.page.expect_download() as download:
         app.tap("export-json")
     exported = tmp_path / "hearts.json"
@@ -98,6 +99,7 @@ def test_a_score_sheet_from_the_form_to_the_statistics_and_another_device(app, s
         app.open(other.url)
         app.language(lang)
         app.tap("nav-history")
+        app.tap("files")                         # export, import and backup: behind one line
         pick(app, "import-json", exported)
         app.says("file-notice", app.n("{n} game imported", "{n} games imported", 1))
         expect(app.page.locator('[flt-semantics-identifier^="past-"]')).to_have_count(1)
