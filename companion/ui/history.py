@@ -170,8 +170,7 @@ def downloads(shell) -> ft.Control:
                                                  allowed_extensions=[kind])
         if files and files[0].bytes is not None:
             (vm.import_games if kind == "json" else vm.restore_backup)(files[0].bytes)
-    return card([
-        heading(_("Export and backup")),
+    return card([  # its title is the fold's
         text(_("Keep your games in other tools (CSV, JSON), or save everything to restore later."), SMALL),
         *([text(_("The games are kept in this browser on this phone: clearing the browser's data for this site "
                   "deletes them. Save a backup now and then; these files also move games to another device."),
