@@ -1250,3 +1250,20 @@ def test_a_config_saved_before_the_rulebook_choice_keeps_its_rules_when_checked_
     assert again["options"] == options
     assert again["edition"] == ("czech" if options == list(pr.CZECH_READINGS) else "english")
     assert pr.GAME.new_config(again) == again
+
+
+def test_a_war_nobody_can_fight_is_said_before_it_is_declared():
+    """Issue 35: with no troop in any family (FACTS §3.5.3: only families with a troop bid for a
+    condottiere), a war would end at once without a result, yet count on the war track (§3.5.1, .4):
+    the war form says so before the war is declared, and says nothing once a family has a troop."""
+    from tests.test_screens import by_id, words
+    vm, shell = screen_after(2)                      # decade I begins: nobody has bought a troop yet
+    assert not pr.condottieri_for_hire(vm.state)
+    shell.draft["action"]["step"] = "war"
+    shell.render()
+    assert "still count on the war track" in words(by_id(shell.page, "war-nobody"))
+    vm, shell = screen_after(3)                      # Anna has bought a pike
+    assert pr.condottieri_for_hire(vm.state)
+    shell.draft["action"]["step"] = "war"
+    shell.render()
+    assert not [w for w in screen_words(shell) if "No family has a troop" in w]

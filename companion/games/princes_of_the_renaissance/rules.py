@@ -30,13 +30,14 @@ from .preparation import (
     EVENTS_PER_DECADE, EVENT_VP_MAX, FAMILIES, FORM_OPTIONS, ID, KNOWN_EVENT_CURRENCY, KNOWN_TROOPS, LEDGER_MAX,
     NEUTRAL, STEPS, TILE_KINDS, TROOPS, active_family, city_name, hand_limit, initial_state, new_config, option,
     owns, seat_order, setup_items, start_war_left, steps, text, vp_counter_limit, war_limit)
-from .war import battle_round, strength, veto_possible, war_armies
+from .war import battle_round, condottieri_for_hire, strength, veto_possible, war_armies
 
 #: What the tests, the screens and the teach mode read as `rules.X`.
 __all__ = ["BANKING", "CARDS", "CITIES", "CITY_MINIMUM", "CZECH_READINGS", "DECADES", "DIE", "EDITIONS", "ENGLISH_READINGS",
            "EVENTS", "EVENTS_PER_DECADE", "EVENT_VP_MAX", "FAMILIES", "FORM_OPTIONS", "GAME", "ID",
            "KNOWN_EVENT_CURRENCY", "KNOWN_TROOPS", "LEDGER_MAX", "NEUTRAL", "STEPS", "TILE_KINDS", "TROOPS",
-           "active_family", "battle_round", "bid_limit", "city_name", "city_ranks", "final_scores", "guide",
+           "active_family", "battle_round", "bid_limit", "city_name", "city_ranks", "condottieri_for_hire",
+           "final_scores", "guide",
            "hand_limit", "income", "moves", "option", "owns", "score_cli", "scoring_input", "seat_order",
            "setup_items", "start_war_left", "strength", "text", "triangular", "veto_possible", "vp_counter_limit", "war_armies"]
 

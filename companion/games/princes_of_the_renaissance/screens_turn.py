@@ -236,10 +236,17 @@ def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return rows, _open_button(shell, "event", draft)
 
 
-def _war_cities(shell, draft: dict) -> list[ft.Control]:
+def _war_cities(shell, draft: dict, card: bool = False) -> list[ft.Control]:
+    """The attacking and defending cities, under a warning when no family has a troop to hire out."""
     _ = shell.vm.t
     cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
-    return [text(_("Attacking city:"), SMALL),
+    warning: list[ft.Control] = [] if rules.condottieri_for_hire(shell.vm.state) else [tid(
+        "war-nobody", text(_("No family has a troop, so nobody can be hired as a condottiere: this war would end at "
+                             "once, without a result.") if card else
+                           _("No family has a troop, so nobody can be hired as a condottiere: this war would end at "
+                             "once, without a result, and still count on the war track."),
+                           SMALL, color=ft.Colors.ORANGE_200))]
+    return [*warning, text(_("Attacking city:"), SMALL),
             choice_chips("attacker", cities, draft["attacker"], lambda v: (draft.update(attacker=v), shell.render())),
             shell.problem("attacker"),
             text(_("Defending city:"), SMALL),
@@ -272,7 +279,7 @@ def _start_war_card(shell) -> ft.Control:
     _ = shell.vm.t
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     return shell.fold("start-war", shell.game_text("card.start_war"),
-                      [*_war_cities(shell, draft),
+                      [*_war_cities(shell, draft, card=True),
                        act(shell.vm, "declare_war", _("Play the card and start the war"),
                            lambda e: _declare(shell, draft, card=True), "declare-war-card")])
 

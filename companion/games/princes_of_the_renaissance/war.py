@@ -136,6 +136,13 @@ def _declare_war(state: dict, args: Mapping, config: Mapping) -> None:
                     "rounds": []}
 
 
+def condottieri_for_hire(state: Mapping) -> bool:
+    """Whether a war can have a condottiere: only a family with a troop may bid for one (FACTS §3.5.3);
+    with none, a war declared ends at once without a result (§3.5.4), yet counts on the war track
+    (§3.5.1) unless the Start War card began it."""
+    return any(player["troops"] for player in state["players"].values())
+
+
 def veto_possible(state: Mapping) -> bool:
     """Whether anyone could veto a war now: a treachery card in a hand (it may be the Veto; the hands
     are hidden) while no Veto has been played this turn, or an unused Lorenzo Medici."""
