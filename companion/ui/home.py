@@ -26,17 +26,6 @@ class Home(Frame):
             heading(_("New game")), *self.new_game_buttons()]
         for notice in vm.notices():
             controls.append(card([text(notice, color=ft.Colors.ORANGE_200)], "notice"))
-        if self.join:
-            controls.append(card([
-                heading(_("Table mode")),
-                text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
-                     SMALL),
-                ft.Row([tid("join-qr", ft.Image(src=self.qr, width=220, height=220))],
-                       alignment=ft.MainAxisAlignment.CENTER),
-                # selectable (to copy it), which Flutter's accessibility tree reads as an empty text box
-                ft.Semantics(identifier="join-link", key="join-link", label=self.join,
-                             content=ft.Text(self.join, size=SMALL, selectable=True)),
-            ], "table"))
         controls.append(self.problem())
         if vm.damaged:
             controls.append(history.damaged(self))
@@ -64,6 +53,17 @@ class Home(Frame):
                                             f"sheet-history-{sheet['id']}", primary=False, icon=ft.Icons.HISTORY),
                                      expand=True)], spacing=8),
             ], f"sheet-{sheet['id']}"))
+        if self.join:  # after the games: a joined phone resumes without scrolling past the code
+            controls.append(card([
+                heading(_("Table mode")),
+                text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
+                     SMALL),
+                ft.Row([tid("join-qr", ft.Image(src=self.qr, width=220, height=220))],
+                       alignment=ft.MainAxisAlignment.CENTER),
+                # selectable (to copy it), which Flutter's accessibility tree reads as an empty text box
+                ft.Semantics(identifier="join-link", key="join-link", label=self.join,
+                             content=ft.Text(self.join, size=SMALL, selectable=True)),
+            ], "table"))
         controls += [heading(_("Looking back")),
                      button(_("Finished games"), lambda e: self.go("history"), "nav-history", primary=False,
                             icon=ft.Icons.HISTORY),

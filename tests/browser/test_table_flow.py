@@ -200,6 +200,9 @@ def test_an_owned_phone_asks_before_undoing_anothers_entry_over_an_older_refusal
     sid = carcassonne(anna)
     borek = phones("cs")
     borek.page.set_viewport_size({"width": 360, "height": 740})
+    borek.page.reload()                                    # the home screen drawn at that size
+    borek.open(borek.page.url)
+    assert borek.reach(borek.id(f"resume-{sid}")) == 0     # a joined phone resumes without scrolling past the code
     resume(borek, sid)
     anna.tap("me-red")
     borek.tap("me-green")
