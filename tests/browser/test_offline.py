@@ -379,3 +379,22 @@ def test_a_phone_with_build_a_switches_to_build_b_and_keeps_its_game(browser_typ
         context.close()
     finally:
         server.stop()
+
+
+def test_the_phone_alone_keeps_a_half_entered_city_over_a_reload(browser_type, static, tmp_path):
+    """Issue 35: the draft is kept on the phone in the phone-alone app too (its Python runs in the
+    page, which a reload starts again)."""
+    context = launch(browser_type, tmp_path / "profile", static)
+    try:
+        app = App(context.pages[0], "cs")
+        reopen(app, lambda: app.page.goto(static.url))
+        app.language("cs")
+        new_three_player_game(app)
+        app.tap("begin")
+        app.tap("step-scoring")
+        app.tap("city-ghent")
+        app.tap("q-blue-3")
+        reopen(app, app.page.reload)
+        expect(app.id("q-yellow-2")).to_be_visible(timeout=START)   # Ghent chosen, blue's quarters entered
+    finally:
+        context.close()
