@@ -2,8 +2,8 @@
 
 The tab's Shell (companion/ui/shell.py) draws the view-model's current screen in the pinned frame
 (frame.py); the screens outside a game are in home.py and history.py, those every game shares in
-game_screens.py, and each game's own in its folder (`companion/games/<game id>/screens.py`), found
-by `game_ui`.
+game_screens.py, and each game's own in its folder (`companion/games/<game id>/screens.py`), declared
+by its `SCREENS` (companion/ui/screen_contract.py) and found by `game_ui`.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import flet as ft
 from .. import table
 from ..i18n import LANGUAGES, browser_region
 from ..store import Store
-from .frame import game_ui
+from .screen_contract import game_ui
 from .shell import PHONE_ANSWER, REDRAW_GAP, Shell, _walk
 from .viewmodel import ViewModel
 

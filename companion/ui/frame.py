@@ -4,29 +4,20 @@ and the small parts every in-game screen shares (the footer, folds, a step's rul
 """
 from __future__ import annotations
 
-import functools
-import importlib
-import types
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 import flet as ft
 
 from ..i18n import LANGUAGES, vocative
 from ..engine.model import P_, Guide, Msg
+from .screen_contract import GameScreenHooks, game_ui
 from .viewmodel import ViewModel
 from .widgets import (ACCENT, EDGE, HALF_BAR, HEADER, SMALL, TARGET, TEXT, banner, bar_button, card, choice_chips, dot, error,
                       reminder, text, tid, who)
 
 #: The top bar's buttons: as tall as a tap needs (48 px) and no taller, for the header's height.
 BAND = 48
-
-
-@functools.cache
-def game_ui(game_id: str) -> types.ModuleType:
-    """A game's own screens (new-game form, round guide, final scoring): its folder's `screens.py`."""
-    return importlib.import_module(f"companion.games.{game_id}.screens")
-
 
 
 class Frame:
@@ -37,7 +28,7 @@ class Frame:
     join: str | None
     prefs: ft.SharedPreferences | None
     confirming: str | None
-    draft: dict
+    draft: dict[str, Any]
     rules_open: bool
     folds: set[str]
 
@@ -65,9 +56,11 @@ class Frame:
                 self.vm.owned.pop(self.vm.session["id"], None)
 
     @property
-    def ui(self):
-        """The open game's own screens (None outside a game)."""
-        return game_ui(self.vm.session["game"]) if self.vm.session else None
+    def ui(self) -> GameScreenHooks:
+        """The open game's own screens (asked only inside a game)."""
+        if not self.vm.session:
+            raise LookupError("no game is open")
+        return game_ui(self.vm.session["game"])
 
     #: The screens of a game in progress: the bar offers Undo on them.
     IN_GAME = ("setup", "round", "final", "result")
@@ -96,7 +89,7 @@ class Frame:
             where = self.vm.msg(guide.where)
             name = role = None
             if guide.actor:
-                label = getattr(self.ui, "player_label", None)
+                label = self.ui.player_label
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 role = None if self.me == guide.actor else self.vm.msg(guide.role) if guide.role else _("On turn:")
             # where the game is and who acts, in one flowing text (the actor's chip below is outlined)
@@ -336,7 +329,7 @@ class Frame:
 
     def track_label(self, track: str) -> ft.Control:
         """A score track: by the player's name and colour, unless the game labels its tracks itself."""
-        custom = getattr(self.ui, "track_label", None)
+        custom = self.ui.track_label
         return custom(self, track) if custom else who(self.player_name(track), track)
 
     def send(self, kind: str, draft_key: str, **args) -> None:

@@ -43,7 +43,7 @@ class GameScreens(Frame):
                 padding=ft.Padding.symmetric(vertical=10, horizontal=4), border_radius=8,
                 on_click=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c))))
         controls += [self.problem(), *self.footer()]
-        start = getattr(self.ui, "start_label", None)
+        start = self.ui.start_label
         label = start(self) if start else _("Start round 1")
         if done < len(items):
             label = _("{start} (setup not complete)").format(start=label)
@@ -94,7 +94,7 @@ class GameScreens(Frame):
 
     def score_screen(self) -> Screen:
         """The top bar's scores button: the score tracks, or the game's own ledgers."""
-        custom = getattr(self.ui, "scores_screen", None)
+        custom = self.ui.scores_screen
         return Screen(custom(self) if custom else self.scores(), self.back())
 
     def scores(self) -> list[ft.Control]:

@@ -8,7 +8,8 @@ from ..i18n import LANGUAGES
 from ..games.score_sheet import screens as score_sheet
 from . import history
 from . import teach as teach_ui
-from .frame import Frame, game_ui
+from .frame import Frame
+from .screen_contract import game_ui
 from .widgets import (SMALL, TEXT, Screen, bar_button, button, card, choice_chips, dot, error, heading, text, tid,
                       title, who)
 
@@ -158,7 +159,7 @@ class Home(Frame):
         _ = self.vm.t
         ui = game_ui(game_id)
         form = ui.new_game_form(self, game_id)
-        heading_ = ui.form_title(self, game_id) if hasattr(ui, "form_title") else _("New game: {game}").format(
+        heading_ = ui.form_title(self, game_id) if ui.form_title else _("New game: {game}").format(
             game=self.vm.t.text(f"{game_id}.game.title"))
         return Screen([title(heading_), *teach_ui.form_choice(self, game_id), *form.body], form.primary)
 

@@ -411,13 +411,18 @@ class Shell(Home, GameScreens):
             return
         self.render()
 
+    def final(self) -> Screen:
+        """The final scoring's entry: the game's own screen (a game without one has only the result)."""
+        final_screen = self.ui.final_screen
+        return final_screen(self) if final_screen else self.result()
+
     def screen(self) -> list[ft.Control]:
         route = self.vm.route
         if route.startswith("new:"):
             return self.new_game(route[4:])
         return {
             "home": self.home, "setup": self.setup, "round": lambda: self.ui.round_screen(self),
-            "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
+            "final": self.final, "result": self.result, "rules": self.rules,
             "log": self.log, "scores": self.score_screen, "history": lambda: history.history_screen(self),
             "stats": lambda: history.stats_screen(self), "archive": lambda: history.archive_screen(self),
         }.get(route, self.home)()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 from .. import history, teach
 from ..engine import flow
-from ..engine.model import InvalidAction, Msg, N_, Rule
+from ..engine.model import GameDef, InvalidAction, Msg, N_, Rule
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from ..referee import Referee, Verdict, owner_refusal
@@ -122,8 +122,24 @@ class ViewModel(Records):
         self.go("home")
 
     @property
-    def game(self):
-        return GAMES[self.session["game"]] if self.session else None
+    def game(self) -> GameDef:
+        """The open game's rules (asked only inside a game)."""
+        return GAMES[self.game_session["game"]]
+
+    @property
+    def game_session(self) -> dict[str, Any]:
+        """The open game's session (its configuration and log): asked only inside a game, where a
+        screen is drawn from it."""
+        if self.session is None:
+            raise LookupError("no game is open")
+        return self.session
+
+    @property
+    def game_state(self) -> dict[str, Any]:
+        """The open game's state, as the log replays to (asked only inside a game)."""
+        if self.state is None:
+            raise LookupError("no game is open")
+        return self.state
 
     def games(self) -> list:
         return list(GAMES.values())

@@ -3,7 +3,8 @@ people enter numbers at a table (chips for small ranges, steppers, a keypad)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Callable, Sequence
+from typing import Any
+from collections.abc import Callable, MutableMapping, MutableSequence, Sequence
 
 import flet as ft
 
@@ -194,7 +195,7 @@ class Stepper:
     says why (in the pinned bar): never a silent dead button."""
 
     def __init__(self, ident: str, label: str | ft.Control, value: int, low: int, high: int,
-                 on_change: Callable[[int], None], big: int | None = None):
+                 on_change: Callable[[int], object], big: int | None = None):
         self.value, self.low, self.high, self._on_change = value, low, high, on_change
         big = big if big is not None else (5 if high - low > 10 else 0)
         self.number = ft.Text(str(value), size=22, weight=ft.FontWeight.BOLD, width=44,
@@ -233,8 +234,19 @@ class Stepper:
             page.data.render()  # page.data is the tab's Shell
 
 
+def store(target: MutableMapping[Any, Any] | MutableSequence[Any], key: Any, then: Callable[[], object] | None = None,
+          convert: Callable[[Any], object] | None = None) -> Callable[[Any], None]:
+    """A control's handler that stores the value it is given at `target[key]` (through `convert`, if
+    given), then calls `then` (the shell's draw, where the screen shows the value elsewhere too)."""
+    def handler(value: Any) -> None:
+        target[key] = convert(value) if convert else value
+        if then:
+            then()
+    return handler
+
+
 def pick(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
-         on_pick: Callable[[int], None], extra: Sequence[ft.Control] = ()) -> ft.Control:
+         on_pick: Callable[[int], object], extra: Sequence[ft.Control] = ()) -> ft.Row | ft.Column:
     """A small range (a die, a count, a city's quarters) as one chip per number: one tap each."""
     chips = [tid(f"{ident}-{n}", (ft.FilledButton if n == value else ft.OutlinedButton)(
         content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), width=48, height=TARGET,
@@ -247,7 +259,7 @@ def pick(ident: str, label: str | ft.Control | None, value: int | None, low: int
 
 
 def count(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
-          on_pick: Callable[[int], None], chips: int = 10) -> ft.Control:
+          on_pick: Callable[[int], object], chips: int = 10) -> ft.Control:
     """A count that is usually small: chips up to `chips` (one tap each); a larger value goes on
     with a stepper ("more" reveals it), up to what the box allows."""
     if high <= chips or value is None or value <= chips:
@@ -259,7 +271,7 @@ def count(ident: str, label: str | ft.Control | None, value: int | None, low: in
     return Stepper(ident, label or "", value, chips + 1, high, on_pick).control
 
 
-def _picked(e, on_pick: Callable[[int], None], n: int) -> None:
+def _picked(e, on_pick: Callable[[int], object], n: int) -> None:
     on_pick(n)
     e.page.data.render()
 
@@ -326,9 +338,9 @@ class Keypad:
 
 
 def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], selected: str | None,
-                 on_select: Callable[[str], None]) -> ft.Control:
+                 on_select: Callable[[str], object]) -> ft.Row:
     """A set of big toggle buttons; exactly one is selected."""
-    chips = []
+    chips: list[ft.Control] = []
     for value, label in options:
         content = ft.Text(label, size=TEXT) if isinstance(label, str) else label
         style = ft.FilledButton if value == selected else ft.OutlinedButton
