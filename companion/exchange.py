@@ -68,7 +68,7 @@ class ImportRefused(Exception):
         self.msg = msg
 
 
-def _games(store: Store) -> list[dict]:
+def _games(store: Store) -> list[dict[str, Any]]:
     out = []
     for entry in sorted(store.sessions(), key=lambda e: (e["created"], e["id"])):
         if entry.get("imported"):  # from BG Stats: no log, the result its file gave
@@ -159,7 +159,7 @@ def _fingerprint(game: str, config: Any, log: list) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _marks(game: Mapping) -> set[str]:
+def _marks(game: Mapping[str, Any]) -> set[str]:
     """What tells a stored game from another: its BG Stats play's uuid (the one it came with, or the one
     its export gives it), and for a game with a log its game, configuration and log. Two games that
     share a mark are the same game."""
@@ -184,14 +184,14 @@ def export_bgstats(store: Store) -> str:
     return json.dumps(bgstats.export(entries), ensure_ascii=False, indent=1)
 
 
-def _imported_config(store: Store, entry: dict) -> dict:
+def _imported_config(store: Store, entry: dict[str, Any]) -> dict[str, Any]:
     try:
         return store.load(entry["id"])["config"]
     except SessionLost:
         return {"players": entry["players"]}
 
 
-def _checked_imported(raw: dict, where: str) -> dict:
+def _checked_imported(raw: dict[str, Any], where: str) -> dict[str, Any]:
     """A game an export holds as imported from BG Stats: its mark, players, result and details."""
     game_id = IMPORT_NAME[raw["game"]]
     config, result, mark = raw["config"], raw.get("result"), raw["imported"]
@@ -227,7 +227,7 @@ def _checked_imported(raw: dict, where: str) -> dict:
             **({"details": raw["details"]} if raw.get("details") else {})}
 
 
-def _checked_game(raw: Any, where: str) -> dict:
+def _checked_game(raw: Any, where: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ImportRefused(Msg(N_("{where} must be an object"), {"where": where}))
     for key in ("game", "config", "log", "status", "created"):
@@ -322,12 +322,12 @@ def check_json(text: str) -> Checked:
 class Checked(list):
     """The checked games of an export (a list, as `store_new` takes it) and its score sheets."""
 
-    def __init__(self, games: list[dict], sheets: list[dict]):
+    def __init__(self, games: list[dict[str, Any]], sheets: list[dict[str, Any]]):
         super().__init__(games)
         self.sheets = sheets
 
 
-def _checked_sheets(data: dict) -> list[dict]:
+def _checked_sheets(data: dict[str, Any]) -> list[dict[str, Any]]:
     sheets = data.get("sheets", [])
     if not isinstance(sheets, list) or len(sheets) > store_limits.MAX_SHEETS:
         raise ImportRefused(Msg(N_("sheets must be a list of at most {n} score sheets"),
@@ -339,7 +339,7 @@ def _checked_sheets(data: dict) -> list[dict]:
     return sheets
 
 
-def _checked_games(data: dict) -> tuple[list[dict], list[dict]]:
+def _checked_games(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     games = data.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
         raise ImportRefused(Msg(N_("games must be a list of at most {n} games"), {"n": MAX_GAMES}))
@@ -349,7 +349,7 @@ def _checked_games(data: dict) -> tuple[list[dict], list[dict]]:
         raise ImportRefused(Msg(N_("the file is nested too deeply"))) from None
 
 
-def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
+def store_new(store: Store, checked: list[dict[str, Any]]) -> tuple[int, int]:
     """Store the checked games that are not stored yet, and the score sheets of the file and of its
     games that this device does not keep yet (more than it can keep: ImportRefused, nothing stored).
     Returns (imported, skipped)."""
@@ -367,7 +367,7 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
             known |= marks
             new.append(item)
     kept = {sheet["id"] for sheet in store.sheets()}
-    sheets: dict[str, dict] = {}
+    sheets: dict[str, dict[str, Any]] = {}
     for sheet in [*getattr(checked, "sheets", []), *(i["config"]["sheet"] for i in checked if "sheet" in i["config"])]:
         if sheet["id"] and sheet["id"] not in kept:
             sheets.setdefault(sheet["id"], sheet)

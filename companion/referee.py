@@ -31,7 +31,7 @@ import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import history
 from .engine import flow
@@ -48,7 +48,7 @@ class Kept(NamedTuple):
 
     version: int
     log: list
-    state: dict
+    state: dict[str, Any]
 
 
 class Saved:
@@ -118,7 +118,7 @@ class Verdict(NamedTuple):
     `log`, `state` and `version` are the game as it now is, to be shown), `lost` when the game is gone."""
 
     log: list | None = None
-    state: dict | None = None
+    state: dict[str, Any] | None = None
     version: int | None = None
     refusal: Msg | None = None
     stale: bool = False
@@ -129,7 +129,7 @@ class Verdict(NamedTuple):
         return self.refusal is None and not self.stale and not self.lost
 
 
-def _names(config: Mapping) -> dict[str, str]:
+def _names(config: Mapping[str, Any]) -> dict[str, str]:
     return {p["colour"]: p["name"] for p in config["players"]}
 
 
@@ -139,7 +139,7 @@ def _starts(log: list, head: list) -> bool:
         x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {}) for x, y in zip(log, head))
 
 
-def out_of_date(game, config: Mapping, shown: list | None, log: list) -> Msg:
+def out_of_date(game, config: Mapping[str, Any], shown: list | None, log: list) -> Msg:
     """What a phone says when its tap came from a screen the game has left (drawn from the log `shown`,
     None when that version is no longer known): what happened meanwhile (the newest entry since that
     screen), and that the tap was not recorded."""
@@ -153,7 +153,7 @@ def out_of_date(game, config: Mapping, shown: list | None, log: list) -> Msg:
                   "not recorded; this is the game now."))
 
 
-def owner_refusal(game, config: Mapping, state: Mapping, action: Mapping, me: str | None) -> Msg | None:
+def owner_refusal(game, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any], me: str | None) -> Msg | None:
     """Table mode: why a phone that belongs to `me` may not make `action` (None: it may). A player's
     personal action (a bid, a pass) is made only for that player, and an action that is one player's
     to make now (ending his turn) only by that player's phone."""
@@ -172,7 +172,7 @@ def owner_refusal(game, config: Mapping, state: Mapping, action: Mapping, me: st
     return None
 
 
-def finished_result(game, config: Mapping, state: Mapping, log: list) -> dict | None:
+def finished_result(game, config: Mapping[str, Any], state: Mapping[str, Any], log: list) -> dict[str, Any] | None:
     """The summary the history keeps of a game whose state is over (None: it is not), from its log with
     every action's time (the play time)."""
     return history.summary(game, config, state, log) if state.get("phase") == "over" else None
@@ -185,7 +185,7 @@ class Referee:
         self.store = store
         self.saved = saved(store)
 
-    def opened(self, session: Mapping) -> Kept:
+    def opened(self, session: Mapping[str, Any]) -> Kept:
         """A game as just read from its file (`store.load`): the one kept in memory when it is this very
         version (every phone on a game shares one copy of a long log), else its log replayed (kept from
         now on). May raise what a replay of a damaged file raises (store.CANNOT_REPLAY)."""
@@ -197,7 +197,7 @@ class Referee:
                 self.saved.put(session["id"], kept)
             return kept
 
-    def current(self, sid: str, game_id: str, config: Mapping) -> Kept:
+    def current(self, sid: str, game_id: str, config: Mapping[str, Any]) -> Kept:
         """The game as this process knows it; read from its file when it is not kept here (raises
         SessionLost when it is gone)."""
         with self.saved.lock:
@@ -207,7 +207,7 @@ class Referee:
                 self.saved.put(sid, kept)
             return kept
 
-    def submit(self, sid: str, game_id: str, config: Mapping, shown: int, action: dict,
+    def submit(self, sid: str, game_id: str, config: Mapping[str, Any], shown: int, action: dict[str, Any],
                me: str | None = None) -> Verdict:
         """Record `action`, tapped on a screen drawn from version `shown` of the game, by a phone that
         belongs to `me` (None: to nobody, it acts for anyone)."""
@@ -242,7 +242,7 @@ class Referee:
                 return Verdict(log, new, version)
             return self._stale(sid, game, config, shown, self.current(sid, game_id, config))
 
-    def undo(self, sid: str, game_id: str, config: Mapping, shown: int) -> Verdict:
+    def undo(self, sid: str, game_id: str, config: Mapping[str, Any], shown: int) -> Verdict:
         """Take back the last entry (with the steps moved through since it), if the game is still at the
         version of the screen `shown`: two Undo taps on one screen undo one entry."""
         game = GAMES[game_id]
@@ -270,11 +270,11 @@ class Referee:
             self._follow(sid, kept.state, state, result)
             return Verdict(log, state, version)
 
-    def _stale(self, sid: str, game, config: Mapping, shown: int, kept: Kept) -> Verdict:
+    def _stale(self, sid: str, game, config: Mapping[str, Any], shown: int, kept: Kept) -> Verdict:
         return Verdict(kept.log, kept.state, kept.version, out_of_date(game, config, self.saved.log_at(sid, shown),
                                                                        kept.log), stale=True)
 
-    def _follow(self, sid: str, before: Mapping, after: Mapping, result: dict | None) -> None:
+    def _follow(self, sid: str, before: Mapping[str, Any], after: Mapping[str, Any], result: dict[str, Any] | None) -> None:
         """The catalogue's entry follows the game's file, which the store has just written: finished with
         its result, a finished game's result corrected, or active again after an undo (written only
         when it changes). The game's file holds the truth: a catalogue that could not be written (a kill,
@@ -285,6 +285,6 @@ class Referee:
             except OSError as error:
                 logger.warning("the list of games could not follow game %s: %s", sid, error)
 
-    def _reread(self, sid: str, game_id: str, config: Mapping) -> Kept:
+    def _reread(self, sid: str, game_id: str, config: Mapping[str, Any]) -> Kept:
         session = self.store.load(sid)
         return Kept(session["version"], session["log"], flow.replay(GAMES[game_id], config, session["log"]))

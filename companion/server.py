@@ -2,6 +2,8 @@
 the history screen's buttons use, and the web client's files served fast to phones."""
 from __future__ import annotations
 
+from typing import Any
+
 import contextlib
 import gzip
 import hashlib
@@ -290,7 +292,7 @@ class Arrivals:
         registered, bad, closed = asyncio.Event(), 0, False
         left = asyncio.Event()  # gone before it registered
 
-        async def close(reason: str) -> dict:
+        async def close(reason: str) -> dict[str, Any]:
             nonlocal closed
             log.warning("websocket from %s closed: %s", client, reason)
             closed = True

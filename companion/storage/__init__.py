@@ -72,9 +72,9 @@ class Storage(Catalogue, Journals, Imports, Trash, DamagedFiles):
         self.notices: list[Msg] = []
         self._sessions: dict[str, TinyDB] = {}
         self._journals: dict[str, Journal] = {}  # as last read or written, by session
-        self._checked: dict[str, dict] = {}  # catalogue entries found right, by key, as last read
+        self._checked: dict[str, dict[str, Any]] = {}  # catalogue entries found right, by key, as last read
         self._skipped: set[str] = set()
-        self._deleted: dict[str, dict] = {}  # deleted games that can be had back: their catalogue entries
+        self._deleted: dict[str, dict[str, Any]] = {}  # deleted games that can be had back: their catalogue entries
         self._trash: dict[str, TinyDB] = {}  # (in memory) their sessions
         self._settings: dict[str, Any] = {}
         self._settings_stamp: tuple | None = None  # settings.json as last read or written
@@ -104,7 +104,7 @@ class Storage(Catalogue, Journals, Imports, Trash, DamagedFiles):
         """What is wrong with a saved score sheet (None: nothing); here its shape only."""
         return sheet_shape_fault(sheet)
 
-    def load(self, sid: str) -> dict:
+    def load(self, sid: str) -> dict[str, Any]:
         """A game: `{"id", "game", "config", "log", "version"}` (and `imported`, a game from BG Stats);
         raises SessionLost if unreadable or not the shape the app writes."""
         with self._lock:

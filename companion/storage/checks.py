@@ -96,7 +96,7 @@ def entry_fault(entry: Any, games: Collection[str] | None = None) -> Msg | None:
     return None
 
 
-def imported_fault(meta: Mapping) -> Msg | None:
+def imported_fault(meta: Mapping[str, Any]) -> Msg | None:
     """What is wrong with an imported game's mark (`meta["imported"]`: from BG Stats, its play's uuid
     and the result the file gave, for players of the game's configuration); None: nothing."""
     imported = meta.get("imported")
@@ -147,7 +147,7 @@ SETTINGS = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must b
             "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
 
 
-def settings_of(docs: Iterable) -> list[dict]:
+def settings_of(docs: Iterable) -> list[dict[str, Any]]:
     """The settings documents of `docs` that are right, as the copy beside the catalogue keeps them."""
     return [{"name": doc["name"], "value": doc["value"]} for doc in docs if setting_fault(doc) is None]
 
@@ -200,7 +200,7 @@ def session_fault(document: Any, games: Collection[str] | None = None) -> Msg | 
 ACTION_BYTES, CONFIG_BYTES = 2_000, 64_000
 
 
-def log_of(document: dict) -> tuple[list[str], list[dict]]:
+def log_of(document: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """A game file's log in order: its keys and its actions."""
     keys = sorted(document.get("log", {}), key=int)
     return keys, [document["log"][key] for key in keys]

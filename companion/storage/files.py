@@ -80,13 +80,13 @@ def folder_lock(folder: str | Path) -> FolderLock:
 class FolderInUse(Exception):
     """Another server serves this data folder; `holder` says which (`pid`, `url`), as far as known."""
 
-    def __init__(self, folder: str | Path, holder: dict):
+    def __init__(self, folder: str | Path, holder: dict[str, Any]):
         self.folder, self.holder = Path(folder), holder
         where = ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "another process"
         super().__init__(f"the data folder {folder} is in use by a companion server ({where})")
 
 
-def _holder(fd: int) -> dict:
+def _holder(fd: int) -> dict[str, Any]:
     try:
         data = json.loads(os.pread(fd, 4096, 0) or b"{}")
     except (OSError, ValueError):
@@ -94,7 +94,7 @@ def _holder(fd: int) -> dict:
     return {k: data[k] for k in ("pid", "url") if isinstance(data, dict) and isinstance(data.get(k), (int, str))}
 
 
-def claim_server(folder: str | Path, about: dict) -> int | None:
+def claim_server(folder: str | Path, about: dict[str, Any]) -> int | None:
     """Mark the data folder as served by this process (`about`: its `pid` and `url`) for as long as
     it runs: the mark is an exclusive `flock` on `server.lock`, which ends with the process however
     it ends. Raises FolderInUse, naming the server that has it. Returns the descriptor to keep."""
@@ -112,7 +112,7 @@ def claim_server(folder: str | Path, about: dict) -> int | None:
     return fd
 
 
-def server_of(folder: str | Path) -> dict | None:
+def server_of(folder: str | Path) -> dict[str, Any] | None:
     """The server that serves `folder` (`{"pid", "url"}`, as far as known), or None if none does."""
     if fcntl is None:
         return None
@@ -141,13 +141,13 @@ class AtomicJSONStorage(Storage):
     def __init__(self, path: str | Path, **_kwargs: Any):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._written: dict | None = None
+        self._written: dict[str, Any] | None = None
         self._stamp: tuple | None = None
 
     def _file_stamp(self) -> tuple | None:
         return stamp_of(self.path)
 
-    def read(self) -> dict | None:
+    def read(self) -> dict[str, Any] | None:
         if self._written is not None and self._file_stamp() == self._stamp:
             return self._written
         stamp = self._file_stamp()
@@ -164,7 +164,7 @@ class AtomicJSONStorage(Storage):
             self._written, self._stamp = data, stamp
         return data
 
-    def write(self, data: dict) -> None:
+    def write(self, data: dict[str, Any]) -> None:
         self._written = None  # TinyDB changed it in place: until the file holds it, read the file
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")

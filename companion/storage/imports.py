@@ -47,7 +47,7 @@ class Imports:
         mark.unlink(missing_ok=True)
         AtomicJSONStorage.sync_folder(self.dir)
 
-    def import_sessions(self, sessions: list[dict], sheets: Iterable[dict] = ()) -> list[str]:
+    def import_sessions(self, sessions: list[dict[str, Any]], sheets: Iterable[dict[str, Any]] = ()) -> list[str]:
         """Store many sessions at once (`{"game", "config", "log", "status"}` each) and the score
         `sheets` they come with: one file per session, then a single write of the catalogue (entries
         and sheets together). An import a kill cuts short is undone at the next start (`IMPORTING`).

@@ -145,7 +145,7 @@ class Frame:
         return _("Your turn, {name}!").format(name=vocative(name) if self.vm.lang == "cs" else name)
 
     @staticmethod
-    def chip(player: dict, figure: str, stacked: bool, acts: bool) -> ft.Control:
+    def chip(player: dict[str, Any], figure: str, stacked: bool, acts: bool) -> ft.Control:
         """A player's chip in the strip: name and colour, and the figure (beside them, or under)."""
         name = ft.Row([dot(player["colour"]), ft.Text(player["name"], size=SMALL)], spacing=6, tight=True)
         value = ft.Text(figure, size=SMALL, weight=ft.FontWeight.BOLD)

@@ -2,6 +2,8 @@
 score tracks with their corrections, and the result."""
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
 from .. import rulesearch, texts
@@ -121,7 +123,7 @@ class GameScreens(Frame):
         ]))
         return controls
 
-    def correction_fields(self, draft: dict, label: str, most: int) -> list[ft.Control]:
+    def correction_fields(self, draft: dict[str, Any], label: str, most: int) -> list[ft.Control]:
         """A correction's amount on the keypad (with its sign) and its reason: a chip for the usual
         ones, or typed."""
         _ = self.vm.t
@@ -137,7 +139,7 @@ class GameScreens(Frame):
                              lambda i: (draft.update(reason=usual[int(i)]), self.render())),
                 tid("correct-reason", ft.Row([reason]))]
 
-    def correct(self, draft: dict) -> None:
+    def correct(self, draft: dict[str, Any]) -> None:
         if self.vm.dispatch("correct", track=draft["track"], points=draft["points"], reason=draft["reason"]):
             self.draft.pop("correct", None)
             self.vm.go("scores")
@@ -156,7 +158,7 @@ class GameScreens(Frame):
         return Screen(controls, bar_button(_("Back to the home screen"), lambda e: self.home_clicked(), "done",
                                            icon=ft.Icons.HOME))
 
-    def result_cards(self, result: dict) -> list[ft.Control]:
+    def result_cards(self, result: dict[str, Any]) -> list[ft.Control]:
         """Who won, then each player's total and its breakdown, best first."""
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n

@@ -4,6 +4,8 @@ Charts are drawn with Flet's own controls (bars and a canvas): flet-charts needs
 built into the web client, which the prebuilt offline client does not have."""
 from __future__ import annotations
 
+from typing import Any
+
 
 import flet as ft
 
@@ -32,7 +34,7 @@ def day(shell, when: float) -> str:
     return shell.vm.t.when(when)
 
 
-def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
+def filters(shell, kinds: list[dict[str, Any]]) -> tuple[ft.Control, str, str | None]:
     """The period and game filter (kept on this screen's draft), and the choice made."""
     _ = shell.vm.t
     chosen = shell.draft.setdefault("filter", {"period": "all", "game": None})
@@ -56,7 +58,7 @@ def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
     return control, chosen["period"], chosen["game"]
 
 
-def more(shell, entry: dict) -> str:
+def more(shell, entry: dict[str, Any]) -> str:
     """A finished game's play time, place and note in one line ("" when there is nothing to say)."""
     ngettext = shell.vm.t.n
     details = entry.get("details") or {}
@@ -270,7 +272,7 @@ def details_card(shell) -> ft.Control:
     ], "details")
 
 
-def category_chart(shell, result: dict) -> ft.Control:
+def category_chart(shell, result: dict[str, Any]) -> ft.Control:
     """One bar per player, split into the scoring categories: each segment in its category's grey
     with the points it stands for in it (a screen reader hears "Cities: 14"), and a legend that names
     the greys, so no category looks like a player's colour."""
@@ -383,7 +385,7 @@ def stats_screen(shell) -> list[ft.Control]:
     return controls
 
 
-def _figures(shell, row: dict) -> str:
+def _figures(shell, row: dict[str, Any]) -> str:
     _ = shell.vm.t
     return _("average {average}, best {best}").format(average=shell.vm.t.number(row["average"]), best=row["best"])
 
@@ -393,7 +395,7 @@ def _games(shell, n: int) -> str:
     return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
-def _player_cards(shell, players: list[dict], titles: dict, game: str | None) -> list[ft.Control]:
+def _player_cards(shell, players: list[dict[str, Any]], titles: dict[str, Any], game: str | None) -> list[ft.Control]:
     """A card per player: wins, win rate, figures, last played (and, over all games, each game's)."""
     _ = shell.vm.t
     ngettext = shell.vm.t.n
@@ -416,7 +418,7 @@ def _player_cards(shell, players: list[dict], titles: dict, game: str | None) ->
     return cards
 
 
-def _versus_card(shell, versus: list[dict]) -> ft.Control:
+def _versus_card(shell, versus: list[dict[str, Any]]) -> ft.Control:
     """Head to head: how often each of a pair finished ahead of the other."""
     _ = shell.vm.t
     ngettext = shell.vm.t.n
@@ -433,7 +435,7 @@ def _versus_card(shell, versus: list[dict]) -> ft.Control:
     return card(rows, "versus")
 
 
-def _game_card(shell, g: dict, titles: dict) -> ft.Control:
+def _game_card(shell, g: dict[str, Any], titles: dict[str, Any]) -> ft.Control:
     """A game's card: plays, figures, average winning score and play time, per player count, top scores."""
     _ = shell.vm.t
     ngettext, number = shell.vm.t.n, shell.vm.t.number

@@ -2,6 +2,8 @@
 games (abandon, delete and its undo) and the new-game form's shared part (the players' seats)."""
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
 from ..i18n import LANGUAGES
@@ -85,7 +87,7 @@ class Home(Frame):
         return [ft.Row([ft.Container(b, expand=True) for b in buttons[i:i + 2]], spacing=8, intrinsic_height=True,
                        vertical_alignment=ft.CrossAxisAlignment.STRETCH) for i in range(0, len(buttons), 2)]
 
-    def session_card(self, entry: dict) -> ft.Control:
+    def session_card(self, entry: dict[str, Any]) -> ft.Control:
         """A game in progress: resume it, let it go (kept in the history as abandoned) or delete it
         (asked first; the home screen can have it back until the next screen)."""
         _, vm = self.vm.t, self.vm
@@ -125,7 +127,7 @@ class Home(Frame):
         self.draft.pop("delete", None)
         self.vm.delete_game(sid)
 
-    def deleted_card(self, entry: dict) -> ft.Control:
+    def deleted_card(self, entry: dict[str, Any]) -> ft.Control:
         """The game just deleted, with the way to have it back (until the next screen)."""
         _, vm = self.vm.t, self.vm
         names = ", ".join(p["name"] for p in entry["players"])
@@ -134,7 +136,7 @@ class Home(Frame):
                      button(_("Undo the deletion"), lambda e: vm.undo_delete(), "undo-delete", primary=False,
                             icon=ft.Icons.UNDO)], "deleted", highlight=True)
 
-    def abandoned_card(self, entry: dict) -> ft.Control:
+    def abandoned_card(self, entry: dict[str, Any]) -> ft.Control:
         """The game just abandoned, with the way to take it up again (also later, from the history)."""
         _, vm = self.vm.t, self.vm
         names = ", ".join(p["name"] for p in entry["players"])
@@ -143,7 +145,7 @@ class Home(Frame):
                      button(_("Take it up again"), lambda e: vm.take_up(entry["id"]), "undo-abandon",
                             primary=False, icon=ft.Icons.UNDO)], "let-go", highlight=True)
 
-    def sheet_form(self, sheet: dict | None) -> None:
+    def sheet_form(self, sheet: dict[str, Any] | None) -> None:
         """"Another game": a new score sheet, or a saved one to play again (its form filled in)."""
         self.go(f"new:{score_sheet.GAME}")
         self.draft["new"] = score_sheet.blank_form(sheet)
@@ -163,7 +165,7 @@ class Home(Frame):
             game=self.vm.t.text(f"{game_id}.game.title"))
         return Screen([title(heading_), *teach_ui.form_choice(self, game_id), *form.body], form.primary)
 
-    def seat_fields(self, form: dict, players: list, colours, colour_name, start_label: str | None = None
+    def seat_fields(self, form: dict[str, Any], players: list, colours, colour_name, start_label: str | None = None
                     ) -> list[ft.Control]:
         """The part of every new-game form: each player's name and colour, clockwise, then who starts
         (`start_label` says whom the rulebook names; the oldest by default)."""
@@ -196,7 +198,7 @@ class Home(Frame):
         ]
         return controls
 
-    def choose_colour(self, player: dict, colour: str) -> None:
+    def choose_colour(self, player: dict[str, Any], colour: str) -> None:
         """A colour chosen on the new-game form; a refusal about colours is gone once it is fixed."""
         player["colour"] = colour
         problem = self.vm.problem

@@ -23,15 +23,15 @@ class Records:
     browser: bool
     store: Store
     t: Translator
-    session: dict | None
-    state: dict | None
+    session: dict[str, Any] | None
+    state: dict[str, Any] | None
     problem: Problem | None
     notice: str | None
     damaged: str | None
     on_saved: Callable[..., None]
     _changed: Callable[[], None]
 
-    def finished(self) -> list[dict]:
+    def finished(self) -> list[dict[str, Any]]:
         """Finished games, newest first, each with its summary (games finished before the history
         existed get theirs now, all in one write)."""
         entries = self.store.sessions(status="finished")
@@ -130,7 +130,7 @@ class Records:
         self._changed()
         return True
 
-    def abandoned(self) -> list[dict]:
+    def abandoned(self) -> list[dict[str, Any]]:
         """Games let go unfinished, newest first."""
         return self.store.sessions(status="abandoned")
 
@@ -147,7 +147,7 @@ class Records:
         self._changed()
         return False
 
-    def statistics(self, period: str = "all", game: str | None = None) -> dict:
+    def statistics(self, period: str = "all", game: str | None = None) -> dict[str, Any]:
         """The statistics of the finished games of `period` (history.PERIODS) and of one game (its key:
         history.kind; None: all), and every game played (for the filter)."""
         entries = self.finished()
@@ -180,6 +180,6 @@ class Records:
         self._changed()
         return True
 
-    def details(self, sid: str) -> dict:
+    def details(self, sid: str) -> dict[str, Any]:
         entry = next((e for e in self.store.sessions("finished") if e["id"] == sid), {})
         return entry.get("details") or dict(NO_DETAILS)

@@ -118,7 +118,7 @@ class Shell(Home, GameScreens):
         self._me_for: str | None = None
         self.confirming: str | None = None  # the Undo this phone asks about (another player's entry)
         self.gone = False                   # the phone's connection is gone: nothing is drawn
-        self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
+        self.draft: dict[str, Any] = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         self.rules_open = False        # a step's rule text unfolded (remembered on the phone)
         self.folds: set[str] = set()   # the folds open on this screen (a redraw keeps them open)

@@ -42,17 +42,17 @@ class ViewModel(Records):
         #: phone has its own); None: remembered as the store's setting.
         self.on_language: Callable[[str], None] | None = None
         self.route = "home"
-        self.session: dict | None = None
-        self.state: dict | None = None
+        self.session: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
         self.problem: Problem | None = None
         self.notice: str | None = None
         #: The game last found damaged (its log cannot be replayed): the home screen offers its file
         #: and its deletion.
         self.damaged: str | None = None
         #: The catalogue entry of the game this screen deleted: it can be had back until the next screen.
-        self.deletion: dict | None = None
+        self.deletion: dict[str, Any] | None = None
         #: The game just abandoned on this screen (home offers to take it up again until the next one).
-        self.let_go: dict | None = None
+        self.let_go: dict[str, Any] | None = None
         #: Table mode: the player this phone belongs to; it bids and passes only for that player.
         self.me: str | None = None
         #: Table mode: whom this phone belonged to in each game it showed (game id → colour).
@@ -144,7 +144,7 @@ class ViewModel(Records):
     def games(self) -> list:
         return list(GAMES.values())
 
-    def in_progress(self) -> list[dict]:
+    def in_progress(self) -> list[dict[str, Any]]:
         return self.store.sessions(status="active")
 
     def notices(self) -> list[str]:
@@ -350,7 +350,7 @@ class ViewModel(Records):
         self.on_saved("game", sid)
         return True
 
-    def _unfinished(self, sid: str) -> dict | None:
+    def _unfinished(self, sid: str) -> dict[str, Any] | None:
         return next((e for e in self.store.sessions() if e["id"] == sid and e["status"] in ("active", "abandoned")),
                     None)
 
@@ -424,7 +424,7 @@ class ViewModel(Records):
 
     # -- our sheets ----------------------------------------------------------------------------
 
-    def sheets(self) -> list[dict]:
+    def sheets(self) -> list[dict[str, Any]]:
         return self.store.sheets()
 
     @_locked
@@ -456,7 +456,7 @@ class ViewModel(Records):
 
     @_locked
     @_writes
-    def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict], bool]) -> bool:
+    def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict[str, Any]], bool]) -> bool:
         """Seal `player`'s entry; when every player's is in, `reveal(entries)` records them together
         (one action). False when the reveal was refused: the entries are cleared to be entered again."""
         players = {p["colour"] for p in self.session["config"]["players"]}
@@ -492,7 +492,7 @@ class ViewModel(Records):
 
     # -- a game let go on another phone ------------------------------------------------------------
 
-    def owner_name(self, entry: dict) -> str | None:
+    def owner_name(self, entry: dict[str, Any]) -> str | None:
         """The name of the player this phone belonged to in the game of catalogue `entry` (table mode), if
         it belonged to one."""
         colour = self.owned.get(entry["id"])
@@ -533,7 +533,7 @@ class ViewModel(Records):
         log = self.session["log"]
         return self.t(N_("Undo: {action}")).format(action=self.describe(log[-flow.undo_count(self.game, log)]))
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         return self.t.msg(flow.describe(self.game, action, self.session["config"]))
 
     def undo_owner(self) -> str | None:
@@ -578,6 +578,6 @@ class ViewModel(Records):
 
 
 
-def _route_for(state: dict) -> str:
+def _route_for(state: dict[str, Any]) -> str:
     return {"setup": "setup", "final": "final", "scoring": "final", "tally": "final", "over": "result"}.get(
         state.get("phase"), "round")

@@ -282,7 +282,7 @@ class Keypad:
     value; `quick` chips (the minimum bid, +1, +5 ...) set a value in one tap. `draft[key]` holds
     the value, so the form's own button sends it."""
 
-    def __init__(self, ident: str, label: str, draft: dict, key: str, low: int, high: int,
+    def __init__(self, ident: str, label: str, draft: dict[str, Any], key: str, low: int, high: int,
                  quick: Sequence[tuple[str, int]] = (), sign: bool = False):
         self.ident, self.draft, self.key, self.low, self.high = ident, draft, key, low, high
         value = draft.get(key, low)

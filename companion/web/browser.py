@@ -153,7 +153,7 @@ class PageStore(Store):
         if name == "language" and self.browser is not None:
             self.browser.tell({"companionLang": value})
 
-    def create_session(self, game: str, config: dict) -> str:
+    def create_session(self, game: str, config: dict[str, Any]) -> str:
         sid = super().create_session(game, config)
         self.keep_games()
         return sid
