@@ -20,11 +20,12 @@ from .. import texts as text_data
 from ..messages import InvalidAction, Msg, N_, P_
 from .checks import MAX_SHEETS, SESSION_ID, details_fault, entry_fault, imported_fault, setting_fault, \
     settings_of
+from .parts import StorageParts
 from .files import INDEX, SESSIONS, SETTINGS_COPY, stamp_of, write_json
 from .journal import JOURNAL, stored_game
 
 
-class Catalogue:
+class Catalogue(StorageParts):
     """The part of `Store` that keeps the catalogue and the rule texts (a mixin: it uses the locks,
     folders and caches `Store.__init__` sets)."""
 
@@ -44,7 +45,7 @@ class Catalogue:
     def _projected(self, sid: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """A game's file and the entry it implies, if its file can be read and the entry is right."""
         try:
-            document = stored_game(self.dir, sid)
+            document = stored_game(self.folder, sid)
             entry = self.project(sid, document)
         except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
             return None
@@ -57,8 +58,9 @@ class Catalogue:
         catalogue rebuilt whole also takes back the score sheets its games were played on."""
         table = self._index.table("sessions")
         listed = {doc.get("id") for doc in table.all()}
-        found, sheets = [], {}
-        for path in sorted((self.dir / SESSIONS).glob("*.json")):
+        found: list[dict[str, Any]] = []
+        sheets: dict[str, dict[str, Any]] = {}
+        for path in sorted((self.folder / SESSIONS).glob("*.json")):
             if path.stem in listed or not SESSION_ID.fullmatch(path.stem):
                 continue
             projected = self._projected(path.stem)
@@ -83,7 +85,7 @@ class Catalogue:
         game's write and the catalogue's (a game finished, or its finish undone, a moment before) leaves
         its entry behind its file. Only those files are read: the games played since the catalogue's
         last change."""
-        since = stamp_of(self.dir / INDEX)
+        since = stamp_of(self.folder / INDEX)
         if since is None:
             return
         table = self._index.table("sessions")
@@ -92,7 +94,7 @@ class Catalogue:
             sid = doc.get("id")
             if not isinstance(sid, str) or not SESSION_ID.fullmatch(sid) or doc.get("status") == "damaged":
                 continue
-            stamps = [stamp_of(self.dir / SESSIONS / f"{sid}{suffix}") for suffix in (".json", JOURNAL)]
+            stamps = [stamp_of(self.folder / SESSIONS / f"{sid}{suffix}") for suffix in (".json", JOURNAL)]
             if all(stamp is None or stamp[2] < since[2] for stamp in stamps):
                 continue
             projected = self._projected(sid)

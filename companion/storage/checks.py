@@ -5,8 +5,8 @@ to know: the checks that need it take the game ids, or live above storage (compa
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any, TypeGuard
 
 from .. import table as table_mode
 from .. import texts as text_data
@@ -20,7 +20,7 @@ STATUSES = ("active", "finished", "damaged", "abandoned")
 LATEST = 4_102_444_800
 
 
-def is_document(data: Any) -> bool:
+def is_document(data: Any) -> TypeGuard[dict[str, Any]]:
     """A TinyDB document: tables by name, each of documents (objects) by numeric id."""
     return isinstance(data, dict) and all(
         isinstance(table, dict) and all(key.isdecimal() and isinstance(doc, dict) for key, doc in table.items())
@@ -32,7 +32,7 @@ def is_time(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < LATEST
 
 
-def is_whole(value: Any) -> bool:
+def is_whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10 ** 9
 
 
@@ -72,7 +72,7 @@ def entry_fault(entry: Any, games: Collection[str] | None = None) -> Msg | None:
     """What is wrong with a catalogue entry (None: nothing); `games`: the ids of the games there are."""
     if not isinstance(entry, dict):
         return Msg(N_("an entry must be an object"))
-    checks = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
+    checks: list[tuple[str, Callable[[Any], object], str]] = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
               ("game", lambda v: is_game(v, games), N_("game must name one of the games")),
               ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
               ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
@@ -143,11 +143,11 @@ def sheet_shape_fault(doc: Any) -> Msg | None:
 
 
 #: The settings the app reads, and what each may be; a setting of another name may hold anything.
-SETTINGS = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
+SETTINGS: dict[str, tuple[Callable[[Any], object], str]] = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
             "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
 
 
-def settings_of(docs: Iterable) -> list[dict[str, Any]]:
+def settings_of(docs: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The settings documents of `docs` that are right, as the copy beside the catalogue keeps them."""
     return [{"name": doc["name"], "value": doc["value"]} for doc in docs if setting_fault(doc) is None]
 

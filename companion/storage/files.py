@@ -3,15 +3,18 @@ writes (TinyDB's storage, small JSON files), and what a failed write says."""
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
 import threading
 import time
+import types
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 try:
-    import fcntl
+    fcntl: types.ModuleType | None = importlib.import_module("fcntl")
 except ImportError:  # Pyodide (and Windows): no other process to lock out
     fcntl = None
 
@@ -57,9 +60,9 @@ class FolderLock:
         self._depth += 1
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self._depth -= 1
-        if self._depth == 0 and self._fd is not None:
+        if self._depth == 0 and self._fd is not None and fcntl is not None:  # an _fd is opened only with fcntl
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         self._thread.release()
 
@@ -142,9 +145,9 @@ class AtomicJSONStorage(Storage):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._written: dict[str, Any] | None = None
-        self._stamp: tuple | None = None
+        self._stamp: Stamp | None = None
 
-    def _file_stamp(self) -> tuple | None:
+    def _file_stamp(self) -> Stamp | None:
         return stamp_of(self.path)
 
     def read(self) -> dict[str, Any] | None:
@@ -199,11 +202,11 @@ class FileTable(Table):
 
     default_query_cache_capacity = 0
 
-    def insert(self, document):
+    def insert(self, document: Mapping[str, Any]) -> int:
         self._next_id = None
         return super().insert(document)
 
-    def insert_multiple(self, documents):
+    def insert_multiple(self, documents: Iterable[Mapping[str, Any]]) -> list[int]:
         self._next_id = None
         return super().insert_multiple(documents)
 
@@ -217,7 +220,11 @@ def aside_of(path: Path) -> Path:
     return path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
-def stamp_of(path: Path) -> tuple | None:
+#: A file's inode, size and time (see `stamp_of`).
+Stamp = tuple[int, int, int]
+
+
+def stamp_of(path: Path) -> Stamp | None:
     """A file's inode, size and time (None: no file): changed when the file is replaced or written."""
     try:
         st = os.stat(path)
@@ -257,5 +264,5 @@ _OS_REASONS = {errno.ENOSPC: N_("the disk is full"), errno.EDQUOT: N_("the disk 
 
 def os_reason(error: OSError) -> Msg:
     """Why an operation on the data folder failed, in words of the reader's language."""
-    reason = _OS_REASONS.get(error.errno)
+    reason = _OS_REASONS.get(error.errno) if error.errno is not None else None
     return Msg(reason) if reason else Msg(N_("system error {code}"), {"code": error.errno})

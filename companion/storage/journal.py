@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from tinydb import TinyDB
 
 from ..messages import Msg, N_
 from .checks import is_action, is_document, is_whole
-from .files import SESSIONS, AtomicJSONStorage, Stale, aside_of, stamp_of
+from .files import SESSIONS, AtomicJSONStorage, Stale, Stamp, aside_of, stamp_of
+from .parts import StorageParts
 
 #: A session's journal (`sessions/<id>.log`), and the lines after which it is folded into the session's file.
 JOURNAL, FOLD_AT = ".log", 256
@@ -51,7 +51,7 @@ class Journal:
 
     __slots__ = ("entries", "end", "damaged", "stamp")
 
-    def __init__(self, entries: list[Line], end: int, damaged: bool, stamp: tuple | None):
+    def __init__(self, entries: list[Line], end: int, damaged: bool, stamp: Stamp | None):
         self.entries, self.end, self.damaged, self.stamp = entries, end, damaged, stamp
 
     @classmethod
@@ -144,19 +144,9 @@ def _settle_meta(meta: dict[str, Any], last: Line) -> None:
         meta.pop("result", None)
 
 
-class Journals:
+class Journals(StorageParts):
     """The part of `Store` that keeps the games' journals and versions: recording an action, undoing,
     and the journal's files (a mixin: it uses the locks, folders and caches `Store.__init__` sets)."""
-
-    dir: Path | None
-    notices: list[Msg]
-    _journals: dict[str, Journal]
-
-    if TYPE_CHECKING:  # the Storage's own (companion/storage/__init__.py)
-        _lock: threading.RLock
-        _writing: Any
-
-        def _session_db(self, sid: str) -> TinyDB: ...
 
     def _journal_path(self, sid: str) -> Path:
         assert self.dir is not None

@@ -3,13 +3,14 @@ exports, imports and backups the history screen offers, and the damaged game's f
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from typing import Any
 from collections.abc import Callable
 
 from .. import backup, exchange, history
 from ..engine import flow
-from ..engine.model import N_
+from ..engine.model import InvalidAction, N_
 from ..games import GAMES
 from ..i18n import Translator
 from ..referee import saved
@@ -30,6 +31,8 @@ class Records:
     damaged: str | None
     on_saved: Callable[..., None]
     _changed: Callable[[], None]
+    lock: threading.RLock
+    _refuse: Callable[[InvalidAction], bool]
 
     def finished(self) -> list[dict[str, Any]]:
         """Finished games, newest first, each with its summary (games finished before the history
