@@ -123,7 +123,7 @@ def _flag(value: Any, where: str, field: str) -> bool:
     return value
 
 
-def _table(data: dict[str, Any], name: str, optional: bool = False) -> list:
+def _table(data: dict[str, Any], name: str, optional: bool = False) -> list[Any]:
     items = data.get(name, [] if optional else None)
     if not isinstance(items, list) or len(items) > MAX_ITEMS:
         raise Refused(Msg(N_("not a BG Stats export: {name} must be a list of at most {n} entries"),
@@ -131,7 +131,7 @@ def _table(data: dict[str, Any], name: str, optional: bool = False) -> list:
     return items
 
 
-def _by_id(items: list, name: str, longest: int) -> dict[int, dict[str, Any]]:
+def _by_id(items: list[Any], name: str, longest: int) -> dict[int, dict[str, Any]]:
     """A table's entries by their id, each an object with a whole-number id (once) and a name."""
     out: dict[int, dict[str, Any]] = {}
     for i, item in enumerate(items):
@@ -285,7 +285,7 @@ def _places(rows: list[dict[str, Any]], lowest: bool) -> list[int]:
         before = order[position - 1] if position else None
         same = before is not None and (rows[before]["winner"], rows[before]["total"]) == (rows[k]["winner"],
                                                                                             rows[k]["total"])
-        places[k] = places[before] if same else position + 1
+        places[k] = places[before] if same and before is not None else position + 1
     return places
 
 

@@ -153,7 +153,7 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _fingerprint(game: str, config: Any, log: list) -> str:
+def _fingerprint(game: str, config: Any, log: list[dict[str, Any]]) -> str:
     body = json.dumps([game, config, [{"type": a["type"], "args": a.get("args", {})} for a in log]],
                       sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(body.encode()).hexdigest()
@@ -186,7 +186,8 @@ def export_bgstats(store: Store) -> str:
 
 def _imported_config(store: Store, entry: dict[str, Any]) -> dict[str, Any]:
     try:
-        return store.load(entry["id"])["config"]
+        config: dict[str, Any] = store.load(entry["id"])["config"]
+        return config
     except SessionLost:
         return {"players": entry["players"]}
 
@@ -194,13 +195,14 @@ def _imported_config(store: Store, entry: dict[str, Any]) -> dict[str, Any]:
 def _checked_imported(raw: dict[str, Any], where: str) -> dict[str, Any]:
     """A game an export holds as imported from BG Stats: its mark, players, result and details."""
     game_id = IMPORT_NAME[raw["game"]]
-    config, result, mark = raw["config"], raw.get("result"), raw["imported"]
+    config, mark = raw["config"], raw["imported"]
+    result: Any = raw.get("result")  # checked below
     players = config.get("players")
     bad = Msg(N_("{where}: an imported game must have its players, its result and no log"), {"where": where})
     try:
         colours = [p["colour"] for p in players]
         names = {p["colour"]: p["name"] for p in players}
-        summary = {"winners": list(result["winners"]),
+        summary: dict[str, Any] = {"winners": list(result["winners"]),
                    "players": [{"colour": r["id"], "name": names[r["id"]], "total": r["total"], "place": r["place"],
                                 "breakdown": r["breakdown"]} for r in result["players"]]}
     except (TypeError, KeyError, AttributeError):
@@ -211,7 +213,10 @@ def _checked_imported(raw: dict[str, Any], where: str) -> dict[str, Any]:
                 raise ImportRefused(bad)
         except InvalidAction:
             raise ImportRefused(bad) from None
-        summary["kind"], summary["title"] = GAMES[game_id].kind(config)
+        sheet_kind = GAMES[game_id].kind
+        if sheet_kind is None:  # the score sheet names its kind
+            raise ImportRefused(bad)
+        summary["kind"], summary["title"] = sheet_kind(config)
         if config["sheet"]["lowest"]:
             summary["lowest"] = True
     elif set(config) != {"players"}:
@@ -319,7 +324,7 @@ def check_json(text: str) -> Checked:
     return Checked(games, sheets)
 
 
-class Checked(list):
+class Checked(list[dict[str, Any]]):
     """The checked games of an export (a list, as `store_new` takes it) and its score sheets."""
 
     def __init__(self, games: list[dict[str, Any]], sheets: list[dict[str, Any]]):

@@ -28,7 +28,7 @@ TOP = 10
 
 def play_minutes(log: Sequence[Mapping[str, Any]], ended: float | None = None) -> int | None:
     """Minutes from the first action to the last (or to `ended`), as far as the log has its times."""
-    times = [a["at"] for a in log if isinstance(a.get("at"), (int, float)) and not isinstance(a.get("at"), bool)]
+    times: list[float] = [a["at"] for a in log if isinstance(a.get("at"), (int, float)) and not isinstance(a.get("at"), bool)]
     if not times:
         return None
     end = ended if ended is not None else times[-1]
@@ -42,7 +42,7 @@ def summary(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], 
     and whether the lowest total won."""
     result = game.result(state, config)
     names = {p["colour"]: p["name"] for p in config["players"]}
-    out = {"winners": list(result["winners"]),
+    out: dict[str, Any] = {"winners": list(result["winners"]),
            "players": [{"colour": row["id"], "name": names.get(row["id"], row["id"]), "total": row["total"],
                         "place": row["place"], "breakdown": dict(row["breakdown"])} for row in result["players"]]}
     if game.kind is not None:
@@ -57,15 +57,18 @@ def summary(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], 
 
 def kind(entry: Mapping[str, Any]) -> str:
     """The key the statistics count a finished game under: its sheet's, or its game's."""
-    return entry["result"].get("kind") or entry["game"]
+    key: str = entry["result"].get("kind") or entry["game"]
+    return key
 
 
 def minutes(entry: Mapping[str, Any]) -> int | None:
     """A finished game's play time: as the players corrected it, else first to last action."""
     details = entry.get("details") or {}
-    if details.get("minutes") is not None:
-        return details["minutes"]
-    return entry["result"].get("minutes")
+    corrected: int | None = details.get("minutes")
+    if corrected is not None:
+        return corrected
+    measured: int | None = entry["result"].get("minutes")
+    return measured
 
 
 def _key(name: str) -> str:
@@ -182,7 +185,7 @@ def _count_player(players: dict[str, dict[str, Any]], row: Mapping[str, Any], ke
     return who
 
 
-def _mean(values: list) -> float | None:
+def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 1) if values else None
 
 
@@ -208,7 +211,7 @@ def _player_figures(person: dict[str, Any], lowest_of: Mapping[str, bool]) -> di
                       for g, v in sorted(person["games"].items())}}
 
 
-def progression(game: GameDef, config: Mapping[str, Any], log: list) -> dict[str, Any] | None:
+def progression(game: GameDef, config: Mapping[str, Any], log: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Each player's running score through the game; None for a game without a running score (Princes
     of the Renaissance scores only at the end).
 
@@ -221,7 +224,8 @@ def progression(game: GameDef, config: Mapping[str, Any], log: list) -> dict[str
         return None
     state = flow.initial(game, config)
     rounds = flow.stage(game, state) is not None
-    points, labels = [game.progress(state, config)], [0]
+    points = [game.progress(state, config)]
+    labels: list[int | str | None] = [0]
     for action in log:
         before = state
         try:

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 from . import history
 from .engine import flow
-from .engine.model import InvalidAction, Msg, N_
+from .engine.model import GameDef, InvalidAction, Msg, N_
 from .games import GAMES
 from .store import SessionLost, Stale, Store
 
@@ -47,7 +47,7 @@ class Kept(NamedTuple):
     state after that log (shared, so nobody may change it: flow.apply never does; screens only read)."""
 
     version: int
-    log: list
+    log: list[dict[str, Any]]
     state: dict[str, Any]
 
 
@@ -63,10 +63,10 @@ class Saved:
     LIMIT = 64   # games kept; a game not among them is read and replayed when next opened
     EARLIER = 8  # earlier versions of a game whose logs are kept
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.RLock()
         self._games: OrderedDict[str, Kept] = OrderedDict()
-        self._earlier: dict[str, deque[tuple[int, list]]] = {}
+        self._earlier: dict[str, deque[tuple[int, list[dict[str, Any]]]]] = {}
 
     def get(self, sid: str) -> Kept | None:
         with self.lock:
@@ -86,7 +86,7 @@ class Saved:
                 gone, _kept = self._games.popitem(last=False)
                 self._earlier.pop(gone, None)
 
-    def log_at(self, sid: str, version: int) -> list | None:
+    def log_at(self, sid: str, version: int) -> list[dict[str, Any]] | None:
         """The game's log at `version`, while it is the current one or one of the last few."""
         with self.lock:
             kept = self._games.get(sid)
@@ -117,7 +117,7 @@ class Verdict(NamedTuple):
     `refusal` says why; `stale` when the game had moved on since the screen the action came from (then
     `log`, `state` and `version` are the game as it now is, to be shown), `lost` when the game is gone."""
 
-    log: list | None = None
+    log: list[dict[str, Any]] | None = None
     state: dict[str, Any] | None = None
     version: int | None = None
     refusal: Msg | None = None
@@ -133,13 +133,13 @@ def _names(config: Mapping[str, Any]) -> dict[str, str]:
     return {p["colour"]: p["name"] for p in config["players"]}
 
 
-def _starts(log: list, head: list) -> bool:
+def _starts(log: list[dict[str, Any]], head: list[dict[str, Any]]) -> bool:
     """Whether `log` begins with the actions of `head` (their types and arguments)."""
     return len(log) >= len(head) and all(
         x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {}) for x, y in zip(log, head))
 
 
-def out_of_date(game, config: Mapping[str, Any], shown: list | None, log: list) -> Msg:
+def out_of_date(game: GameDef, config: Mapping[str, Any], shown: list[dict[str, Any]] | None, log: list[dict[str, Any]]) -> Msg:
     """What a phone says when its tap came from a screen the game has left (drawn from the log `shown`,
     None when that version is no longer known): what happened meanwhile (the newest entry since that
     screen), and that the tap was not recorded."""
@@ -153,7 +153,7 @@ def out_of_date(game, config: Mapping[str, Any], shown: list | None, log: list) 
                   "not recorded; this is the game now."))
 
 
-def owner_refusal(game, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any], me: str | None) -> Msg | None:
+def owner_refusal(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any], me: str | None) -> Msg | None:
     """Table mode: why a phone that belongs to `me` may not make `action` (None: it may). A player's
     personal action (a bid, a pass) is made only for that player, and an action that is one player's
     to make now (ending his turn) only by that player's phone."""
@@ -172,7 +172,7 @@ def owner_refusal(game, config: Mapping[str, Any], state: Mapping[str, Any], act
     return None
 
 
-def finished_result(game, config: Mapping[str, Any], state: Mapping[str, Any], log: list) -> dict[str, Any] | None:
+def finished_result(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], log: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The summary the history keeps of a game whose state is over (None: it is not), from its log with
     every action's time (the play time)."""
     return history.summary(game, config, state, log) if state.get("phase") == "over" else None
@@ -270,7 +270,7 @@ class Referee:
             self._follow(sid, kept.state, state, result)
             return Verdict(log, state, version)
 
-    def _stale(self, sid: str, game, config: Mapping[str, Any], shown: int, kept: Kept) -> Verdict:
+    def _stale(self, sid: str, game: GameDef, config: Mapping[str, Any], shown: int, kept: Kept) -> Verdict:
         return Verdict(kept.log, kept.state, kept.version, out_of_date(game, config, self.saved.log_at(sid, shown),
                                                                        kept.log), stale=True)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import history
 from .engine import flow
-from .engine.model import InvalidAction, Msg, N_
+from .engine.model import GameDef, InvalidAction, Msg, N_
 from .games import GAME_IDS, GAMES
 from .games.score_sheet.rules import check_sheet
 from .storage import Storage
@@ -78,7 +78,7 @@ class Store(Storage):
         return session
 
 
-def completed(game, config: dict[str, Any]) -> dict[str, Any]:
+def completed(game: GameDef, config: dict[str, Any]) -> dict[str, Any]:
     """A stored configuration with what the game's new-game check fills in and the file lacks (a setting
     added to the game after the file was written, a hand-edited file), so every screen finds its keys;
     what the file holds stays as it is. A configuration the check refuses is left as it is (opening it
@@ -87,7 +87,8 @@ def completed(game, config: dict[str, Any]) -> dict[str, Any]:
         checked = game.new_config(config)
     except CANNOT_REPLAY:
         return config
-    return _filled(config, checked)
+    filled: dict[str, Any] = _filled(config, checked)
+    return filled
 
 
 def _filled(stored: Any, checked: Any) -> Any:

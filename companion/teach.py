@@ -115,14 +115,15 @@ def recap(game_id: str, config: Mapping[str, Any]) -> list[Ref]:
     return [_ref(game_id, config, f"recap.{i}") for i in (1, 2, 3)]
 
 
-def round_of(game_id: str, state: Mapping[str, Any], log: list) -> int:
+def round_of(game_id: str, state: Mapping[str, Any], log: list[dict[str, Any]]) -> int:
     """The round the game is in (a game's teach.py may count otherwise: Princes by the decade,
     Carcassonne by the lap of turns)."""
     own = _own(game_id, "round_of")
-    return own(state, log) if own else state["round"]
+    found: int = own(state, log) if own else state["round"]
+    return found
 
 
-def first_round(game_id: str, state: Mapping[str, Any], log: list) -> bool:
+def first_round(game_id: str, state: Mapping[str, Any], log: list[dict[str, Any]]) -> bool:
     """Setup or round 1: the time teaching is open."""
     return state.get("phase") == "setup" or (state.get("phase") not in ("over", "final", "scoring", "tally")
                                              and round_of(game_id, state, log) == 1)
@@ -147,7 +148,7 @@ def round_steps(game_id: str, config: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(s for s in named if s))
 
 
-def turns_ended(game_id: str, log: list) -> int:
+def turns_ended(game_id: str, log: list[dict[str, Any]]) -> int:
     """The turns ended so far in a game whose turns go through the same steps again (its `TURN_ENDS`;
     0 in the others): a step's card open on its first showing comes folded on the next turn."""
     ends = getattr(_part(game_id), "TURN_ENDS", ())
@@ -167,7 +168,7 @@ def _names(config: Mapping[str, Any]) -> dict[str, str]:
 # On the spot: each time an event happens, with this table's names and numbers
 
 
-def explain(game_id: str, config: Mapping[str, Any], state: Mapping[str, Any], log: list) -> list[Msg]:
+def explain(game_id: str, config: Mapping[str, Any], state: Mapping[str, Any], log: list[dict[str, Any]]) -> list[Msg]:
     """The explanation of the event the state shows (empty when there is none to explain)."""
     own = _own(game_id, "explain")
     return own(config, state, _names(config), log) if own else []

@@ -71,7 +71,7 @@ class Records:
         if name == "bgstats.json":
             return stamped, exchange.export_bgstats(self.store).encode("utf-8")
         try:
-            return stamped, backup.backup(self.store.dir)
+            return stamped, backup.backup(self.store.folder)
         except (backup.BackupRefused, OSError) as error:
             self.notice, self.problem = None, Problem(str(error))
             self._changed()
@@ -97,7 +97,7 @@ class Records:
             return False
         try:
             with saved(self.store).lock:
-                games, aside = self.store.replace_files(lambda: backup.restore(self.store.dir, blob))
+                games, aside = self.store.replace_files(lambda: backup.restore(self.store.folder, blob))
                 saved(self.store).clear()  # every game may be another now
         except (backup.BackupRefused, OSError) as error:
             return self._refuse_file(error)
@@ -137,7 +137,7 @@ class Records:
         """Games let go unfinished, newest first."""
         return self.store.sessions(status="abandoned")
 
-    def _refuse_file(self, error: Exception) -> bool:
+    def _refuse_file(self, error: UnicodeDecodeError | OSError | exchange.ImportRefused | backup.BackupRefused) -> bool:
         if isinstance(error, UnicodeDecodeError):
             reason = self.t(N_("it is not a text file"))
         elif isinstance(error, OSError):
