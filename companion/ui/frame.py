@@ -5,7 +5,7 @@ and the small parts every in-game screen shares (the footer, folds, a step's rul
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import flet as ft
 
@@ -13,6 +13,7 @@ from ..i18n import LANGUAGES, vocative
 from ..engine.model import P_, Guide, Msg
 from .screen_contract import GameScreenHooks, game_ui
 from .viewmodel import ViewModel
+from .teach import Folds
 from .widgets import (ACCENT, EDGE, HALF_BAR, HEADER, SMALL, TARGET, TEXT, banner, bar_button, card, choice_chips, dot, error,
                       reminder, text, tid, who)
 
@@ -31,10 +32,17 @@ class Frame:
     draft: dict[str, Any]
     rules_open: bool
     folds: set[str]
+    teach_folds: Folds | None  # this phone's teaching folds in the game on screen (companion/ui/teach.py)
 
-    if TYPE_CHECKING:  # the Shell's own (companion/ui/shell.py)
-        def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control], acts: bool = False
+    if TYPE_CHECKING:  # the Shell's own (companion/ui/shell.py), and its other parts' (home.py, game_screens.py)
+        def kept(self, key: str, inputs: tuple[object, ...], build: Callable[[], ft.Control], acts: bool = False
                  ) -> ft.Control: ...
+        def seat_fields(self, form: dict[str, Any], players: list[dict[str, Any]], colours: Sequence[str],
+                        colour_name: Callable[[str], str], start_label: str | None = None) -> list[ft.Control]: ...
+        def correction_fields(self, draft: dict[str, Any], label: str, most: int) -> list[ft.Control]: ...
+        def result_cards(self, result: dict[str, Any]) -> list[ft.Control]: ...
+        def deleted_card(self, entry: dict[str, Any]) -> ft.Control: ...
+        def delete_controls(self, sid: str, abandon: bool = False) -> list[ft.Control]: ...
         def render(self) -> None: ...
         def go(self, route: str) -> None: ...
         def home_clicked(self) -> None: ...
@@ -297,7 +305,7 @@ class Frame:
         lines.append(reminder(self.vm.t.text(f"{key}.remind")))
         return card(lines, ident)
 
-    def fold(self, ident: str, title: str, controls: list, subtitle: str | None = None) -> ft.Control:
+    def fold(self, ident: str, title: str, controls: Sequence[ft.Control], subtitle: str | None = None) -> ft.Control:
         """A fold that stays open while the players enter things in it (a redraw would close a plain
         ExpansionTile); a new screen opens with it closed."""
         def changed(e) -> None:

@@ -2,12 +2,13 @@
 games (abandon, delete and its undo) and the new-game form's shared part (the players' seats)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
 
 from ..i18n import LANGUAGES
-from ..games.score_sheet import screens as score_sheet
+from ..games.score_sheet import rules as sheet_rules, screens as score_sheet
 from . import history
 from . import teach as teach_ui
 from .frame import Frame
@@ -55,7 +56,7 @@ class Home(Frame):
         if sheets:
             controls.append(heading(_("Our sheets")))
         for sheet in sheets:
-            kind = score_sheet.rules.kind({"sheet": sheet})[0]
+            kind = sheet_rules.kind({"sheet": sheet})[0]
             what = ", ".join(sheet["categories"]) or vm.t.text(f"{score_sheet.GAME}.category.points")
             controls.append(card([
                 text(sheet["name"], 20, weight=ft.FontWeight.BOLD),
@@ -165,8 +166,8 @@ class Home(Frame):
             game=self.vm.t.text(f"{game_id}.game.title"))
         return Screen([title(heading_), *teach_ui.form_choice(self, game_id), *form.body], form.primary)
 
-    def seat_fields(self, form: dict[str, Any], players: list, colours, colour_name, start_label: str | None = None
-                    ) -> list[ft.Control]:
+    def seat_fields(self, form: dict[str, Any], players: list[dict[str, Any]], colours: Sequence[str],
+                    colour_name: Callable[[str], str], start_label: str | None = None) -> list[ft.Control]:
         """The part of every new-game form: each player's name and colour, clockwise, then who starts
         (`start_label` says whom the rulebook names; the oldest by default)."""
         _, vm = self.vm.t, self.vm

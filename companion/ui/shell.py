@@ -118,10 +118,12 @@ class Shell(Home, GameScreens):
         self._me_for: str | None = None
         self.confirming: str | None = None  # the Undo this phone asks about (another player's entry)
         self.gone = False                   # the phone's connection is gone: nothing is drawn
+        self.wakelock: ft.Wakelock | None = None  # the service that keeps the phone awake (make_main)
         self.draft: dict[str, Any] = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         self.rules_open = False        # a step's rule text unfolded (remembered on the phone)
         self.folds: set[str] = set()   # the folds open on this screen (a redraw keeps them open)
+        self.teach_folds: teach_ui.Folds | None = None  # the teaching folds in the game on screen
         self._screen = ""
         self._inbox: set = set()       # table mode: news from other phones not handled yet
         self._due: asyncio.TimerHandle | None = None  # a draw waiting on the event loop
