@@ -4,6 +4,7 @@ and the small parts every in-game screen shares (the footer, folds, a step's rul
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Sequence
 
@@ -27,6 +28,8 @@ class Frame:
     vm: ViewModel
     page: ft.Page
     join: str | None
+    qr: bytes | None
+    query: str
     prefs: ft.SharedPreferences | None
     confirming: str | None
     draft: dict[str, Any]
@@ -59,16 +62,16 @@ class Frame:
         self.vm.me = colour
         if self.vm.session:  # remembered for the game: a deletion on this phone names its player
             if colour:
-                self.vm.owned[self.vm.session["id"]] = colour
+                self.vm.owned[self.vm.game_session["id"]] = colour
             else:
-                self.vm.owned.pop(self.vm.session["id"], None)
+                self.vm.owned.pop(self.vm.game_session["id"], None)
 
     @property
     def ui(self) -> GameScreenHooks:
         """The open game's own screens (asked only inside a game)."""
         if not self.vm.session:
             raise LookupError("no game is open")
-        return game_ui(self.vm.session["game"])
+        return game_ui(self.vm.game_session["game"])
 
     #: The screens of a game in progress: the bar offers Undo on them.
     IN_GAME = ("setup", "round", "final", "result")
@@ -78,14 +81,17 @@ class Frame:
         vm = self.vm
         if not vm.session or vm.route == "archive":
             return None
-        if vm.state.get("phase") == "setup":
-            items = vm.game.setup_items(vm.session["config"])
-            done = sum(1 for i in items if i["id"] in set(vm.state["ticks"]))
+        if vm.game_state.get("phase") == "setup":
+            items = vm.game.setup_items(vm.game_session["config"])
+            done = sum(1 for i in items if i["id"] in set(vm.game_state["ticks"]))
             return Guide(P_("Setup: {done} of {n} item ticked", "Setup: {done} of {n} items ticked", len(items),
                             done=done), screen="setup")
-        guide = vm.game.guide(vm.state, vm.session["config"])
-        if vm.state.get("phase") == "over":  # one total per player: the result's final one, as below it
-            rows = vm.game.result(vm.state, vm.session["config"])["players"]
+        game_guide = vm.game.guide
+        if game_guide is None:  # every game has its round guide (GameDef's default is for a rules-only toy)
+            return None
+        guide = game_guide(vm.game_state, vm.game_session["config"])
+        if vm.game_state.get("phase") == "over":  # one total per player: the result's final one, as below it
+            rows = vm.game.result(vm.game_state, vm.game_session["config"])["players"]
             guide = guide._replace(figures={r["id"]: Msg("{n}", {"n": r["total"]}) for r in rows})
         return guide
 
@@ -103,7 +109,7 @@ class Frame:
             # where the game is and who acts, in one flowing text (the actor's chip below is outlined)
             # this phone's player is addressed in the same line ("… · Anno, jste na tahu!"): the header
             # keeps its height whoever acts
-            addressed = self.addressed(name) if guide.actor and role is None else None
+            addressed = self.addressed(name) if guide.actor and role is None and name is not None else None
             rows.append(self.kept("where", (where, name, role, addressed),
                                   lambda: tid("where", self.where_line(where, name, role, addressed))))
             if guide.figures:
@@ -117,32 +123,33 @@ class Frame:
         than a number goes under the name, so three players share a row even at 360 px."""
         figures = {c: self.vm.msg(f) for c, f in guide.figures.items()}
         stacked = any(len(f) > 5 for f in figures.values())
-        chips = []
-        for p in self.vm.session["config"]["players"]:
+        chips: list[ft.Control] = []
+        for p in self.vm.game_session["config"]["players"]:
             figure = figures.get(p["colour"])
             if figure is None:
                 continue
             acts = p["colour"] == guide.actor
             chips.append(self.kept(f"fig-{p['colour']}", (p["name"], figure, stacked, acts),
-                                   lambda p=p, figure=figure, acts=acts: self.chip(p, figure, stacked, acts)))
+                                   functools.partial(self.chip, p, figure, stacked, acts)))
         return tid("strip", ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
 
     @staticmethod
     def where_line(where: str, name: str | None, role: str | None, addressed: str | None = None) -> ft.Control:
         """Where the game is, then who acts: "Round 2 · On turn: Anna" on another player's phone, "Round 2 ·
         Your turn, Anna!" (`addressed`) on that player's own."""
-        text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=[ft.TextSpan(text=where)])
+        spans = [ft.TextSpan(text=where)]
         if addressed is not None:
-            text_.spans += [ft.TextSpan(text=" · "), ft.TextSpan(text=addressed, style=ft.TextStyle(
+            spans += [ft.TextSpan(text=" · "), ft.TextSpan(text=addressed, style=ft.TextStyle(
                 color=ACCENT, weight=ft.FontWeight.BOLD))]
-            text_.semantics_label = f"{where} · {addressed}"
+            text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=spans,
+                            semantics_label=f"{where} · {addressed}")
             return ft.Semantics(identifier="actor", key="actor", container=True, content=ft.Semantics(
                 identifier="your-turn", container=True, content=text_))
         if role is not None:
-            text_.spans += [ft.TextSpan(text=f" · {role} "),
-                            ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE,
-                                                                      weight=ft.FontWeight.BOLD))]
-        text_.semantics_label = "".join(span.text or "" for span in text_.spans)  # read out whole (spans are not)
+            spans += [ft.TextSpan(text=f" · {role} "),
+                      ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE, weight=ft.FontWeight.BOLD))]
+        text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=spans,
+                        semantics_label="".join(span.text or "" for span in spans))  # read out whole (spans are not)
         if name is None or role is None:
             return text_
         return ft.Semantics(identifier="actor", key="actor", container=True, content=text_)
@@ -171,10 +178,10 @@ class Frame:
             shown = banner(vm.problem.text, on_close=self.dismiss)
         elif vm.notice:
             shown = banner(vm.notice, "notice-banner", problem=False, on_close=self.dismiss)
-        elif label and label == vm.undo_label():
+        elif label and label == vm.undo_label() and (owner := vm.undo_owner()) is not None:
             _ = vm.t
             shown = banner(_("Take back {name}'s entry? {action}").format(
-                name=self.player_name(vm.undo_owner()), action=label), "undo-question", problem=False)
+                name=self.player_name(owner), action=label), "undo-question", problem=False)
         else:
             return ft.Container(height=0)
         return tid("message", ft.Container(shown, bgcolor=HEADER, border_radius=10))  # opaque over the body
@@ -241,7 +248,7 @@ class Frame:
 
     def bar_title(self) -> str:
         if self.vm.session:
-            return self.vm.title(self.vm.session["game"], self.vm.session["config"].get("title"))
+            return self.vm.title(self.vm.game_session["game"], self.vm.game_session["config"].get("title"))
         _ = self.vm.t
         return _("Table companion")
 
@@ -258,10 +265,10 @@ class Frame:
                 return
             self.me = now
             if self.prefs:
-                self.page.run_task(self.prefs.set, f"companion.me.{self.vm.session['id']}", self.me or "")
+                self.page.run_task(self.prefs.set, f"companion.me.{self.vm.game_session['id']}", self.me or "")
             self.render()
 
-        players = self.vm.session["config"]["players"]
+        players = self.vm.game_session["config"]["players"]
         return [text(_("This phone belongs to:"), SMALL),
                 choice_chips("me", [*[(p["colour"], p["name"]) for p in players], ("-", _("nobody"))],
                              self.me or "-", pick)]
@@ -308,7 +315,7 @@ class Frame:
     def fold(self, ident: str, title: str, controls: Sequence[ft.Control], subtitle: str | None = None) -> ft.Control:
         """A fold that stays open while the players enter things in it (a redraw would close a plain
         ExpansionTile); a new screen opens with it closed."""
-        def changed(e) -> None:
+        def changed(e: ft.Event[ft.ExpansionTile]) -> None:
             (self.folds.add if e.data in (True, "true") else self.folds.discard)(ident)
 
         return tid(ident, ft.ExpansionTile(
@@ -325,7 +332,8 @@ class Frame:
     def game_id(self) -> str | None:
         """The game on screen: the open session's, or the one whose new-game form is shown."""
         if self.vm.session:
-            return self.vm.session["game"]
+            game: str = self.vm.session["game"]
+            return game
         return self.vm.route.removeprefix("new:") if self.vm.route.startswith("new:") else None
 
     def game_text(self, key: str) -> str:
@@ -333,14 +341,15 @@ class Frame:
         return self.vm.t.text(f"{self.game_id}.{key}")
 
     def player_name(self, colour: str) -> str:
-        return next(p["name"] for p in self.vm.session["config"]["players"] if p["colour"] == colour)
+        name: str = next(p["name"] for p in self.vm.game_session["config"]["players"] if p["colour"] == colour)
+        return name
 
     def track_label(self, track: str) -> ft.Control:
         """A score track: by the player's name and colour, unless the game labels its tracks itself."""
         custom = self.ui.track_label
         return custom(self, track) if custom else who(self.player_name(track), track)
 
-    def send(self, kind: str, draft_key: str, **args) -> None:
+    def send(self, kind: str, draft_key: str, **args: Any) -> None:
         """Dispatch a helper's form; on success its draft is cleared for the next entry."""
         if self.vm.dispatch(kind, **args):
             self.draft.pop(draft_key, None)

@@ -2,6 +2,7 @@
 score tracks with their corrections, and the result."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import flet as ft
@@ -22,8 +23,8 @@ class GameScreens(Frame):
     def setup(self) -> Screen:
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
-        items = vm.game.setup_items(vm.session["config"])
-        ticks = set(vm.state["ticks"])
+        items = vm.game.setup_items(vm.game_session["config"])
+        ticks = set(vm.game_state["ticks"])
         done = sum(1 for i in items if i["id"] in ticks)
         controls: list[ft.Control] = [
             tid("setup-progress", text(ngettext("{done} of {n} item ticked", "{done} of {n} items ticked", len(items))
@@ -31,7 +32,7 @@ class GameScreens(Frame):
             ft.ProgressBar(value=done / len(items) if items else 1, bar_height=8, color=ACCENT),
         ]
         for item in items:
-            key = f"{vm.session['game']}.setup.{item['id']}"
+            key = f"{vm.game_session['game']}.setup.{item['id']}"
             params = {k: vm.t.text(v.key) if hasattr(v, "key") else v for k, v in item["params"].items()}
             label = vm.t.text(key).format(**params)
             checked = item["id"] in ticks
@@ -55,9 +56,9 @@ class GameScreens(Frame):
 
     def rules(self) -> Screen:
         _, vm = self.vm.t, self.vm
-        game = vm.session["game"]
+        game = vm.game_session["game"]
 
-        def search(e):  # as the players type: a search takes a few ms (tests/test_rulesearch.py)
+        def search(e: ft.Event[ft.TextField]) -> None:  # as the players type: a search takes a few ms (tests/test_rulesearch.py)
             if (e.control.value or "") != self.query:
                 self.query = e.control.value or ""
                 self.render()
@@ -102,7 +103,7 @@ class GameScreens(Frame):
     def scores(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
-        scores = vm.state["scores"]
+        scores = vm.game_state["scores"]
         tracks = sorted(scores, key=lambda t: -scores[t])
         draft = self.draft.setdefault("correct", {"track": tracks[0], "points": 0, "reason": ""})
         controls: list[ft.Control] = [title(_("Score tracks"))]
@@ -111,7 +112,7 @@ class GameScreens(Frame):
                 ft.Container(self.track_label(track), expand=True),
                 ft.Text(ngettext("{n} point", "{n} points", scores[track]).format(n=scores[track]), size=20,
                         weight=ft.FontWeight.BOLD)])))
-        for c in vm.state.get("corrections", []):
+        for c in vm.game_state.get("corrections", []):
             controls.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]),
                                  SMALL, color=ft.Colors.GREY_400))
         controls.append(card([
@@ -148,7 +149,7 @@ class GameScreens(Frame):
 
     def result(self) -> Screen:
         _, vm = self.vm.t, self.vm
-        result = vm.game.result(vm.state, vm.session["config"])
+        result = vm.game.result(vm.game_state, vm.game_session["config"])
         controls: list[ft.Control] = [title(_("Final scoring")), *self.result_cards(result),
                                       history.category_chart(self, result), history.progress_chart(self)]
         controls.append(heading(_("Why these scores?")))
@@ -162,7 +163,7 @@ class GameScreens(Frame):
         """Who won, then each player's total and its breakdown, best first."""
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
-        names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}
+        names = {p["colour"]: p["name"] for p in vm.game_session["config"]["players"]}
         winners = [names.get(w, w) for w in result["winners"]]
         headline = (_("{name} wins!").format(name=winners[0]) if len(winners) == 1
                     else _("Shared victory: {names}").format(names=", ".join(winners)))
@@ -180,7 +181,7 @@ class GameScreens(Frame):
         return controls
 
 
-def _marked(value: str, spans, **style) -> ft.Text:
+def _marked(value: str, spans: Sequence[tuple[int, int]], **style: Any) -> ft.Text:
     """A rule text with the search matches highlighted."""
     if not spans:
         return ft.Text(value, **style)

@@ -201,14 +201,14 @@ def archive_screen(shell) -> list[ft.Control]:
     """A finished game, read-only: who won, the breakdown and its chart, the progression, its play
     time, place and note (which can be changed), the log."""
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
-    if vm.session.get("imported"):
+    config = vm.game_session["config"]
+    if vm.game_session.get("imported"):
         return imported_screen(shell)
-    result = vm.game.result(vm.state, config)
-    ended = vm.session["log"][-1].get("at") if vm.session["log"] else None  # an imported log has no times
+    result = vm.game.result(vm.game_state, config)
+    ended = vm.game_session["log"][-1].get("at") if vm.game_session["log"] else None  # an imported log has no times
     when = vm.t.when(ended, clock=True) if ended else ""
     controls: list[ft.Control] = [
-        title(game_title(shell, vm.session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
+        title(game_title(shell, vm.game_session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
         button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
                icon=ft.Icons.ARROW_BACK),
         *shell.result_cards(result),
@@ -226,14 +226,14 @@ def imported_screen(shell) -> list[ft.Control]:
     """A finished game imported from BG Stats: its result as the file gave it and its details (no log)."""
     _, vm = shell.vm.t, shell.vm
     ngettext = vm.t.n
-    result = vm.session["imported"]["result"]
+    result = vm.game_session["imported"]["result"]
     names = {r["colour"]: r["name"] for r in result["players"]}
     rows = [card([ft.Row([text(f"{r['place']}.", weight=ft.FontWeight.BOLD),
                           ft.Container(who(r["name"], r["colour"]), expand=True),
                           text(ngettext("{n} point", "{n} points", r["total"]).format(n=r["total"]),
                                weight=ft.FontWeight.BOLD)])], f"result-{r['colour']}")
             for r in sorted(result["players"], key=lambda r: r["place"])]
-    return [title(game_title(shell, vm.session["game"], vm.session["config"].get("title"))),
+    return [title(game_title(shell, vm.game_session["game"], vm.game_session["config"].get("title"))),
             button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
                    icon=ft.Icons.ARROW_BACK),
             tid("imported-note", text(_("Imported from BG Stats: only the scores were recorded, so there is no "
@@ -247,13 +247,13 @@ def imported_screen(shell) -> list[ft.Control]:
 def details_card(shell) -> ft.Control:
     """The play time (first to last action unless corrected), where the game was played and a note."""
     _, vm = shell.vm.t, shell.vm
-    sid = vm.session["id"]
+    sid = vm.game_session["id"]
     draft = shell.draft.get("details")
     if draft is None or draft["sid"] != sid:
         saved = vm.details(sid)
         played = saved["minutes"]
         if played is None:
-            played = looking_back.play_minutes(vm.session["log"])
+            played = looking_back.play_minutes(vm.game_session["log"])
         draft = shell.draft["details"] = {"sid": sid, "minutes": played or 0, "place": saved["place"],
                                           "note": saved["note"]}
     return card([
@@ -317,7 +317,7 @@ def progress_chart(shell) -> ft.Control:
                      text(_("This game scores only at the end, so there is no running score to draw."), SMALL)],
                     "chart-progress")
     series, labels = progress["series"], progress["labels"]
-    players = vm.session["config"]["players"]
+    players = vm.game_session["config"]["players"]
     steps = len(labels)
     top = max(max(s) for s in series.values())
     low = min(0, min(min(s) for s in series.values()))

@@ -30,7 +30,7 @@ class Home(Frame):
             heading(_("New game")), *self.new_game_buttons()]
         for notice in vm.notices():
             controls.append(card([text(notice, color=ft.Colors.ORANGE_200)], "notice"))
-        if self.join:
+        if self.join and self.qr:  # (table mode has both)
             controls.append(card([
                 heading(_("Table mode")),
                 text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
@@ -172,6 +172,9 @@ class Home(Frame):
         (`start_label` says whom the rulebook names; the oldest by default)."""
         _, vm = self.vm.t, self.vm
         controls: list[ft.Control] = [heading(_("Players, clockwise from the first"))]
+        def choose(player: dict[str, Any]) -> Callable[[str], None]:
+            return lambda colour: self.choose_colour(player, colour)
+
         for i, player in enumerate(players):
             # No character counter: Flutter reads it out in English whatever the language; the
             # new-game check says when a name is too long.
@@ -183,7 +186,7 @@ class Home(Frame):
                 tid(f"name-{i}", ft.Row([field])),
                 choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(colour_name(c), size=TEXT)], tight=True))
                                              for c in colours], player["colour"],
-                             lambda c, p=player: self.choose_colour(p, c)),
+                             choose(player)),
                 error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}"),
             ]
 
