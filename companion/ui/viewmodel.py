@@ -445,10 +445,11 @@ class ViewModel(Records):
         """Open a game from the history, read-only: its final breakdown, charts and whole log."""
         return self.open(sid, "archive")
 
-    def progression(self) -> dict[str, list[int]] | None:
-        if self.session.get("imported"):
+    def progression(self) -> dict[str, Any] | None:
+        """The open game's running scores (history.progression); None for a game imported without a log."""
+        if self.game_session.get("imported"):
             return None
-        return history.progression(self.game, self.session["config"], self.session["log"])
+        return history.progression(self.game, self.game_session["config"], self.game_session["log"])
 
     def sealed(self, kind: str) -> list[str]:
         """Who has sealed an entry of `kind` in this game (never the values)."""
