@@ -243,7 +243,7 @@ class Stepper:
             page.data.render()  # page.data is the tab's Shell
 
 
-def store(target: MutableMapping[Any, Any] | MutableSequence[Any], key: Any, then: Callable[[], object] | None = None,
+def setter(target: MutableMapping[Any, Any] | MutableSequence[Any], key: Any, then: Callable[[], object] | None = None,
           convert: Callable[[Any], object] | None = None) -> Callable[[Any], None]:
     """A control's handler that stores the value it is given at `target[key]` (through `convert`, if
     given), then calls `then` (the shell's draw, where the screen shows the value elsewhere too)."""

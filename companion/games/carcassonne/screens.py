@@ -10,8 +10,8 @@ import flet as ft
 from ...engine.model import Msg, N_, Rule
 from . import rules
 from ...ui.screen_contract import GameScreenHooks, ShellView
-from ...ui.widgets import (store, MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Screen, act, card, choice_chips, count,
-                      create_button, error, heading, pick, text, tid, who)
+from ...ui.widgets import (MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Screen, act, card, choice_chips, count,
+                      create_button, error, heading, pick, text, tid, who, setter)
 
 GAME = rules.ID
 
@@ -132,7 +132,7 @@ def _meeple_picks(shell: ShellView, draft: dict, ident: str, available: dict[str
     for p in players:
         if available[p["colour"]] > 1:       # how many of them: the name and its chips on one line
             chips = pick(f"{ident}-{p['colour']}", None, draft["meeples"].get(p["colour"], 0), 0,
-                         available[p["colour"]], store(draft["meeples"], p["colour"]))
+                         available[p["colour"]], setter(draft["meeples"], p["colour"]))
             rows.append(ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
                                spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     rows += [shell.problem(f"meeples.{p['colour']}") for p in players]

@@ -9,8 +9,8 @@ import flet as ft
 from ...engine import inputs
 from . import rules
 from ...ui.screen_contract import GameScreenHooks, ShellView
-from ...ui.widgets import (store, ACCENT, SMALL, TARGET, TEXT, Screen, act, create_button, Stepper, card, choice_chips, dot,
-                      error, heading, pick, text, tid, who)
+from ...ui.widgets import (ACCENT, SMALL, TARGET, TEXT, Screen, act, create_button, Stepper, card, choice_chips, dot,
+                      error, heading, pick, text, tid, who, setter)
 
 GAME = rules.ID
 
@@ -83,7 +83,7 @@ def new_game_form(shell: ShellView, game_id: str) -> Screen:
                 heading(_("Influenced guild of player {n}").format(n=i + 1)),
                 choice_chips(f"influenced-{i}", [(c, ft.Row([dot(c), ft.Text(_guild(shell, c), size=TEXT)], tight=True))
                                                  for c in free], form["influenced"].get(player["colour"]),
-                             store(form["influenced"], player["colour"], shell.render)),
+                             setter(form["influenced"], player["colour"], shell.render)),
                 error(vm.error_for(f"influenced.{i}"), f"error-influenced-{i}"),
             ]
     controls.append(shell.problem())
@@ -180,7 +180,7 @@ def turn_order_helper(shell: ShellView) -> list[ft.Control]:
     for p in config["players"]:
         held = state["influence"][p["colour"]]
         chips = pick(f"cards-{p['colour']}", None, draft[p["colour"]], 1, held + 1,
-                     store(draft, p["colour"]))
+                     setter(draft, p["colour"]))
         # the name and its chips on one line (they wrap under the name when a hand is large)
         rows += [ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
                         spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
@@ -450,7 +450,7 @@ def end_of_round(shell: ShellView) -> tuple[list[ft.Control], ft.Control]:
     for key, text_key in questions:
         rows += [text(vm.t.text(text_key)),
                  choice_chips(f"end-{key}", [("no", _("No")), ("yes", _("Yes"))], "yes" if answers[key] else "no",
-                              store(answers, key, shell.render, lambda v: v == "yes"))]
+                              setter(answers, key, shell.render, lambda v: v == "yes"))]
     ends = any(answers[k] for k, _key in questions)
     label = (_("End the game: final scoring") if ends else _("Next turn") if two else _("Next round"))
     return ([card(rows, "end-check")],
@@ -483,7 +483,7 @@ def final_screen(shell: ShellView) -> Screen:
         for p in config["players"]:
             rows += [Stepper(f"influence-{p['colour']}", who(p["name"], p["colour"]), cards[p["colour"]], 0,
                              rules.SILVER_INFLUENCE + rules.GOLD_CARDS,
-                             store(cards, p["colour"]), big=0).control,
+                             setter(cards, p["colour"]), big=0).control,
                      shell.problem(f"cards.{p['colour']}")]
         controls.append(card(rows, "final-helper"))
         args = {"cards": cards}

@@ -10,7 +10,7 @@ import flet as ft
 from . import rules
 from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (
-    SMALL, Screen, Stepper, TEXT, act, button, card, choice_chips, create_button, heading, store, text, tid, title)
+    SMALL, Screen, Stepper, TEXT, act, button, card, choice_chips, create_button, heading, setter, text, tid, title)
 from .screens_auction_war import _auction, _pending, _war, _war_head
 from .screens_pieces import (
     ROMAN, _cities, _families, _holdings, _player_chips, _who, player_label, start_label,
@@ -207,9 +207,9 @@ def decade_end_screen(shell: ShellView) -> Screen:
                      what=shell.game_text(key), gold=gold, influence=influence) for key, gold, influence in got["parts"]),
                      SMALL),
                  Stepper(f"income-{family}-gold", _("Gold"), entry["gold"], 0, rules.LEDGER_MAX,
-                         store(entry, "gold")).control,
+                         setter(entry, "gold")).control,
                  Stepper(f"income-{family}-influence", _("Influence"), entry["influence"], 0, rules.LEDGER_MAX,
-                         store(entry, "influence")).control]
+                         setter(entry, "influence")).control]
         controls.append(card(lines, f"income-{family}"))
     label = _("Book the income: final scoring") if last else _("Book the income and start decade {decade}").format(
         decade=ROMAN[decade + 1])

@@ -8,7 +8,7 @@ import flet as ft
 
 from . import rules
 from ...ui.screen_contract import ShellView
-from ...ui.widgets import store, Keypad, SMALL, Stepper, TARGET, act, card, choice_chips, count, heading, pick, text, tid
+from ...ui.widgets import Keypad, SMALL, Stepper, TARGET, act, card, choice_chips, count, heading, pick, text, tid, setter
 from .screens_auction_war import _war_story
 from .screens_pieces import GAME, _auction_result, _families, _player_chips
 
@@ -127,9 +127,9 @@ def _troop_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None
                  shell.problem("cost")]
         for key, label in (("attack", _("Attack")), ("defence", _("Defence"))):   # one row each: all in sight
             rows += [count(f"troop-{key}", label, draft[key], 0, 9,
-                           store(draft, key, shell.render), chips=3),
+                           setter(draft, key, shell.render), chips=3),
                      shell.problem(key)]
-        income = [pick(f"troop-{key}", label, draft[key], 0, 6, store(draft, key, shell.render))
+        income = [pick(f"troop-{key}", label, draft[key], 0, 6, setter(draft, key, shell.render))
                   for key, label in (("gold", _("Income: gold")), ("influence", _("Income: influence")))]
         rows += [shell.fold("troop-income", _("Income printed on it: {gold} gold, {influence} influence").format(
                      gold=draft["gold"], influence=draft["influence"]), income, _("Most troops have none: tap to change")),
@@ -307,7 +307,7 @@ def _extras(shell: ShellView) -> list[ft.Control]:
             rows += [text(_("{name}: Banking (+ gold to influence, − influence to gold)").format(
                 name=shell.player_name(owner)), SMALL),
                 Stepper(f"bank-{owner}", _("Swap"), swap["amount"], -rules.BANKING, rules.BANKING,
-                        store(swap, "amount"), big=0).control,
+                        setter(swap, "amount"), big=0).control,
                 act(vm, "ability", _("Swap"), lambda e, o=owner, s=swap: shell.send(
                     "ability", f"bank-{o}", player=o, ability="banking", amount=s["amount"]), f"bank-{owner}-go",
                     player=owner, primary=False)]

@@ -11,8 +11,8 @@ from . import rules
 from ...engine.model import Msg, N_
 from ...i18n import Translator
 from ...ui.screen_contract import GameScreenHooks, ShellView
-from ...ui.widgets import (store, SMALL, TARGET, TEXT, Screen, Stepper, act, button, card, choice_chips, count,
-                      create_button, dot, error, heading, pick, text, tid, who)
+from ...ui.widgets import (SMALL, TARGET, TEXT, Screen, Stepper, act, button, card, choice_chips, count,
+                      create_button, dot, error, heading, pick, text, tid, who, setter)
 
 GAME = rules.ID
 
@@ -154,19 +154,19 @@ def death_cards(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
                 text(shell.game_text("death.body"), SMALL),
                 text(_("Number (the lowest visible one dies):"), SMALL),
                 choice_chips(f"death-number-{colour}", [(n, n) for n in numbers], draft["number"],
-                             store(draft, "number", shell.render)),
+                             setter(draft, "number", shell.render)),
                 text(_("Where did he work?"), SMALL),
                 choice_chips(f"death-profession-{colour}", [(p, shell.game_text(f"profession.{p}"))
                                                             for p in rules.PROFESSIONS], draft["profession"],
-                             store(draft, "profession", shell.render))]
+                             setter(draft, "profession", shell.render))]
         if draft["profession"] == "church":
             rows.append(choice_chips(f"death-window-{colour}", [(str(i), _window(shell, i)) for i in range(4)
                                                                if player["windows"][i]],
                                      None if draft["window"] is None else str(draft["window"]),
-                                     store(draft, "window", shell.render, int)))
+                                     setter(draft, "window", shell.render, int)))
         rows += [text(_("Where does he go?"), SMALL),
                  choice_chips(f"death-place-{colour}", places, draft["place"],
-                              store(draft, "place", shell.render)),
+                              setter(draft, "place", shell.render)),
                  shell.problem("number"), shell.problem("profession"), shell.problem("place")]
         controls.append(card(rows, f"death-card-{colour}", highlight=True))
         primary = primary or act(vm, "death", _("Record the death"), lambda e, c=colour, d=draft: shell.send(
@@ -470,7 +470,7 @@ def _mass_out_of_bag(shell: ShellView, order: list[dict[str, Any]]) -> MassPart:
     for p in in_bag:
         rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
                          0, min(state["players"][p["colour"]]["bag"], rules.MASS_PIECES - bought),
-                         store(draft["members"], p["colour"])))
+                         setter(draft["members"], p["colour"])))
     monks = rules.MASS_PIECES - bought - sum(draft["members"].values())
     rows.append(tid("monks", text(_("Monks drawn (back into the bag): {n}").format(n=max(monks, 0)), SMALL)))
     cards.append(card(rows, "mass-draw-card"))
@@ -492,14 +492,14 @@ def _mass_move(shell: ShellView, order: list[dict[str, Any]], mover: str) -> Mas
             text(_("From"), SMALL),
             choice_chips("move-from", [(str(i), _window(shell, i)) for i in range(3) if book["windows"][i]],
                          None if draft["source"] is None else str(draft["source"]),
-                         store(draft, "source", shell.render, int)),
+                         setter(draft, "source", shell.render, int)),
             text(_("To"), SMALL),
             choice_chips("move-to", [(str(i), _window(shell, i)) for i in range(1, 4)
                                      if draft["source"] is None or i > draft["source"]],
                          None if draft["target"] is None else str(draft["target"]),
-                         store(draft, "target", shell.render, int)),
+                         setter(draft, "target", shell.render, int)),
             pick("move-grain", _("Grain paid (see the board)"), draft["grain"], 0,
-                 min(book["grain"], rules.FARMYARD_GRAIN), store(draft, "grain")),
+                 min(book["grain"], rules.FARMYARD_GRAIN), setter(draft, "grain")),
             shell.problem("grain"), shell.problem("target"), shell.problem("source"),
             act(vm, "mass_move", _("Move"), lambda e, c=p["colour"], d=draft: shell.send(
                 "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
@@ -553,12 +553,12 @@ def final_screen(shell: ShellView) -> Screen:
         entry = draft[p["colour"]]
         rows = [ft.Row([who(p["name"], p["colour"], 20)]),
                 pick(f"cities-{p['colour']}", _("Cities visited (travel markers)"), entry["cities_visited"], 0,
-                     rules.TRAVEL_MARKERS, store(entry, "cities_visited")),
+                     rules.TRAVEL_MARKERS, setter(entry, "cities_visited")),
                 shell.problem(f"{p['colour']}.cities_visited")]
         for stage in range(4):
             rows.append(Stepper(f"council-{p['colour']}-{stage + 1}", _("Council stage {n}").format(n=stage + 1),
                                 entry["council"][stage], 0, rules.MEMBERS,
-                                store(entry["council"], stage), big=0).control)
+                                setter(entry["council"], stage), big=0).control)
         rows.append(shell.problem(f"{p['colour']}.council"))
         controls.append(card(rows, f"final-{p['colour']}"))
     finish = act(vm, "finish", _("Show the winner"), lambda e: shell.send(
