@@ -28,7 +28,8 @@ TOP = 10
 
 def play_minutes(log: Sequence[Mapping[str, Any]], ended: float | None = None) -> int | None:
     """Minutes from the first action to the last (or to `ended`), as far as the log has its times."""
-    times: list[float] = [a["at"] for a in log if isinstance(a.get("at"), (int, float)) and not isinstance(a.get("at"), bool)]
+    times: list[float] = [a["at"] for a in log
+                          if isinstance(a.get("at"), (int, float)) and not isinstance(a.get("at"), bool)]
     if not times:
         return None
     end = ended if ended is not None else times[-1]
@@ -169,7 +170,8 @@ def _count_play(entry: Mapping[str, Any], games: dict[str, dict[str, Any]], play
         tally[1 if place_a < place_b else 2 if place_b < place_a else 3] += 1
 
 
-def _count_player(players: dict[str, dict[str, Any]], row: Mapping[str, Any], key: str, win: bool, created: float) -> str:
+def _count_player(players: dict[str, dict[str, Any]], row: Mapping[str, Any], key: str, win: bool,
+                  created: float) -> str:
     """One player's row of a finished game counted into his tally; his key (the name, matched loosely)."""
     who = _key(row["name"])
     person = players.get(who)

@@ -139,7 +139,8 @@ def _starts(log: list[dict[str, Any]], head: list[dict[str, Any]]) -> bool:
         x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {}) for x, y in zip(log, head))
 
 
-def out_of_date(game: GameDef, config: Mapping[str, Any], shown: list[dict[str, Any]] | None, log: list[dict[str, Any]]) -> Msg:
+def out_of_date(game: GameDef, config: Mapping[str, Any], shown: list[dict[str, Any]] | None,
+                log: list[dict[str, Any]]) -> Msg:
     """What a phone says when its tap came from a screen the game has left (drawn from the log `shown`,
     None when that version is no longer known): what happened meanwhile (the newest entry since that
     screen), and that the tap was not recorded."""
@@ -153,7 +154,8 @@ def out_of_date(game: GameDef, config: Mapping[str, Any], shown: list[dict[str, 
                   "not recorded; this is the game now."))
 
 
-def owner_refusal(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any], me: str | None) -> Msg | None:
+def owner_refusal(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any],
+                  me: str | None) -> Msg | None:
     """Table mode: why a phone that belongs to `me` may not make `action` (None: it may). A player's
     personal action (a bid, a pass) is made only for that player, and an action that is one player's
     to make now (ending his turn) only by that player's phone."""
@@ -172,7 +174,8 @@ def owner_refusal(game: GameDef, config: Mapping[str, Any], state: Mapping[str, 
     return None
 
 
-def finished_result(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], log: list[dict[str, Any]]) -> dict[str, Any] | None:
+def finished_result(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any],
+                    log: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The summary the history keeps of a game whose state is over (None: it is not), from its log with
     every action's time (the play time)."""
     return history.summary(game, config, state, log) if state.get("phase") == "over" else None
@@ -274,7 +277,8 @@ class Referee:
         return Verdict(kept.log, kept.state, kept.version, out_of_date(game, config, self.saved.log_at(sid, shown),
                                                                        kept.log), stale=True)
 
-    def _follow(self, sid: str, before: Mapping[str, Any], after: Mapping[str, Any], result: dict[str, Any] | None) -> None:
+    def _follow(self, sid: str, before: Mapping[str, Any], after: Mapping[str, Any],
+                result: dict[str, Any] | None) -> None:
         """The catalogue's entry follows the game's file, which the store has just written: finished with
         its result, a finished game's result corrected, or active again after an undo (written only
         when it changes). The game's file holds the truth: a catalogue that could not be written (a kill,

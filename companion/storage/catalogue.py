@@ -27,7 +27,7 @@ from .journal import JOURNAL, stored_game
 
 class Catalogue(StorageParts):
     """The part of `Store` that keeps the catalogue and the rule texts (a mixin: it uses the locks,
-    folders and caches `Store.__init__` sets)."""
+    folders and caches `Storage.__init__` sets: StorageParts)."""
 
     def project(self, sid: str, document: dict[str, Any]) -> dict[str, Any]:
         """The catalogue entry a game's file implies (`document`: its TinyDB document with its journal

@@ -72,18 +72,19 @@ def entry_fault(entry: Any, games: Collection[str] | None = None) -> Msg | None:
     """What is wrong with a catalogue entry (None: nothing); `games`: the ids of the games there are."""
     if not isinstance(entry, dict):
         return Msg(N_("an entry must be an object"))
-    checks: list[tuple[str, Callable[[Any], object], str]] = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
-              ("game", lambda v: is_game(v, games), N_("game must name one of the games")),
-              ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
-              ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
-              ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
-              ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
-              ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
-              ("details", lambda v: details_fault(v) is None,
-               N_("details must be a play time in minutes, a place and a note")),
-              ("imported", lambda v: isinstance(v, dict) and set(v) == {"source", "uuid"} and v["source"] == "bgstats"
-               and isinstance(v["uuid"], str) and 0 < len(v["uuid"]) <= 64,
-               N_("imported must name the BG Stats play the game came from"))]
+    checks: list[tuple[str, Callable[[Any], object], str]] = [
+          ("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
+          ("game", lambda v: is_game(v, games), N_("game must name one of the games")),
+          ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
+          ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
+          ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
+          ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
+          ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
+          ("details", lambda v: details_fault(v) is None,
+           N_("details must be a play time in minutes, a place and a note")),
+          ("imported", lambda v: isinstance(v, dict) and set(v) == {"source", "uuid"} and v["source"] == "bgstats"
+           and isinstance(v["uuid"], str) and 0 < len(v["uuid"]) <= 64,
+           N_("imported must name the BG Stats play the game came from"))]
     for name, good, why in checks:
         if name in ("result", "title", "details", "imported") and name not in entry:
             continue
@@ -143,8 +144,9 @@ def sheet_shape_fault(doc: Any) -> Msg | None:
 
 
 #: The settings the app reads, and what each may be; a setting of another name may hold anything.
-SETTINGS: dict[str, tuple[Callable[[Any], object], str]] = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
-            "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
+SETTINGS: dict[str, tuple[Callable[[Any], object], str]] = {
+    "language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
+    "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
 
 
 def settings_of(docs: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

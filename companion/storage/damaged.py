@@ -15,7 +15,7 @@ from .files import SESSIONS, AtomicJSONStorage, FileDB, SessionLost, aside_of
 
 class DamagedFiles(StorageParts):
     """The part of `Store` that opens its files and moves a damaged one aside (a mixin: it uses the
-    locks, folders and caches `Store.__init__` sets)."""
+    locks, folders and caches `Storage.__init__` sets: StorageParts)."""
 
     def _open(self, name: str) -> tuple[TinyDB, bool]:
         """Open one TinyDB file; an unreadable one is moved aside and replaced by an empty one."""

@@ -21,7 +21,7 @@ IMPORTING = "import.json"
 
 class Imports(StorageParts):
     """The part of `Store` that takes games in whole (a mixin: it uses the locks, folders and caches
-    `Store.__init__` sets)."""
+    `Storage.__init__` sets: StorageParts)."""
 
     def _settle_import(self, keep: bool) -> None:
         """An import a kill cut short (its mark `IMPORTING` is still there) is undone: the game files it

@@ -146,13 +146,14 @@ def _settle_meta(meta: dict[str, Any], last: Line) -> None:
 
 class Journals(StorageParts):
     """The part of `Store` that keeps the games' journals and versions: recording an action, undoing,
-    and the journal's files (a mixin: it uses the locks, folders and caches `Store.__init__` sets)."""
+    and the journal's files (a mixin: it uses the locks, folders and caches `Storage.__init__` sets: StorageParts)."""
 
     def _journal_path(self, sid: str) -> Path:
         assert self.dir is not None
         return self.dir / SESSIONS / f"{sid}{JOURNAL}"
 
-    def _actions(self, sid: str, db: TinyDB, writing: bool = False) -> tuple[dict[str, Any], dict[str, Any], list[Line]]:
+    def _actions(self, sid: str, db: TinyDB, writing: bool = False) -> tuple[dict[str, Any], dict[str, Any],
+                                                                             list[Line]]:
         """A session's meta, its log as its file holds it (TinyDB documents by id) and the journal's
         lines after it. The journal is read first (again only when another process changed it), then
         the file: a fold by another process in between then only repeats lines the file holds. Before
@@ -198,7 +199,8 @@ class Journals(StorageParts):
             return dict(db.table("meta").get(doc_id=1) or {}), _logged(db), []
 
     @staticmethod
-    def _write_game(db: TinyDB, meta: dict[str, Any], log: list[dict[str, Any]], last: Line | None = None, **changes: Any) -> None:
+    def _write_game(db: TinyDB, meta: dict[str, Any], log: list[dict[str, Any]], last: Line | None = None,
+                    **changes: Any) -> None:
         """Write a game's file whole, in one write: its meta (with `changes`, or as the journal's `last`
         line leaves it) and its log `log`; the other tables as they are."""
         data = {name: dict(docs) for name, docs in (db.storage.read() or {}).items()}
@@ -273,7 +275,8 @@ class Journals(StorageParts):
             meta, logged, tail = self._actions(sid, db)
             return tail[-1].version if tail else version_of(meta, len(logged))
 
-    def record(self, sid: str, action: dict[str, Any], expect: int | None = None, result: dict[str, Any] | None = None) -> int:
+    def record(self, sid: str, action: dict[str, Any], expect: int | None = None,
+               result: dict[str, Any] | None = None) -> int:
         """Persist one action (one line appended to this session's journal) and return the game's new
         version. `result` is the finished game's summary when the action finishes it (or changes the
         result of a finished game): the status is written in the same line.

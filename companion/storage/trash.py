@@ -17,7 +17,7 @@ TRASH = "deleted"
 
 class Trash(StorageParts):
     """The part of `Store` that lets games go (a mixin: it uses the locks, folders and caches
-    `Store.__init__` sets)."""
+    `Storage.__init__` sets: StorageParts)."""
 
     def abandon(self, sid: str) -> None:
         """An unfinished game let go: kept in the history as abandoned (never counted in the statistics).

@@ -58,7 +58,8 @@ class GameScreens(Frame):
         _, vm = self.vm.t, self.vm
         game = vm.game_session["game"]
 
-        def search(e: ft.Event[ft.TextField]) -> None:  # as the players type: a search takes a few ms (tests/test_rulesearch.py)
+        # as the players type: a search takes a few ms (tests/test_rulesearch.py)
+        def search(e: ft.Event[ft.TextField]) -> None:
             if (e.control.value or "") != self.query:
                 self.query = e.control.value or ""
                 self.render()

@@ -212,7 +212,8 @@ def archive_screen(shell: Frame) -> list[ft.Control]:
     ended = vm.game_session["log"][-1].get("at") if vm.game_session["log"] else None  # an imported log has no times
     when = vm.t.when(ended, clock=True) if ended else ""
     controls: list[ft.Control] = [
-        title(game_title(shell, vm.game_session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
+        title(game_title(shell, vm.game_session["game"], config.get("title"))),
+        text(when, SMALL, color=ft.Colors.GREY_400),
         button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
                icon=ft.Icons.ARROW_BACK),
         *shell.result_cards(result),
@@ -347,7 +348,8 @@ def progress_chart(shell: Frame) -> ft.Control:
     legend: list[ft.Control] = []
     for i, p in enumerate(players):
         colour = LINE_COLOURS.get(p["colour"], FALLBACK_LINES[i % len(FALLBACK_LINES)])
-        points: list[ft.Offset | tuple[float, float]] = [ft.Offset(x(k), CHART_H - CHART_H * (v - low) / span) for k, v in enumerate(series[p["colour"]])]
+        points: list[ft.Offset | tuple[float, float]] = [ft.Offset(x(k), CHART_H - CHART_H * (v - low) / span)
+                                                         for k, v in enumerate(series[p["colour"]])]
         shapes.append(cv.Points(points, point_mode=cv.PointMode.POLYGON,
                                 paint=ft.Paint(color=colour, stroke_width=3, style=ft.PaintingStyle.STROKE)))
         legend.append(ft.Row([ft.Container(width=18, height=4, bgcolor=colour), text(p["name"], SMALL)],
@@ -399,7 +401,8 @@ def _games(shell: Frame, n: int) -> str:
     return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
-def _player_cards(shell: Frame, players: list[dict[str, Any]], titles: dict[str, Any], game: str | None) -> list[ft.Control]:
+def _player_cards(shell: Frame, players: list[dict[str, Any]], titles: dict[str, Any],
+                  game: str | None) -> list[ft.Control]:
     """A card per player: wins, win rate, figures, last played (and, over all games, each game's)."""
     _ = shell.vm.t
     ngettext = shell.vm.t.n

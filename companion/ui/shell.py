@@ -130,12 +130,14 @@ class Shell(Home, GameScreens):
         self._due: asyncio.TimerHandle | None = None  # a draw waiting on the event loop
         self._stale = False            # the view-model changed since the last draw
         self._drawn_at = float("-inf") # when the last draw was (time.monotonic)
-        self._kept: dict[str, tuple[tuple[object, ...], ft.Control]] = {}     # the parts of the last draw: key -> (inputs, control)
+        # the parts of the last draw: key -> (inputs, control)
+        self._kept: dict[str, tuple[tuple[object, ...], ft.Control]] = {}
         self._keeping: dict[str, tuple[tuple[object, ...], ft.Control]] = {}  # ... and of the draw being made
         self._drawn: Drawn | None = None      # the screen and the game's version the last draw showed
         self._generation = 0                  # how many times they changed
         self._screens = 0                     # how many times the screen changed (not the version)
-        self._earlier: collections.deque[ft.BaseControl] = collections.deque(maxlen=EARLIER_DRAWS)  # earlier draws' frames
+        # earlier draws' frames
+        self._earlier: collections.deque[ft.BaseControl] = collections.deque(maxlen=EARLIER_DRAWS)
         self._frames = 0                      # frames sent whole (the phone's tree drawn anew: `resync`)
         self._resync = False                  # the next draw sends the whole frame
         vm.subscribe(self.redraw)
@@ -227,7 +229,8 @@ class Shell(Home, GameScreens):
         for items in lists:
             _one_key_each(items)
 
-    def kept(self, key: str, inputs: tuple[object, ...], build: Callable[[], ft.Control], acts: bool = False) -> ft.Control:
+    def kept(self, key: str, inputs: tuple[object, ...], build: Callable[[], ft.Control],
+             acts: bool = False) -> ft.Control:
         """The control the last draw drew at `key`, if it was drawn from the same `inputs` (in the same
         language): the very object, which Flet's diff then skips, and nothing is built again; else
         `build()`. News from another phone changes one count, and this draws only that. `inputs`

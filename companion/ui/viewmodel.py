@@ -181,7 +181,8 @@ class ViewModel(Records):
         that has learnt the game before: one tap opens a step's help), None (a game that does not teach)."""
         if not self.session or self.session["config"].get("teach") not in ("open", "folded"):
             return None
-        if self.game_session["config"]["teach"] == "open" and teach.first_round(self.game_session["game"], self.game_state,
+        if self.game_session["config"]["teach"] == "open" and teach.first_round(self.game_session["game"],
+                                                                                self.game_state,
                                                                           self.session["log"]):
             return "open"
         return "folded"
@@ -204,7 +205,8 @@ class ViewModel(Records):
 
     def teach_explain(self) -> list[str]:
         """The explanation on the spot of what just happened, with this table's names and numbers."""
-        return [self.t.msg(m) for m in teach.explain(self.game_session["game"], self.game_session["config"], self.game_state,
+        return [self.t.msg(m) for m in teach.explain(self.game_session["game"], self.game_session["config"],
+                                                     self.game_state,
                                                      self.game_session["log"])]
 
     def _taught_groups(self) -> list[str]:
@@ -215,7 +217,8 @@ class ViewModel(Records):
     def _taught(self) -> None:
         """Round 1 of a teaching game is over: its group has learnt the game."""
         config = self.game_session["config"]
-        if config.get("teach") != "open" or teach.first_round(self.game_session["game"], self.game_state, self.game_session["log"]):
+        if config.get("teach") != "open" or teach.first_round(self.game_session["game"], self.game_state,
+                                                              self.game_session["log"]):
             return
         key = teach.group(self.game_session["game"], config)
         taught = self._taught_groups()
@@ -289,7 +292,8 @@ class ViewModel(Records):
         if rule.refusal is None and player is not None and rule.by is not None and player not in rule.by:
             names = {p["colour"]: p["name"] for p in self.game_session["config"]["players"]}
             return Rule(Msg(N_("It is not {name}'s turn for this: {who} acts now."),
-                            {"name": names.get(player, player), "who": flow.by_name(self.game_session["config"], rule.by)}),
+                            {"name": names.get(player, player),
+                             "who": flow.by_name(self.game_session["config"], rule.by)}),
                         field="player")
         if rule.refusal is None:
             refusal = owner_refusal(self.game, self.game_session["config"], self.game_state,
@@ -306,7 +310,8 @@ class ViewModel(Records):
     @_writes
     def dispatch(self, /, kind: str, **args: Any) -> bool:
         """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
-        verdict = self.referee.submit(self.game_session["id"], self.game_session["game"], self.game_session["config"], self.shown,
+        verdict = self.referee.submit(self.game_session["id"], self.game_session["game"], self.game_session["config"],
+                                      self.shown,
                                       {"type": kind, "args": args}, self.me)
         return self._judged(verdict)
 

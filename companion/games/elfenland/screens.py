@@ -181,7 +181,8 @@ def _gold_pile(shell: ShellView) -> ft.Control:
     ngettext = vm.t.n
     worth = (ngettext("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold", pile)
              .format(n=pile, gold=pile * rules.GOLD_PER_CARD) if pile else _("Gold pile: empty"))
-    rows: list[ft.Control] = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)), expand=True),
+    rows: list[ft.Control] = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)),
+                                                   expand=True),
                     _chip(shell, "gold_card", _("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card",
                           "gold-pile")],
                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
@@ -529,7 +530,9 @@ def _road_costs(shell: ShellView) -> ft.Control:
                             draft["obstacle"])
     result = (_("Not possible with this transport.") if cards is None else
               _("{n} travel cards").format(n=cards))
-    rows: list[ft.Control] = [choice_chips("road", [(r, shell.game_text(f"terrain.{r}")) for r in (*rules.TERRAINS, *rules.WATERS)],
+    rows: list[ft.Control] = [choice_chips("road",
+                                           [(r, shell.game_text(f"terrain.{r}"))
+                                            for r in (*rules.TERRAINS, *rules.WATERS)],
                          draft["road"], lambda v: (draft.update(road=v), shell.render()))]
     if not water:
         rows.append(choice_chips("transport", [*[(t, shell.game_text(f"tile.{t}")) for t in rules.TRANSPORTS],

@@ -151,7 +151,8 @@ def _action_done(shell: ShellView, colour: str) -> ft.Control:
 
 def _influence_line(shell: ShellView) -> ft.Control:
     _, vm = shell.vm.t, shell.vm
-    held = ", ".join(f"{p['name']} {vm.game_state['influence'][p['colour']]}" for p in vm.game_session["config"]["players"])
+    influence = vm.game_state["influence"]
+    held = ", ".join(f"{p['name']} {influence[p['colour']]}" for p in vm.game_session["config"]["players"])
     return text(_("Influence cards in hand: {list}").format(list=held), SMALL)
 
 
@@ -301,7 +302,8 @@ def city_scoring_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control 
         shell.draft.pop("city", None)
         shell.render()
 
-    rows: list[ft.Control] = [ft.Row([ft.Container(heading(_("Score {city}").format(city=_city(shell, draft["city"]))), expand=True),
+    rows: list[ft.Control] = [ft.Row([ft.Container(heading(_("Score {city}").format(city=_city(shell, draft["city"]))),
+                                                   expand=True),
                     tid("city-other", ft.TextButton(content=ft.Text(_("Another city"), size=SMALL), height=TARGET,
                                                     on_click=lambda e: restart()))])]
     if at:

@@ -32,7 +32,8 @@ def _auction(shell: ShellView) -> tuple[ft.Control, ft.Control]:
                 high=high, currency=shell.game_text(f"currency.{a['currency']}"), n=a["minimum"]), SMALL)),
             tid("bidder", ft.Row([ft.Text(_("To bid:"), size=TEXT), _who(shell, bidder)], wrap=True)),
             text(_("Holds {held}; can bid up to {limit} (discounts counted). A bid is one tap:").format(
-                held=_money(shell, vm.game_state["players"][bidder][a["currency"]], a["currency"]), limit=limit), SMALL)]
+                held=_money(shell, vm.game_state["players"][bidder][a["currency"]],
+                            a["currency"]), limit=limit), SMALL)]
     quick = sorted({n for n in (low, low + 1, low + 2, low + 5) if n <= limit})
     allowed = vm.rule("bid", bidder).refusal is None
     if quick and allowed:

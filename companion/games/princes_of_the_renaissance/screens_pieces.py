@@ -54,7 +54,8 @@ def _holdings(shell: ShellView, family: str) -> str:
     _ = shell.vm.t
     p = shell.vm.game_state["players"][family]
     return _("Gold {gold} · influence {influence} · treachery cards {cards}/{limit}").format(
-        gold=p["gold"], influence=p["influence"], cards=p["treachery"], limit=rules.hand_limit(shell.vm.game_state, family))
+        gold=p["gold"], influence=p["influence"], cards=p["treachery"],
+        limit=rules.hand_limit(shell.vm.game_state, family))
 
 
 def _parts(shell: ShellView, parts: Sequence[tuple[str, object]]) -> str:

@@ -8,7 +8,8 @@ import flet as ft
 
 from . import rules
 from ...ui.screen_contract import ShellView
-from ...ui.widgets import Keypad, SMALL, Stepper, TARGET, act, card, choice_chips, count, heading, pick, text, tid, setter
+from ...ui.widgets import (Keypad, SMALL, Stepper, TARGET, act, card, choice_chips, count, heading, pick, setter, text,
+                           tid)
 from .screens_auction_war import _war_story
 from .screens_pieces import GAME, _auction_result, _families, _player_chips
 
@@ -39,7 +40,8 @@ def _actions(shell: ShellView) -> tuple[list[ft.Control], ft.Control]:
                 and rules.start_war_left(state):
             controls.append(_start_war_card(shell))
         return controls, end
-    turn = [state["decade"], state["turn"], sum(a["type"] in ("end_turn", "book_income") for a in vm.game_session["log"])]
+    turn = [state["decade"], state["turn"],
+            sum(a["type"] in ("end_turn", "book_income") for a in vm.game_session["log"])]
     draft = shell.draft.get("action")
     if not draft or draft["turn"] != turn:  # a choice left from an earlier turn (the decade ended on it)
         draft = shell.draft["action"] = {"step": None, "turn": turn}

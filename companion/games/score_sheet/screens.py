@@ -283,7 +283,8 @@ def _primary(shell: ShellView, cursor: dict, complete: bool) -> ft.Control:
             value=str(cursor["value"]).replace("-", "−"))
         return bar_button(label, lambda e: _send(shell, cursor, cursor["value"]), "cell-save", icon=ft.Icons.CHECK)
     rounds = len(vm.game_state["cells"][cursor["player"]])
-    if sheet["per_round"] and rules.missing(vm.game_state, vm.game_session["config"], range(rounds - 1, rounds)) is None:
+    if sheet["per_round"] and rules.missing(vm.game_state, vm.game_session["config"],
+                                            range(rounds - 1, rounds)) is None:
         return act(vm, "next_round", _("Round {n} is complete: next round").format(n=rounds), lambda e: _next(shell),
                    "next-round", icon=ft.Icons.ARROW_FORWARD, bar=True)
     if complete:

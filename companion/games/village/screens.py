@@ -150,7 +150,8 @@ def death_cards(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
         places = [("chronicle", _("Chronicle (a space is free)")), ("grave", _("Anonymous grave"))]
         if state["phase"] == "final_actions":
             places.append(("removed", _("Out of the game (no space left)")))
-        rows: list[ft.Control] = [heading(_("{name} passed the bridge: a family member dies").format(name=shell.player_name(colour))),
+        dies = _("{name} passed the bridge: a family member dies").format(name=shell.player_name(colour))
+        rows: list[ft.Control] = [heading(dies),
                 text(shell.game_text("death.body"), SMALL),
                 text(_("Number (the lowest visible one dies):"), SMALL),
                 choice_chips(f"death-number-{colour}", [(n, n) for n in numbers], draft["number"],
@@ -381,8 +382,8 @@ def end_check(shell: ShellView) -> ft.Control:
     return card([heading(_("End of the game")),
                  text(_("Did a family member just take the last chronicle space or the last grave? "
                         "Whose was it?"), SMALL),
-                 choice_chips("end-trigger", [(p["colour"], p["name"]) for p in vm.game_session["config"]["players"]], None,
-                              lambda c: vm.dispatch("end_trigger", player=c))], "end-check")
+                 choice_chips("end-trigger", [(p["colour"], p["name"]) for p in vm.game_session["config"]["players"]],
+                              None, lambda c: vm.dispatch("end_trigger", player=c))], "end-check")
 
 
 def action_rules(shell: ShellView) -> list[ft.Control]:
