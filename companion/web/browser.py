@@ -55,12 +55,12 @@ _held: list[asyncio.Future[None]] = []  # the futures that keep the lock: never 
 #: `prepare` imports them before the snapshot (tests/test_build_web.py keeps the list equal to what
 #: companion's modules use).
 FLET_NAMES = ("Alignment", "BaseControl", "Border", "BorderSide", "ButtonStyle", "ClipBehavior", "Colors", "Column",
-              "Container", "Control", "CrossAxisAlignment", "ExpansionTile", "FilePicker", "FilePickerFileType",
-              "FilledButton", "FontWeight", "Icon", "IconButton", "Icons", "Image", "Locale", "LocaleConfiguration",
-              "MainAxisAlignment", "Offset", "OutlinedButton", "Padding", "Page", "Paint", "PaintingStyle",
-              "ProgressBar", "Row", "ScrollMode", "Semantics", "SharedPreferences", "Stack", "Text", "TextAlign",
-              "TextButton", "TextField", "TextOverflow", "TextSpan", "TextStyle", "Theme", "ThemeMode", "UrlLauncher",
-              "Wakelock")
+              "Container", "Control", "CrossAxisAlignment", "Event", "ExpansionTile", "FilePicker",
+              "FilePickerFileType", "FilledButton", "FontWeight", "Icon", "IconButton", "IconData", "Icons", "Image",
+              "Locale", "LocaleConfiguration", "MainAxisAlignment", "Offset", "OutlinedButton", "Padding", "Page",
+              "Paint", "PaintingStyle", "ProgressBar", "Row", "ScrollMode", "Semantics", "SharedPreferences", "Stack",
+              "Text", "TextAlign", "TextButton", "TextField", "TextOverflow", "TextSpan", "TextStyle", "Theme",
+              "ThemeMode", "UrlLauncher", "Wakelock")
 
 
 class Browser:
