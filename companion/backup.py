@@ -268,6 +268,7 @@ def _swap(folder: Path, staging: Path) -> Path | None:
     moves: list[tuple[Path, Path]] = []
     try:
         for path in present:
+            assert aside is not None  # made above, since there is something present
             _move(moves, path, aside / path.name)
         _move(moves, staging / SESSIONS, sessions)  # over an empty one, if one is left
         _move(moves, staging / SETTINGS_COPY, folder / SETTINGS_COPY)

@@ -123,7 +123,7 @@ def _flag(value: Any, where: str, field: str) -> bool:
     return value
 
 
-def _table(data: dict, name: str, optional: bool = False) -> list:
+def _table(data: dict[str, Any], name: str, optional: bool = False) -> list[Any]:
     items = data.get(name, [] if optional else None)
     if not isinstance(items, list) or len(items) > MAX_ITEMS:
         raise Refused(Msg(N_("not a BG Stats export: {name} must be a list of at most {n} entries"),
@@ -131,9 +131,9 @@ def _table(data: dict, name: str, optional: bool = False) -> list:
     return items
 
 
-def _by_id(items: list, name: str, longest: int) -> dict[int, dict]:
+def _by_id(items: list[Any], name: str, longest: int) -> dict[int, dict[str, Any]]:
     """A table's entries by their id, each an object with a whole-number id (once) and a name."""
-    out: dict[int, dict] = {}
+    out: dict[int, dict[str, Any]] = {}
     for i, item in enumerate(items):
         where = f"{name}[{i}]"
         if not isinstance(item, dict):
@@ -170,7 +170,7 @@ def _score(value: Any, where: str) -> int:
                       {"where": where, "field": "score", "low": -SCORE, "high": SCORE}))
 
 
-def check(data: Any) -> list[dict]:
+def check(data: Any) -> list[dict[str, Any]]:
     """The plays of a BG Stats export (a parsed JSON document) as finished games, each `{"game",
     "config", "log" (empty), "status", "created", "result", "details", "imported"}`, in the file's
     order; Refused naming the first fault (nothing is kept)."""
@@ -214,8 +214,8 @@ def check(data: Any) -> list[dict]:
     return out
 
 
-def _play(play: dict, where: str, uuid: str, created: float, minutes: int, place: str, game: dict,
-          players: dict[int, dict], names: dict[str, str]) -> dict:
+def _play(play: dict[str, Any], where: str, uuid: str, created: float, minutes: int, place: str, game: dict[str, Any],
+          players: dict[int, dict[str, Any]], names: dict[str, str]) -> dict[str, Any]:
     scores = play.get("playerScores")
     if not isinstance(scores, list) or not 1 <= len(scores) <= MAX_PLAYERS:
         raise Refused(Msg(N_("{where}: playerScores must list 1 to {n} players"), {"where": where, "n": MAX_PLAYERS}))
@@ -265,7 +265,7 @@ def _play(play: dict, where: str, uuid: str, created: float, minutes: int, place
             "imported": {"source": SOURCE, "uuid": uuid}}
 
 
-def game_of(game: Mapping, names: Mapping[str, str] | None = None) -> str | None:
+def game_of(game: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str | None:
     """Which of the registry's games a BG Stats game is (by BoardGameGeek id, else by name); None: another."""
     for own in own_games():
         if own.bgg_id and game.get("bggId") == own.bgg_id:
@@ -273,7 +273,7 @@ def game_of(game: Mapping, names: Mapping[str, str] | None = None) -> str | None
     return (names if names is not None else _names()).get(_key(game["name"]))
 
 
-def _places(rows: list[dict], lowest: bool) -> list[int]:
+def _places(rows: list[dict[str, Any]], lowest: bool) -> list[int]:
     """The file's ranks where every player has one; else the winners first, then by total (tied
     totals share a place)."""
     if all(row["rank"] > 0 for row in rows):
@@ -285,14 +285,14 @@ def _places(rows: list[dict], lowest: bool) -> list[int]:
         before = order[position - 1] if position else None
         same = before is not None and (rows[before]["winner"], rows[before]["total"]) == (rows[k]["winner"],
                                                                                             rows[k]["total"])
-        places[k] = places[before] if same else position + 1
+        places[k] = places[before] if same and before is not None else position + 1
     return places
 
 
 # -- writing -------------------------------------------------------------------------------------
 
 
-def play_uuid(entry: Mapping) -> str:
+def play_uuid(entry: Mapping[str, Any]) -> str:
     """The play's uuid: the one it was imported with, else one made from the game, its creation time and
     its players (a catalogue entry's, or an import's `config`), which its id is not: an import gives a
     game a new id."""
@@ -304,11 +304,11 @@ def play_uuid(entry: Mapping) -> str:
     return str(uuids.uuid5(NAMESPACE, f"{entry['game']}|{entry['created']!r}|{seats}"))
 
 
-def export(entries: Iterable[Mapping]) -> dict:
+def export(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The finished games (catalogue entries with their summary, oldest first) as a BG Stats export."""
-    games: dict[str, dict] = {}
-    players: dict[str, dict] = {}
-    locations: dict[str, dict] = {}
+    games: dict[str, dict[str, Any]] = {}
+    players: dict[str, dict[str, Any]] = {}
+    locations: dict[str, dict[str, Any]] = {}
     plays = []
     for entry in sorted((e for e in entries if e.get("result")), key=lambda e: (e["created"], e["id"])):
         result = entry["result"]

@@ -68,7 +68,7 @@ class ImportRefused(Exception):
         self.msg = msg
 
 
-def _games(store: Store) -> list[dict]:
+def _games(store: Store) -> list[dict[str, Any]]:
     out = []
     for entry in sorted(store.sessions(), key=lambda e: (e["created"], e["id"])):
         if entry.get("imported"):  # from BG Stats: no log, the result its file gave
@@ -153,13 +153,13 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _fingerprint(game: str, config: Any, log: list) -> str:
+def _fingerprint(game: str, config: Any, log: list[dict[str, Any]]) -> str:
     body = json.dumps([game, config, [{"type": a["type"], "args": a.get("args", {})} for a in log]],
                       sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _marks(game: Mapping) -> set[str]:
+def _marks(game: Mapping[str, Any]) -> set[str]:
     """What tells a stored game from another: its BG Stats play's uuid (the one it came with, or the one
     its export gives it), and for a game with a log its game, configuration and log. Two games that
     share a mark are the same game."""
@@ -184,23 +184,25 @@ def export_bgstats(store: Store) -> str:
     return json.dumps(bgstats.export(entries), ensure_ascii=False, indent=1)
 
 
-def _imported_config(store: Store, entry: dict) -> dict:
+def _imported_config(store: Store, entry: dict[str, Any]) -> dict[str, Any]:
     try:
-        return store.load(entry["id"])["config"]
+        config: dict[str, Any] = store.load(entry["id"])["config"]
+        return config
     except SessionLost:
         return {"players": entry["players"]}
 
 
-def _checked_imported(raw: dict, where: str) -> dict:
+def _checked_imported(raw: dict[str, Any], where: str) -> dict[str, Any]:
     """A game an export holds as imported from BG Stats: its mark, players, result and details."""
     game_id = IMPORT_NAME[raw["game"]]
-    config, result, mark = raw["config"], raw.get("result"), raw["imported"]
+    config, mark = raw["config"], raw["imported"]
+    result: Any = raw.get("result")  # checked below
     players = config.get("players")
     bad = Msg(N_("{where}: an imported game must have its players, its result and no log"), {"where": where})
     try:
         colours = [p["colour"] for p in players]
         names = {p["colour"]: p["name"] for p in players}
-        summary = {"winners": list(result["winners"]),
+        summary: dict[str, Any] = {"winners": list(result["winners"]),
                    "players": [{"colour": r["id"], "name": names[r["id"]], "total": r["total"], "place": r["place"],
                                 "breakdown": r["breakdown"]} for r in result["players"]]}
     except (TypeError, KeyError, AttributeError):
@@ -211,7 +213,10 @@ def _checked_imported(raw: dict, where: str) -> dict:
                 raise ImportRefused(bad)
         except InvalidAction:
             raise ImportRefused(bad) from None
-        summary["kind"], summary["title"] = GAMES[game_id].kind(config)
+        sheet_kind = GAMES[game_id].kind
+        if sheet_kind is None:  # the score sheet names its kind
+            raise ImportRefused(bad)
+        summary["kind"], summary["title"] = sheet_kind(config)
         if config["sheet"]["lowest"]:
             summary["lowest"] = True
     elif set(config) != {"players"}:
@@ -227,7 +232,7 @@ def _checked_imported(raw: dict, where: str) -> dict:
             **({"details": raw["details"]} if raw.get("details") else {})}
 
 
-def _checked_game(raw: Any, where: str) -> dict:
+def _checked_game(raw: Any, where: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ImportRefused(Msg(N_("{where} must be an object"), {"where": where}))
     for key in ("game", "config", "log", "status", "created"):
@@ -319,15 +324,15 @@ def check_json(text: str) -> Checked:
     return Checked(games, sheets)
 
 
-class Checked(list):
+class Checked(list[dict[str, Any]]):
     """The checked games of an export (a list, as `store_new` takes it) and its score sheets."""
 
-    def __init__(self, games: list[dict], sheets: list[dict]):
+    def __init__(self, games: list[dict[str, Any]], sheets: list[dict[str, Any]]):
         super().__init__(games)
         self.sheets = sheets
 
 
-def _checked_sheets(data: dict) -> list[dict]:
+def _checked_sheets(data: dict[str, Any]) -> list[dict[str, Any]]:
     sheets = data.get("sheets", [])
     if not isinstance(sheets, list) or len(sheets) > store_limits.MAX_SHEETS:
         raise ImportRefused(Msg(N_("sheets must be a list of at most {n} score sheets"),
@@ -339,7 +344,7 @@ def _checked_sheets(data: dict) -> list[dict]:
     return sheets
 
 
-def _checked_games(data: dict) -> tuple[list[dict], list[dict]]:
+def _checked_games(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     games = data.get("games")
     if not isinstance(games, list) or len(games) > MAX_GAMES:
         raise ImportRefused(Msg(N_("games must be a list of at most {n} games"), {"n": MAX_GAMES}))
@@ -349,7 +354,7 @@ def _checked_games(data: dict) -> tuple[list[dict], list[dict]]:
         raise ImportRefused(Msg(N_("the file is nested too deeply"))) from None
 
 
-def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
+def store_new(store: Store, checked: list[dict[str, Any]]) -> tuple[int, int]:
     """Store the checked games that are not stored yet, and the score sheets of the file and of its
     games that this device does not keep yet (more than it can keep: ImportRefused, nothing stored).
     Returns (imported, skipped)."""
@@ -367,7 +372,7 @@ def store_new(store: Store, checked: list[dict]) -> tuple[int, int]:
             known |= marks
             new.append(item)
     kept = {sheet["id"] for sheet in store.sheets()}
-    sheets: dict[str, dict] = {}
+    sheets: dict[str, dict[str, Any]] = {}
     for sheet in [*getattr(checked, "sheets", []), *(i["config"]["sheet"] for i in checked if "sheet" in i["config"])]:
         if sheet["id"] and sheet["id"] not in kept:
             sheets.setdefault(sheet["id"], sheet)

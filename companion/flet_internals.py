@@ -17,7 +17,7 @@ checks them against the installed flet-web.
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import flet as ft
@@ -89,7 +89,7 @@ def connection_closing(page: Any) -> bool:
     return connection is None or getattr(connection, "_FletApp__send_queue", True) is None
 
 
-def frame_fault(message: dict[str, Any], registered: bool) -> tuple[str | None, bool]:
+def frame_fault(message: Mapping[str, Any], registered: bool) -> tuple[str | None, bool]:
     """What is wrong with one websocket message from a phone (None: nothing), and whether it is the
     phone's registration. flet-web's own handler lets a frame it cannot read end the connection with a
     traceback; here such a frame is found first: a text frame, bytes that are not msgpack, an action

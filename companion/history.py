@@ -26,23 +26,24 @@ PERIODS = ("month", "year", "all")
 TOP = 10
 
 
-def play_minutes(log: Sequence[Mapping], ended: float | None = None) -> int | None:
+def play_minutes(log: Sequence[Mapping[str, Any]], ended: float | None = None) -> int | None:
     """Minutes from the first action to the last (or to `ended`), as far as the log has its times."""
-    times = [a["at"] for a in log if isinstance(a.get("at"), (int, float)) and not isinstance(a.get("at"), bool)]
+    times: list[float] = [a["at"] for a in log
+                          if isinstance(a.get("at"), (int, float)) and not isinstance(a.get("at"), bool)]
     if not times:
         return None
     end = ended if ended is not None else times[-1]
     return max(0, round((end - times[0]) / 60))
 
 
-def summary(game: GameDef, config: Mapping, state: Mapping, log: Sequence[Mapping] = (),
-            ended: float | None = None) -> dict:
+def summary(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], log: Sequence[Mapping[str, Any]] = (),
+            ended: float | None = None) -> dict[str, Any]:
     """What the history keeps of a finished game: each player's total, place and breakdown; the play
     time (first to last action, in minutes) where the log has the times; a sheet's own key and name;
     and whether the lowest total won."""
     result = game.result(state, config)
     names = {p["colour"]: p["name"] for p in config["players"]}
-    out = {"winners": list(result["winners"]),
+    out: dict[str, Any] = {"winners": list(result["winners"]),
            "players": [{"colour": row["id"], "name": names.get(row["id"], row["id"]), "total": row["total"],
                         "place": row["place"], "breakdown": dict(row["breakdown"])} for row in result["players"]]}
     if game.kind is not None:
@@ -55,24 +56,27 @@ def summary(game: GameDef, config: Mapping, state: Mapping, log: Sequence[Mappin
     return out
 
 
-def kind(entry: Mapping) -> str:
+def kind(entry: Mapping[str, Any]) -> str:
     """The key the statistics count a finished game under: its sheet's, or its game's."""
-    return entry["result"].get("kind") or entry["game"]
+    key: str = entry["result"].get("kind") or entry["game"]
+    return key
 
 
-def minutes(entry: Mapping) -> int | None:
+def minutes(entry: Mapping[str, Any]) -> int | None:
     """A finished game's play time: as the players corrected it, else first to last action."""
     details = entry.get("details") or {}
-    if details.get("minutes") is not None:
-        return details["minutes"]
-    return entry["result"].get("minutes")
+    corrected: int | None = details.get("minutes")
+    if corrected is not None:
+        return corrected
+    measured: int | None = entry["result"].get("minutes")
+    return measured
 
 
 def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _figures(scores: list[int], lowest: bool = False) -> dict:
+def _figures(scores: list[int], lowest: bool = False) -> dict[str, Any]:
     return {"average": round(sum(scores) / len(scores), 1) if scores else None,
             "best": (min(scores) if lowest else max(scores)) if scores else None}
 
@@ -85,8 +89,8 @@ def in_period(created: float, period: str, now: float) -> bool:
     return then.tm_year == today.tm_year and (period == "year" or then.tm_mon == today.tm_mon)
 
 
-def chosen(entries: Iterable[Mapping], period: str = "all", game: str | None = None,
-           now: float | None = None) -> list[Mapping]:
+def chosen(entries: Iterable[Mapping[str, Any]], period: str = "all", game: str | None = None,
+           now: float | None = None) -> list[Mapping[str, Any]]:
     """The finished games of the period (this `month`, this `year`, `all`) and of one game (its key,
     see `kind`; None: every game)."""
     now = time.time() if now is None else now
@@ -94,9 +98,9 @@ def chosen(entries: Iterable[Mapping], period: str = "all", game: str | None = N
             and in_period(e["created"], period, now)]
 
 
-def kinds(entries: Iterable[Mapping]) -> list[dict]:
+def kinds(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Every game the finished games were of (`key`, `game` id, a sheet's `title`), most played first."""
-    seen: dict[str, dict] = {}
+    seen: dict[str, dict[str, Any]] = {}
     for entry in entries:
         if entry.get("result"):
             key = kind(entry)
@@ -106,7 +110,7 @@ def kinds(entries: Iterable[Mapping]) -> list[dict]:
     return sorted(seen.values(), key=lambda k: (-k["plays"], k["key"]))
 
 
-def statistics(entries: Iterable[Mapping]) -> dict:
+def statistics(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Per game (each sheet its own): plays, average and best score, the top 10 scores with player and
     date, the average winning score and play time, and the same per player count. Per player: games,
     wins, win rate, when last played, and per game its plays, wins, average and best score; an
@@ -117,8 +121,8 @@ def statistics(entries: Iterable[Mapping]) -> dict:
     `entries` are catalogue entries; those without a summary (not finished) are left out. Players
     are matched by name (case and spacing ignored); a player's colour is the one he plays most. Where
     the lowest total wins, the best score is the lowest and the top 10 the lowest ten."""
-    games: dict[str, dict] = {}
-    players: dict[str, dict] = {}
+    games: dict[str, dict[str, Any]] = {}
+    players: dict[str, dict[str, Any]] = {}
     versus: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for entry in entries:
         if entry.get("result"):
@@ -134,7 +138,7 @@ def statistics(entries: Iterable[Mapping]) -> dict:
     }
 
 
-def _count_play(entry: Mapping, games: dict[str, dict], players: dict[str, dict],
+def _count_play(entry: Mapping[str, Any], games: dict[str, dict[str, Any]], players: dict[str, dict[str, Any]],
                 versus: dict[tuple[str, str], list[int]]) -> None:
     """One finished game counted into the statistics' tallies (per game, per player, head to head)."""
     result = entry["result"]
@@ -166,7 +170,8 @@ def _count_play(entry: Mapping, games: dict[str, dict], players: dict[str, dict]
         tally[1 if place_a < place_b else 2 if place_b < place_a else 3] += 1
 
 
-def _count_player(players: dict[str, dict], row: Mapping, key: str, win: bool, created: float) -> str:
+def _count_player(players: dict[str, dict[str, Any]], row: Mapping[str, Any], key: str, win: bool,
+                  created: float) -> str:
     """One player's row of a finished game counted into his tally; his key (the name, matched loosely)."""
     who = _key(row["name"])
     person = players.get(who)
@@ -182,11 +187,11 @@ def _count_player(players: dict[str, dict], row: Mapping, key: str, win: bool, c
     return who
 
 
-def _mean(values: list) -> float | None:
+def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 1) if values else None
 
 
-def _game_figures(game: dict) -> dict:
+def _game_figures(game: dict[str, Any]) -> dict[str, Any]:
     """A game's line of the statistics, from its tally; its top 10 (a tie: the earlier first)."""
     pick = heapq.nsmallest if game["lowest"] else heapq.nlargest
     order = (lambda r: (r[0], r[1])) if game["lowest"] else (lambda r: (r[0], -r[1]))
@@ -198,7 +203,7 @@ def _game_figures(game: dict) -> dict:
                        for n, s in sorted(game["counts"].items())]}
 
 
-def _player_figures(person: dict, lowest_of: Mapping[str, bool]) -> dict:
+def _player_figures(person: dict[str, Any], lowest_of: Mapping[str, bool]) -> dict[str, Any]:
     """A player's line of the statistics: an average and best over all only when all are of one game."""
     return {"name": person["name"], "colour": person["colours"].most_common(1)[0][0], "plays": len(person["scores"]),
             "wins": person["wins"], "rate": round(100 * person["wins"] / len(person["scores"])), "last": person["last"],
@@ -208,7 +213,7 @@ def _player_figures(person: dict, lowest_of: Mapping[str, bool]) -> dict:
                       for g, v in sorted(person["games"].items())}}
 
 
-def progression(game: GameDef, config: Mapping, log: list) -> dict[str, Any] | None:
+def progression(game: GameDef, config: Mapping[str, Any], log: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Each player's running score through the game; None for a game without a running score (Princes
     of the Renaissance scores only at the end).
 
@@ -221,7 +226,8 @@ def progression(game: GameDef, config: Mapping, log: list) -> dict[str, Any] | N
         return None
     state = flow.initial(game, config)
     rounds = flow.stage(game, state) is not None
-    points, labels = [game.progress(state, config)], [0]
+    points = [game.progress(state, config)]
+    labels: list[int | str | None] = [0]
     for action in log:
         before = state
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
@@ -55,8 +56,8 @@ _Z_BEFORE_FIELD = re.compile(r"\b([zZ])e? (?=\{(\w+)\})")
 class _CzechTemplate(str):
     """A Czech text with "z {field}" in it: `format()` gives the preposition the form the value needs."""
 
-    def format(self, *args, **kwargs) -> str:
-        def form(match: re.Match) -> str:
+    def format(self, *args: object, **kwargs: object) -> str:
+        def form(match: re.Match[str]) -> str:
             value = kwargs.get(match[2])
             if isinstance(value, bool) or not isinstance(value, int):
                 return match[0]
@@ -157,7 +158,7 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _MONTH_FIRST = frozenset({"US", "CA", "PH", "AS", "GU", "MP", "PR", "UM", "VI"})
 
 
-def browser_region(tags, lang: str) -> str | None:
+def browser_region(tags: Iterable[str], lang: str) -> str | None:
     """The region of the first of the browser's language tags (`navigator.languages`) in `lang`:
     "en-GB" → "GB"; None when no tag of that language names one."""
     for tag in tags:
@@ -207,7 +208,7 @@ def format_when(when: float, lang: str, year: bool = True, clock: bool = False, 
 class Translator:
     """Everything one screen needs to speak one language: UI strings, plurals, rule text."""
 
-    def __init__(self, lang: str, text_lookup, region: str | None = None):
+    def __init__(self, lang: str, text_lookup: Callable[[str, str], str], region: str | None = None):
         self.lang = lang
         self.region = region          # the browser's region, for dates ("en-GB": day first)
         self._t = translations(lang)

@@ -31,11 +31,11 @@ import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import history
 from .engine import flow
-from .engine.model import InvalidAction, Msg, N_
+from .engine.model import GameDef, InvalidAction, Msg, N_
 from .games import GAMES
 from .store import SessionLost, Stale, Store
 
@@ -47,8 +47,8 @@ class Kept(NamedTuple):
     state after that log (shared, so nobody may change it: flow.apply never does; screens only read)."""
 
     version: int
-    log: list
-    state: dict
+    log: list[dict[str, Any]]
+    state: dict[str, Any]
 
 
 class Saved:
@@ -63,10 +63,10 @@ class Saved:
     LIMIT = 64   # games kept; a game not among them is read and replayed when next opened
     EARLIER = 8  # earlier versions of a game whose logs are kept
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.RLock()
         self._games: OrderedDict[str, Kept] = OrderedDict()
-        self._earlier: dict[str, deque[tuple[int, list]]] = {}
+        self._earlier: dict[str, deque[tuple[int, list[dict[str, Any]]]]] = {}
 
     def get(self, sid: str) -> Kept | None:
         with self.lock:
@@ -86,7 +86,7 @@ class Saved:
                 gone, _kept = self._games.popitem(last=False)
                 self._earlier.pop(gone, None)
 
-    def log_at(self, sid: str, version: int) -> list | None:
+    def log_at(self, sid: str, version: int) -> list[dict[str, Any]] | None:
         """The game's log at `version`, while it is the current one or one of the last few."""
         with self.lock:
             kept = self._games.get(sid)
@@ -117,8 +117,8 @@ class Verdict(NamedTuple):
     `refusal` says why; `stale` when the game had moved on since the screen the action came from (then
     `log`, `state` and `version` are the game as it now is, to be shown), `lost` when the game is gone."""
 
-    log: list | None = None
-    state: dict | None = None
+    log: list[dict[str, Any]] | None = None
+    state: dict[str, Any] | None = None
     version: int | None = None
     refusal: Msg | None = None
     stale: bool = False
@@ -129,17 +129,18 @@ class Verdict(NamedTuple):
         return self.refusal is None and not self.stale and not self.lost
 
 
-def _names(config: Mapping) -> dict[str, str]:
+def _names(config: Mapping[str, Any]) -> dict[str, str]:
     return {p["colour"]: p["name"] for p in config["players"]}
 
 
-def _starts(log: list, head: list) -> bool:
+def _starts(log: list[dict[str, Any]], head: list[dict[str, Any]]) -> bool:
     """Whether `log` begins with the actions of `head` (their types and arguments)."""
     return len(log) >= len(head) and all(
         x.get("type") == y.get("type") and x.get("args", {}) == y.get("args", {}) for x, y in zip(log, head))
 
 
-def out_of_date(game, config: Mapping, shown: list | None, log: list, state: Mapping) -> Msg:
+def out_of_date(game: GameDef, config: Mapping[str, Any], shown: list[dict[str, Any]] | None,
+                log: list[dict[str, Any]], state: Mapping[str, Any]) -> Msg:
     """What a phone says when its tap came from a screen the game has left (drawn from the log `shown`,
     None when that version is no longer known): what happened meanwhile (the newest entry since that
     screen) and who acts now (as the header says it, from `state`), and that the tap was not recorded."""
@@ -159,7 +160,8 @@ def out_of_date(game, config: Mapping, shown: list | None, log: list, state: Map
                   "not recorded; this is the game now."))
 
 
-def owner_refusal(game, config: Mapping, state: Mapping, action: Mapping, me: str | None) -> Msg | None:
+def owner_refusal(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any], action: Mapping[str, Any],
+                  me: str | None) -> Msg | None:
     """Table mode: why a phone that belongs to `me` may not make `action` (None: it may). A player's
     personal action (a bid, a pass) is made only for that player, and an action that is one player's
     to make now (ending his turn) only by that player's phone."""
@@ -178,7 +180,8 @@ def owner_refusal(game, config: Mapping, state: Mapping, action: Mapping, me: st
     return None
 
 
-def finished_result(game, config: Mapping, state: Mapping, log: list) -> dict | None:
+def finished_result(game: GameDef, config: Mapping[str, Any], state: Mapping[str, Any],
+                    log: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The summary the history keeps of a game whose state is over (None: it is not), from its log with
     every action's time (the play time)."""
     return history.summary(game, config, state, log) if state.get("phase") == "over" else None
@@ -191,7 +194,7 @@ class Referee:
         self.store = store
         self.saved = saved(store)
 
-    def opened(self, session: Mapping) -> Kept:
+    def opened(self, session: Mapping[str, Any]) -> Kept:
         """A game as just read from its file (`store.load`): the one kept in memory when it is this very
         version (every phone on a game shares one copy of a long log), else its log replayed (kept from
         now on). May raise what a replay of a damaged file raises (store.CANNOT_REPLAY)."""
@@ -203,7 +206,7 @@ class Referee:
                 self.saved.put(session["id"], kept)
             return kept
 
-    def current(self, sid: str, game_id: str, config: Mapping) -> Kept:
+    def current(self, sid: str, game_id: str, config: Mapping[str, Any]) -> Kept:
         """The game as this process knows it; read from its file when it is not kept here (raises
         SessionLost when it is gone)."""
         with self.saved.lock:
@@ -213,7 +216,7 @@ class Referee:
                 self.saved.put(sid, kept)
             return kept
 
-    def submit(self, sid: str, game_id: str, config: Mapping, shown: int, action: dict,
+    def submit(self, sid: str, game_id: str, config: Mapping[str, Any], shown: int, action: dict[str, Any],
                me: str | None = None) -> Verdict:
         """Record `action`, tapped on a screen drawn from version `shown` of the game, by a phone that
         belongs to `me` (None: to nobody, it acts for anyone)."""
@@ -248,7 +251,7 @@ class Referee:
                 return Verdict(log, new, version)
             return self._stale(sid, game, config, shown, self.current(sid, game_id, config))
 
-    def undo(self, sid: str, game_id: str, config: Mapping, shown: int) -> Verdict:
+    def undo(self, sid: str, game_id: str, config: Mapping[str, Any], shown: int) -> Verdict:
         """Take back the last entry (with the steps moved through since it), if the game is still at the
         version of the screen `shown`: two Undo taps on one screen undo one entry."""
         game = GAMES[game_id]
@@ -276,11 +279,12 @@ class Referee:
             self._follow(sid, kept.state, state, result)
             return Verdict(log, state, version)
 
-    def _stale(self, sid: str, game, config: Mapping, shown: int, kept: Kept) -> Verdict:
+    def _stale(self, sid: str, game: GameDef, config: Mapping[str, Any], shown: int, kept: Kept) -> Verdict:
         return Verdict(kept.log, kept.state, kept.version, out_of_date(game, config, self.saved.log_at(sid, shown),
                                                                        kept.log, kept.state), stale=True)
 
-    def _follow(self, sid: str, before: Mapping, after: Mapping, result: dict | None) -> None:
+    def _follow(self, sid: str, before: Mapping[str, Any], after: Mapping[str, Any],
+                result: dict[str, Any] | None) -> None:
         """The catalogue's entry follows the game's file, which the store has just written: finished with
         its result, a finished game's result corrected, or active again after an undo (written only
         when it changes). The game's file holds the truth: a catalogue that could not be written (a kill,
@@ -291,6 +295,6 @@ class Referee:
             except OSError as error:
                 logger.warning("the list of games could not follow game %s: %s", sid, error)
 
-    def _reread(self, sid: str, game_id: str, config: Mapping) -> Kept:
+    def _reread(self, sid: str, game_id: str, config: Mapping[str, Any]) -> Kept:
         session = self.store.load(sid)
         return Kept(session["version"], session["log"], flow.replay(GAMES[game_id], config, session["log"]))

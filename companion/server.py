@@ -2,6 +2,8 @@
 the history screen's buttons use, and the web client's files served fast to phones."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import contextlib
 import gzip
 import hashlib
@@ -21,6 +23,10 @@ from .engine.model import N_
 from .i18n import LANGUAGES, translations
 from .store import Store
 from .ui.app import make_main
+
+if TYPE_CHECKING:  # the server's libraries, imported where they are used
+    from fastapi import FastAPI
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +121,7 @@ def lost_connection_script() -> str:
 </script>""" % (json.dumps(words, ensure_ascii=False).replace("</", "<\\/"), LOST_AFTER))
 
 
-def add_downloads(app, store: Store, data_dir: str) -> None:
+def add_downloads(app: FastAPI, store: Store, data_dir: str) -> None:
     """/download/games.csv, games-excel-cs.csv (`;` and decimal commas), games.json and backup.zip: what `companion export` and `companion backup`
     write, for the history screen's buttons (in table mode behind the same gate as the app); and
     /download/game-<id>.json, one game's file, for a damaged game."""
@@ -123,7 +129,7 @@ def add_downloads(app, store: Store, data_dir: str) -> None:
 
     from . import backup, exchange
 
-    def attachment(body, media: str, name: str) -> Response:
+    def attachment(body: str | bytes, media: str, name: str) -> Response:
         stamp = time.strftime("%Y%m%d-%H%M")
         return Response(body, media_type=media,
                         headers={"Content-Disposition": f'attachment; filename="companion-{stamp}-{name}"'})
@@ -170,7 +176,7 @@ class ClientFiles:
       ETag and 304 Not Modified, a few hundred bytes instead of the file.
     Anything else (the websocket, uploads) goes on to flet's app."""
 
-    def __init__(self, app, web_dir: str | Path, cache_root: str | Path, websocket_path: str = "/ws"):
+    def __init__(self, app: ASGIApp, web_dir: str | Path, cache_root: str | Path, websocket_path: str = "/ws"):
         self.app = app
         self.web = Path(web_dir)
         self.version, self.folder = _build(self.web, Path(cache_root), websocket_path)
@@ -194,7 +200,7 @@ class ClientFiles:
         digest = hashlib.sha1(f"{self.version}/{rel}".encode()).hexdigest()[:20]
         self.files[rel] = ClientFile(path, gzipped if gzipped.is_file() else None, media.encode(), digest)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
             return await self.app(scope, receive, send)
         path = scope["path"]
@@ -217,7 +223,7 @@ class ClientFiles:
             return await self.app(scope, receive, send)
         return await self._send(scope, send, found, cache)
 
-    async def _send(self, scope, send, found: ClientFile, cache: bytes) -> None:
+    async def _send(self, scope: Scope, send: Send, found: ClientFile, cache: bytes) -> None:
         import anyio
 
         headers = dict(scope.get("headers", []))
@@ -230,7 +236,7 @@ class ClientFiles:
             await send({"type": "http.response.start", "status": 304, "headers": common})
             await send({"type": "http.response.body", "body": b""})
             return
-        body = await anyio.to_thread.run_sync((found.gzipped if gzipped else found.path).read_bytes)
+        body = await anyio.to_thread.run_sync((found.gzipped if gzipped and found.gzipped else found.path).read_bytes)
         response = [(b"content-type", found.media), (b"content-length", str(len(body)).encode()), *common]
         if gzipped:
             response.append((b"content-encoding", b"gzip"))
@@ -245,15 +251,15 @@ class Departures:
     that left while frames were still on their way made the send raise, the session was never
     marked (it stayed, and was drawn on every save, for good) and a traceback was logged."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
         gone = False
 
-        async def send_unless_gone(message):
+        async def send_unless_gone(message: Message) -> None:
             nonlocal gone
             if gone and message["type"] == "websocket.send":
                 return
@@ -278,10 +284,10 @@ class Arrivals:
     a websocket that does not register within `REGISTER_WITHIN` seconds is closed, and one that
     closes before it registers is let go (its handler cancelled) at once."""
 
-    def __init__(self, app, register_within: float = REGISTER_WITHIN, bad_frames: int = BAD_FRAMES):
+    def __init__(self, app: ASGIApp, register_within: float = REGISTER_WITHIN, bad_frames: int = BAD_FRAMES):
         self.app, self.register_within, self.bad_frames = app, register_within, bad_frames
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
         import asyncio
@@ -290,7 +296,7 @@ class Arrivals:
         registered, bad, closed = asyncio.Event(), 0, False
         left = asyncio.Event()  # gone before it registered
 
-        async def close(reason: str) -> dict:
+        async def close(reason: str) -> dict[str, Any]:
             nonlocal closed
             log.warning("websocket from %s closed: %s", client, reason)
             closed = True
@@ -298,11 +304,11 @@ class Arrivals:
                 await send({"type": "websocket.close", "code": 1008})
             return {"type": "websocket.disconnect", "code": 1008}
 
-        async def send_unless_closed(message):
+        async def send_unless_closed(message: Message) -> None:
             if not (closed and message["type"] in ("websocket.send", "websocket.close")):
                 await send(message)
 
-        async def checked_receive():
+        async def checked_receive() -> Message:
             nonlocal bad
             while True:
                 message = await receive()
@@ -447,13 +453,13 @@ def cache_root() -> Path:
     return Path(os.environ.get("COMPANION_CACHE_DIR") or platformdirs.user_cache_dir("companion", appauthor=False))
 
 
-def web_app(store: Store, data_dir: str, join: str | None = None, session_timeout: int = SESSION_TIMEOUT):
+def web_app(store: Store, data_dir: str, join: str | None = None, session_timeout: int = SESSION_TIMEOUT) -> FastAPI:
     """The whole web app: the download routes, then the client's files and the page, then flet's app
     (the websocket every tab talks over)."""
     import flet_web
     import flet_web.fastapi as flet_fastapi
 
-    app = flet_fastapi.FastAPI()
+    app: FastAPI = flet_fastapi.FastAPI()
     add_downloads(app, store, data_dir)
     flet = flet_fastapi.app(make_main(store, join), no_cdn=True, session_timeout_seconds=session_timeout)
     app.mount("/", ClientFiles(Arrivals(Departures(flet)), flet_web.get_package_web_dir(), cache_root()))

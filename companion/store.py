@@ -14,7 +14,7 @@ from typing import Any
 
 from . import history
 from .engine import flow
-from .engine.model import InvalidAction, Msg, N_
+from .engine.model import GameDef, InvalidAction, Msg, N_
 from .games import GAME_IDS, GAMES
 from .games.score_sheet.rules import check_sheet
 from .storage import Storage
@@ -49,7 +49,7 @@ class Store(Storage):
 
     games = frozenset(GAME_IDS)
 
-    def project(self, sid: str, document: dict) -> dict:
+    def project(self, sid: str, document: dict[str, Any]) -> dict[str, Any]:
         """The catalogue entry a game's file implies; a file from before versions (its status not
         written down) is replayed: finished, with its result recomputed, when its log ends the game;
         active otherwise, also when the log cannot be replayed (opening it then says it is damaged)."""
@@ -69,7 +69,7 @@ class Store(Storage):
     def sheet_fault(self, sheet: Any) -> Msg | None:
         return sheet_fault(sheet)
 
-    def load(self, sid: str) -> dict:
+    def load(self, sid: str) -> dict[str, Any]:
         """A game as `Storage.load` reads it, its configuration completed (`completed`): a game played
         here (one imported from BG Stats has only its players, and no screen but its result)."""
         session = super().load(sid)
@@ -78,7 +78,7 @@ class Store(Storage):
         return session
 
 
-def completed(game, config: dict) -> dict:
+def completed(game: GameDef, config: dict[str, Any]) -> dict[str, Any]:
     """A stored configuration with what the game's new-game check fills in and the file lacks (a setting
     added to the game after the file was written, a hand-edited file), so every screen finds its keys;
     what the file holds stays as it is. A configuration the check refuses is left as it is (opening it
@@ -87,7 +87,8 @@ def completed(game, config: dict) -> dict:
         checked = game.new_config(config)
     except CANNOT_REPLAY:
         return config
-    return _filled(config, checked)
+    filled: dict[str, Any] = _filled(config, checked)
+    return filled
 
 
 def _filled(stored: Any, checked: Any) -> Any:
@@ -121,7 +122,7 @@ def sheet_fault(doc: Any) -> Msg | None:
                                            {"reason": Msg(N_("its names have extra spaces"))})
 
 
-def replay_fault(document: dict) -> Msg | None:
+def replay_fault(document: dict[str, Any]) -> Msg | None:
     """What stops a game file (a document `session_fault` finds right) from being opened, as an import
     checks a game (None: nothing): a configuration the game's new-game check refuses, an action or a
     configuration larger than the app makes, or a log the engine cannot replay, naming the action."""

@@ -20,8 +20,11 @@ import io
 import re
 import secrets
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
+
+if TYPE_CHECKING:  # starlette is the server's (the phone-alone archive has no server)
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
 COOKIE = "companion_table"
 LOOPBACK = ("127.0.0.1", "::1")
@@ -217,11 +220,11 @@ class TableGate:
     """ASGI middleware in front of the app: only the server's own addresses are answered (Host, Origin);
     with a `token` (table mode) the join link admits a phone, nothing else does."""
 
-    def __init__(self, app, token: str | None, hosts: Iterable[str], port: int, trust_loopback: bool = True):
+    def __init__(self, app: ASGIApp, token: str | None, hosts: Iterable[str], port: int, trust_loopback: bool = True):
         self.app, self.token, self.port, self.trust_loopback = app, token, port, trust_loopback
         self.hosts = {host.lower() for host in hosts}
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         if not self._own_address(scope):
@@ -237,7 +240,7 @@ class TableGate:
             return await self.app(scope, receive, send)
         return await self._refuse(scope, send, REFUSAL)
 
-    def _own_address(self, scope) -> bool:
+    def _own_address(self, scope: Scope) -> bool:
         """The request names this server (Host) and, if it says where it comes from (Origin), comes
         from a page of this server."""
         headers = scope.get("headers", [])
@@ -256,21 +259,21 @@ class TableGate:
         split = _host_and_port(value, default_port)
         return split is not None and split[0] in self.hosts and split[1] == self.port
 
-    def _admitted(self, scope) -> bool:
+    def _admitted(self, scope: Scope) -> bool:
         client = scope.get("client") or ("", 0)
-        if self.trust_loopback and client[0] in LOOPBACK:
+        if self.trust_loopback and client[0] in LOOPBACK or self.token is None:
             return True
         token = self.token.encode()
         return any(hmac.compare_digest(value, token) for value in _cookies(scope.get("headers", []), COOKIE.encode()))
 
-    async def _admit(self, send) -> None:
+    async def _admit(self, send: Send) -> None:
         cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
         await send({"type": "http.response.start", "status": 303,
                     "headers": [(b"location", b"/"), (b"set-cookie", cookie.encode()),
                                 (b"cache-control", b"no-store"), (b"content-length", b"0")]})
         await send({"type": "http.response.body", "body": b""})
 
-    async def _refuse(self, scope, send, page: str) -> None:
+    async def _refuse(self, scope: Scope, send: Send, page: str) -> None:
         if scope["type"] == "websocket":  # closed before it is accepted: the handshake gets a 403
             await send({"type": "websocket.close", "code": 1008})
             return

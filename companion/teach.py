@@ -80,55 +80,56 @@ def _own(game_id: str, name: str) -> Callable[..., Any] | None:
     return found
 
 
-def group(game_id: str, config: Mapping) -> str:
+def group(game_id: str, config: Mapping[str, Any]) -> str:
     """The group at the table for a game: the game and the players' names (any order, any case)."""
     names = sorted(" ".join(p["name"].split()).casefold() for p in config["players"])
     return "|".join([game_id, *names])
 
 
-def variant(game_id: str, config: Mapping) -> str | None:
+def variant(game_id: str, config: Mapping[str, Any]) -> str | None:
     """The variant whose own teaching texts come first (None: the game's texts serve every variant)."""
     own = _own(game_id, "variant")
     return own(config) if own else None
 
 
-def _ref(game_id: str, config: Mapping, tail: str) -> Ref:
+def _ref(game_id: str, config: Mapping[str, Any], tail: str) -> Ref:
     """`teach.<tail>`, or the variant's own `teach.<variant>.<tail>` where it has one."""
     played = variant(game_id, config)
     key = f"{game_id}.teach.{played}.{tail}"
     return Ref(key if played and key in _texts(game_id) else f"{game_id}.teach.{tail}")
 
 
-def card(game_id: str, which: str, config: Mapping) -> tuple[Ref, Ref]:
+def card(game_id: str, which: str, config: Mapping[str, Any]) -> tuple[Ref, Ref]:
     """A card's title and body (one of `CARDS`, or `END`)."""
     return _ref(game_id, config, f"card.{which}.title"), _ref(game_id, config, f"card.{which}.body")
 
 
-def setup_why(game_id: str, item_id: str, config: Mapping) -> Ref:
+def setup_why(game_id: str, item_id: str, config: Mapping[str, Any]) -> Ref:
     """"What is this for" of a setup item (items that differ only by player count share one line)."""
     family = re.sub(r"_\d+$", "", item_id)
     return _ref(game_id, config, f"setup.{family}")
 
 
-def recap(game_id: str, config: Mapping) -> list[Ref]:
+def recap(game_id: str, config: Mapping[str, Any]) -> list[Ref]:
     """The three lines after round 1."""
     return [_ref(game_id, config, f"recap.{i}") for i in (1, 2, 3)]
 
 
-def round_of(game_id: str, state: Mapping, log: list) -> int:
+def round_of(game_id: str, state: Mapping[str, Any], log: list[dict[str, Any]]) -> int:
     """The round the game is in (a game's teach.py may count otherwise: Princes by the decade,
     Carcassonne by the lap of turns)."""
     own = _own(game_id, "round_of")
-    return own(state, log) if own else state["round"]
+    found: int = own(state, log) if own else state["round"]
+    return found
 
 
-def first_round(game_id: str, state: Mapping, log: list) -> bool:
+def first_round(game_id: str, state: Mapping[str, Any], log: list[dict[str, Any]]) -> bool:
     """Setup or round 1: the time teaching is open."""
     return state.get("phase") == "setup" or (state.get("phase") not in ("over", "final", "scoring", "tally")
                                              and round_of(game_id, state, log) == 1)
 
 
-def step(game_id: str, config: Mapping, state: Mapping) -> str | None:
+def step(game_id: str, config: Mapping[str, Any], state: Mapping[str, Any]) -> str | None:
     """The step whose "how to do it" and "why it matters" are shown (None: none)."""
     if state.get("phase") == "setup":
         return None
@@ -136,7 +137,7 @@ def step(game_id: str, config: Mapping, state: Mapping) -> str | None:
     return own(config, state) if own else state.get("step")
 
 
-def round_steps(game_id: str, config: Mapping) -> list[str]:
+def round_steps(game_id: str, config: Mapping[str, Any]) -> list[str]:
     """The steps of a round in order, as `step` names them: the list that keeps every step's "how to
     do it" one tap away, also a step the group went past without stopping."""
     own = _own(game_id, "round_steps")
@@ -147,7 +148,7 @@ def round_steps(game_id: str, config: Mapping) -> list[str]:
     return list(dict.fromkeys(s for s in named if s))
 
 
-def turns_ended(game_id: str, log: list) -> int:
+def turns_ended(game_id: str, log: list[dict[str, Any]]) -> int:
     """The turns ended so far in a game whose turns go through the same steps again (its `TURN_ENDS`;
     0 in the others): a step's card open on its first showing comes folded on the next turn."""
     ends = getattr(_part(game_id), "TURN_ENDS", ())
@@ -159,7 +160,7 @@ def how(game_id: str, step_id: str) -> tuple[Ref, Ref]:
     return Ref(f"{game_id}.teach.step.{step_id}.how"), Ref(f"{game_id}.teach.step.{step_id}.why")
 
 
-def _names(config: Mapping) -> dict[str, str]:
+def _names(config: Mapping[str, Any]) -> dict[str, str]:
     return {p["colour"]: p["name"] for p in config["players"]}
 
 
@@ -167,7 +168,7 @@ def _names(config: Mapping) -> dict[str, str]:
 # On the spot: each time an event happens, with this table's names and numbers
 
 
-def explain(game_id: str, config: Mapping, state: Mapping, log: list) -> list[Msg]:
+def explain(game_id: str, config: Mapping[str, Any], state: Mapping[str, Any], log: list[dict[str, Any]]) -> list[Msg]:
     """The explanation of the event the state shows (empty when there is none to explain)."""
     own = _own(game_id, "explain")
     return own(config, state, _names(config), log) if own else []

@@ -563,7 +563,8 @@ def test_a_game_whose_screen_fails_to_draw_is_shown_damaged_never_a_frozen_tab(t
 
     def fails(shell):
         raise KeyError("corrections")
-    monkeypatch.setattr(carcassonne_screens, "round_screen", fails)
+    monkeypatch.setattr(carcassonne_screens, "SCREENS", dataclasses.replace(carcassonne_screens.SCREENS,
+                                                                            round_screen=fails))
     assert vm.dispatch("meeple", player="red", delta=1)   # recorded; its screen cannot be drawn
     assert vm.route == "home" and vm.damaged == sid and vm.problem.text.startswith("This game is damaged")
     assert {"problem", "damaged-file", "damaged-delete"} <= set(identifiers(shell.page.controls))

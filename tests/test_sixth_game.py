@@ -108,6 +108,7 @@ FILES = {
         """The toy's screens: the players' form, a button per player, the end."""
         from __future__ import annotations
 
+        from companion.ui.screen_contract import GameScreenHooks
         from companion.ui.widgets import Screen, act, create_button
 
         from . import rules
@@ -137,7 +138,8 @@ FILES = {
                           act(vm, "finish", _("Show the winner"), lambda e: vm.dispatch("finish"), "finish", bar=True))
 
 
-        final_screen = round_screen
+        SCREENS = GameScreenHooks(new_game_form=new_game_form, round_screen=round_screen, category=category,
+                                  final_screen=round_screen)
     ''',
     "examples.py": '''
         """The toy's script, configurations and random games' arguments."""

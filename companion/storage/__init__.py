@@ -38,7 +38,6 @@ from __future__ import annotations
 import contextlib
 import shutil
 import threading
-from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ from ..messages import Msg
 from .catalogue import Catalogue
 from .checks import imported_fault, is_game, sheet_shape_fault
 from .damaged import DamagedFiles
-from .files import INDEX, SESSIONS, STAGING, TEXTS, SessionLost, folder_lock
+from .files import INDEX, SESSIONS, STAGING, TEXTS, SessionLost, Stamp, folder_lock
 from .imports import Imports
 from .journal import Journal, Journals, version_of
 from .trash import TRASH, Trash
@@ -62,9 +61,6 @@ class Storage(Catalogue, Journals, Imports, Trash, DamagedFiles):
     (trash.py), damaged files (damaged.py); the files themselves and their locks are files.py, what
     they may hold checks.py."""
 
-    #: The ids of the games there are (None: any id); an entry or a file of another game is not shown.
-    games: Collection[str] | None = None
-
     def __init__(self, data_dir: str | Path | None):
         self._lock = threading.RLock()
         self._memory: dict[str, TinyDB] | None = {} if data_dir is None else None
@@ -72,12 +68,12 @@ class Storage(Catalogue, Journals, Imports, Trash, DamagedFiles):
         self.notices: list[Msg] = []
         self._sessions: dict[str, TinyDB] = {}
         self._journals: dict[str, Journal] = {}  # as last read or written, by session
-        self._checked: dict[str, dict] = {}  # catalogue entries found right, by key, as last read
+        self._checked: dict[str, dict[str, Any]] = {}  # catalogue entries found right, by key, as last read
         self._skipped: set[str] = set()
-        self._deleted: dict[str, dict] = {}  # deleted games that can be had back: their catalogue entries
+        self._deleted: dict[str, dict[str, Any]] = {}  # deleted games that can be had back: their catalogue entries
         self._trash: dict[str, TinyDB] = {}  # (in memory) their sessions
         self._settings: dict[str, Any] = {}
-        self._settings_stamp: tuple | None = None  # settings.json as last read or written
+        self._settings_stamp: Stamp | None = None  # settings.json as last read or written
         if self.dir is not None:
             (self.dir / SESSIONS).mkdir(parents=True, exist_ok=True)
         self._writing = folder_lock(self.dir) if self.dir is not None else contextlib.nullcontext()
@@ -104,7 +100,7 @@ class Storage(Catalogue, Journals, Imports, Trash, DamagedFiles):
         """What is wrong with a saved score sheet (None: nothing); here its shape only."""
         return sheet_shape_fault(sheet)
 
-    def load(self, sid: str) -> dict:
+    def load(self, sid: str) -> dict[str, Any]:
         """A game: `{"id", "game", "config", "log", "version"}` (and `imported`, a game from BG Stats);
         raises SessionLost if unreadable or not the shape the app writes."""
         with self._lock:

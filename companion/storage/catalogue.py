@@ -20,15 +20,16 @@ from .. import texts as text_data
 from ..messages import InvalidAction, Msg, N_, P_
 from .checks import MAX_SHEETS, SESSION_ID, details_fault, entry_fault, imported_fault, setting_fault, \
     settings_of
+from .parts import StorageParts
 from .files import INDEX, SESSIONS, SETTINGS_COPY, stamp_of, write_json
 from .journal import JOURNAL, stored_game
 
 
-class Catalogue:
+class Catalogue(StorageParts):
     """The part of `Store` that keeps the catalogue and the rule texts (a mixin: it uses the locks,
-    folders and caches `Store.__init__` sets)."""
+    folders and caches `Storage.__init__` sets: StorageParts)."""
 
-    def project(self, sid: str, document: dict) -> dict:
+    def project(self, sid: str, document: dict[str, Any]) -> dict[str, Any]:
         """The catalogue entry a game's file implies (`document`: its TinyDB document with its journal
         folded in): finished with its result when its file says so, abandoned when it was let go, else
         active. A file from before versions does not say whether its game is finished: the app's Store
@@ -41,10 +42,10 @@ class Catalogue:
             return dict(entry, status="finished", result=meta["result"])
         return dict(entry, status="abandoned") if meta.get("abandoned") is True else entry
 
-    def _projected(self, sid: str) -> tuple[dict, dict] | None:
+    def _projected(self, sid: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """A game's file and the entry it implies, if its file can be read and the entry is right."""
         try:
-            document = stored_game(self.dir, sid)
+            document = stored_game(self.folder, sid)
             entry = self.project(sid, document)
         except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
             return None
@@ -57,8 +58,9 @@ class Catalogue:
         catalogue rebuilt whole also takes back the score sheets its games were played on."""
         table = self._index.table("sessions")
         listed = {doc.get("id") for doc in table.all()}
-        found, sheets = [], {}
-        for path in sorted((self.dir / SESSIONS).glob("*.json")):
+        found: list[dict[str, Any]] = []
+        sheets: dict[str, dict[str, Any]] = {}
+        for path in sorted((self.folder / SESSIONS).glob("*.json")):
             if path.stem in listed or not SESSION_ID.fullmatch(path.stem):
                 continue
             projected = self._projected(path.stem)
@@ -83,7 +85,7 @@ class Catalogue:
         game's write and the catalogue's (a game finished, or its finish undone, a moment before) leaves
         its entry behind its file. Only those files are read: the games played since the catalogue's
         last change."""
-        since = stamp_of(self.dir / INDEX)
+        since = stamp_of(self.folder / INDEX)
         if since is None:
             return
         table = self._index.table("sessions")
@@ -92,7 +94,7 @@ class Catalogue:
             sid = doc.get("id")
             if not isinstance(sid, str) or not SESSION_ID.fullmatch(sid) or doc.get("status") == "damaged":
                 continue
-            stamps = [stamp_of(self.dir / SESSIONS / f"{sid}{suffix}") for suffix in (".json", JOURNAL)]
+            stamps = [stamp_of(self.folder / SESSIONS / f"{sid}{suffix}") for suffix in (".json", JOURNAL)]
             if all(stamp is None or stamp[2] < since[2] for stamp in stamps):
                 continue
             projected = self._projected(sid)
@@ -110,7 +112,7 @@ class Catalogue:
     def _read_settings(self) -> None:
         """The settings as `settings.json` holds them; where it cannot be read (a folder from before it
         held them, a damaged file), as the catalogue held them, written back to their own file."""
-        kept: list[dict] | None = None
+        kept: list[dict[str, Any]] | None = None
         if self.dir is None:
             kept = settings_of(self._index.table("settings").all())
         else:
@@ -134,7 +136,7 @@ class Catalogue:
             self._read_settings()
         return self._settings
 
-    def _insert(self, tables: dict[str, list[dict]]) -> None:
+    def _insert(self, tables: dict[str, list[dict[str, Any]]]) -> None:
         """Add documents to several tables of the catalogue in one write (all of them, or none)."""
         tables = {name: docs for name, docs in tables.items() if docs}
         if not tables:
@@ -199,14 +201,14 @@ class Catalogue:
                 self._settings_stamp = stamp_of(self.dir / SETTINGS_COPY)
             self._settings = settings
 
-    def settings(self) -> list[dict]:
+    def settings(self) -> list[dict[str, Any]]:
         """Every setting that is right, as `settings.json` and a backup keep them."""
         with self._lock:
             return settings_of({"name": k, "value": v} for k, v in self._current_settings().items())
 
     # -- sessions ------------------------------------------------------------------------------
 
-    def create_session(self, game: str, config: dict) -> str:
+    def create_session(self, game: str, config: dict[str, Any]) -> str:
         sid = uuid.uuid4().hex[:12]
         meta = {"game": game, "config": config, "created": time.time()}
         with self._lock, self._writing:
@@ -216,7 +218,7 @@ class Catalogue:
             self._index.table("sessions").insert(entry_of(sid, meta))
         return sid
 
-    def sessions(self, status: str | None = None) -> list[dict]:
+    def sessions(self, status: str | None = None) -> list[dict[str, Any]]:
         """Catalogue entries, newest first (optionally only those with `status`). An entry of the
         wrong shape (a hand-edited or foreign catalogue) is left out, with a notice the first time."""
         with self._lock:
@@ -236,7 +238,7 @@ class Catalogue:
                     docs.append(dict(doc))
             return sorted(docs, key=lambda d: d["created"], reverse=True)
 
-    def set_status(self, sid: str, status: str, result: dict | None = None) -> None:
+    def set_status(self, sid: str, status: str, result: dict[str, Any] | None = None) -> None:
         """A game's entry follows its file: active → finished (with the summary the history keeps), a
         finished game's result corrected, and back on undo; written to the catalogue only when it
         changes, never on an ordinary tap."""
@@ -246,13 +248,13 @@ class Catalogue:
             if doc is not None and (doc["status"] != status or doc.get("result") != result):
                 table.update({"status": status, "result": result}, doc_ids=[doc.doc_id])
 
-    def set_results(self, results: dict[str, dict]) -> None:
+    def set_results(self, results: dict[str, dict[str, Any]]) -> None:
         """Summaries of finished games archived before the history existed, in one write."""
         with self._lock, self._writing:
             self._index.table("sessions").update(lambda doc: doc.update(result=results[doc["id"]]),
                                                  Query().id.one_of(list(results)))
 
-    def set_details(self, sid: str, details: dict) -> None:
+    def set_details(self, sid: str, details: dict[str, Any]) -> None:
         """A finished game's play time in minutes (None: first to last action), place and note: in the
         catalogue (the history reads it) and in the game's own file (a rebuilt catalogue keeps it)."""
         with self._lock, self._writing:
@@ -261,13 +263,13 @@ class Catalogue:
 
     # -- our sheets: the score sheets of this device (games/score_sheet.py), kept with the games ---
 
-    def sheets(self) -> list[dict]:
+    def sheets(self) -> list[dict[str, Any]]:
         """The saved score sheets, by name; a damaged one is left out."""
         with self._lock:
             docs = [dict(doc) for doc in self._index.table("sheets").all() if self.sheet_fault(doc) is None]
         return sorted(docs, key=lambda d: d["name"].casefold())
 
-    def save_sheet(self, sheet: dict) -> dict:
+    def save_sheet(self, sheet: dict[str, Any]) -> dict[str, Any]:
         """Keep a sheet (a new one gets its id); the same id replaces the stored sheet. Returns it.
         InvalidAction when the device keeps MAX_SHEETS already."""
         with self._lock, self._writing:
@@ -279,7 +281,7 @@ class Catalogue:
         return sheet
 
 
-def entry_of(sid: str, meta: dict) -> dict:
+def entry_of(sid: str, meta: dict[str, Any]) -> dict[str, Any]:
     """A game's catalogue entry; with the configuration's own title (a score sheet's name) and the
     finished game's details, where it has them."""
     config = meta["config"]
@@ -294,6 +296,6 @@ def entry_of(sid: str, meta: dict) -> dict:
 
 
 
-def _differs(listed: dict, projected: dict) -> bool:
+def _differs(listed: dict[str, Any], projected: dict[str, Any]) -> bool:
     """Whether a catalogue entry is behind what its game's file implies (its status, result, details)."""
     return any(listed.get(key) != projected.get(key) for key in ("status", "result", "details"))

@@ -5,8 +5,8 @@ to know: the checks that need it take the game ids, or live above storage (compa
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any, TypeGuard
 
 from .. import table as table_mode
 from .. import texts as text_data
@@ -20,7 +20,7 @@ STATUSES = ("active", "finished", "damaged", "abandoned")
 LATEST = 4_102_444_800
 
 
-def is_document(data: Any) -> bool:
+def is_document(data: Any) -> TypeGuard[dict[str, Any]]:
     """A TinyDB document: tables by name, each of documents (objects) by numeric id."""
     return isinstance(data, dict) and all(
         isinstance(table, dict) and all(key.isdecimal() and isinstance(doc, dict) for key, doc in table.items())
@@ -32,7 +32,7 @@ def is_time(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < LATEST
 
 
-def is_whole(value: Any) -> bool:
+def is_whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10 ** 9
 
 
@@ -72,18 +72,19 @@ def entry_fault(entry: Any, games: Collection[str] | None = None) -> Msg | None:
     """What is wrong with a catalogue entry (None: nothing); `games`: the ids of the games there are."""
     if not isinstance(entry, dict):
         return Msg(N_("an entry must be an object"))
-    checks = [("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
-              ("game", lambda v: is_game(v, games), N_("game must name one of the games")),
-              ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
-              ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
-              ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
-              ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
-              ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
-              ("details", lambda v: details_fault(v) is None,
-               N_("details must be a play time in minutes, a place and a note")),
-              ("imported", lambda v: isinstance(v, dict) and set(v) == {"source", "uuid"} and v["source"] == "bgstats"
-               and isinstance(v["uuid"], str) and 0 < len(v["uuid"]) <= 64,
-               N_("imported must name the BG Stats play the game came from"))]
+    checks: list[tuple[str, Callable[[Any], object], str]] = [
+          ("id", lambda v: isinstance(v, str) and SESSION_ID.fullmatch(v), N_("id must be 12 hexadecimal digits")),
+          ("game", lambda v: is_game(v, games), N_("game must name one of the games")),
+          ("created", is_time, N_("created must be a time in seconds between 1970 and 2100")),
+          ("status", lambda v: v in STATUSES, N_("status must be active, finished, damaged or abandoned")),
+          ("players", _is_players, N_("players must be a list of players, each with a name and a colour")),
+          ("result", lambda v: v is None or _is_result(v), N_("result must be the summary of a finished game")),
+          ("title", lambda v: isinstance(v, str) and 0 < len(v) <= 40, N_("title must be a game's name")),
+          ("details", lambda v: details_fault(v) is None,
+           N_("details must be a play time in minutes, a place and a note")),
+          ("imported", lambda v: isinstance(v, dict) and set(v) == {"source", "uuid"} and v["source"] == "bgstats"
+           and isinstance(v["uuid"], str) and 0 < len(v["uuid"]) <= 64,
+           N_("imported must name the BG Stats play the game came from"))]
     for name, good, why in checks:
         if name in ("result", "title", "details", "imported") and name not in entry:
             continue
@@ -96,7 +97,7 @@ def entry_fault(entry: Any, games: Collection[str] | None = None) -> Msg | None:
     return None
 
 
-def imported_fault(meta: Mapping) -> Msg | None:
+def imported_fault(meta: Mapping[str, Any]) -> Msg | None:
     """What is wrong with an imported game's mark (`meta["imported"]`: from BG Stats, its play's uuid
     and the result the file gave, for players of the game's configuration); None: nothing."""
     imported = meta.get("imported")
@@ -143,11 +144,12 @@ def sheet_shape_fault(doc: Any) -> Msg | None:
 
 
 #: The settings the app reads, and what each may be; a setting of another name may hold anything.
-SETTINGS = {"language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
-            "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
+SETTINGS: dict[str, tuple[Callable[[Any], object], str]] = {
+    "language": (lambda v: v in text_data.LANGUAGES, N_("language must be cs or en")),
+    "table_token": (table_mode.is_token, N_("table_token must be a join token (32 letters, digits, - or _)"))}
 
 
-def settings_of(docs: Iterable) -> list[dict]:
+def settings_of(docs: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The settings documents of `docs` that are right, as the copy beside the catalogue keeps them."""
     return [{"name": doc["name"], "value": doc["value"]} for doc in docs if setting_fault(doc) is None]
 
@@ -200,7 +202,7 @@ def session_fault(document: Any, games: Collection[str] | None = None) -> Msg | 
 ACTION_BYTES, CONFIG_BYTES = 2_000, 64_000
 
 
-def log_of(document: dict) -> tuple[list[str], list[dict]]:
+def log_of(document: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """A game file's log in order: its keys and its actions."""
     keys = sorted(document.get("log", {}), key=int)
     return keys, [document["log"][key] for key in keys]

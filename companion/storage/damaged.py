@@ -9,12 +9,13 @@ from tinydb import Query, TinyDB
 from tinydb.storages import MemoryStorage
 
 from ..messages import Msg, N_
+from .parts import StorageParts
 from .files import SESSIONS, AtomicJSONStorage, FileDB, SessionLost, aside_of
 
 
-class DamagedFiles:
+class DamagedFiles(StorageParts):
     """The part of `Store` that opens its files and moves a damaged one aside (a mixin: it uses the
-    locks, folders and caches `Store.__init__` sets)."""
+    locks, folders and caches `Storage.__init__` sets: StorageParts)."""
 
     def _open(self, name: str) -> tuple[TinyDB, bool]:
         """Open one TinyDB file; an unreadable one is moved aside and replaced by an empty one."""
@@ -22,7 +23,7 @@ class DamagedFiles:
             if name not in self._memory:
                 self._memory[name] = TinyDB(storage=MemoryStorage)
             return self._memory[name], False
-        path = self.dir / name
+        path = self.folder / name
         db = FileDB(path, storage=AtomicJSONStorage)
         try:
             db.tables()
@@ -41,14 +42,14 @@ class DamagedFiles:
             if self._memory is not None:
                 self._sessions[sid] = self._open(f"{SESSIONS}/{sid}")[0]
             else:
-                path = self.dir / SESSIONS / f"{sid}.json"
+                path = self.folder / SESSIONS / f"{sid}.json"
                 if not path.exists():
                     raise SessionLost(sid)
                 db, lost = self._open(f"{SESSIONS}/{sid}.json")
                 if lost:
                     db.close()
                     with self._writing:
-                        (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
+                        (self.folder / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
                         with contextlib.suppress(FileNotFoundError):  # its journal goes aside with it
                             os.replace(self._journal_path(sid), aside_of(self._journal_path(sid)))
                         self._index.table("sessions").update({"status": "damaged"}, Query().id == sid)

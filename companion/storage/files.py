@@ -3,15 +3,18 @@ writes (TinyDB's storage, small JSON files), and what a failed write says."""
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
 import threading
 import time
+import types
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 try:
-    import fcntl
+    fcntl: types.ModuleType | None = importlib.import_module("fcntl")
 except ImportError:  # Pyodide (and Windows): no other process to lock out
     fcntl = None
 
@@ -57,9 +60,9 @@ class FolderLock:
         self._depth += 1
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self._depth -= 1
-        if self._depth == 0 and self._fd is not None:
+        if self._depth == 0 and self._fd is not None and fcntl is not None:  # an _fd is opened only with fcntl
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         self._thread.release()
 
@@ -80,13 +83,13 @@ def folder_lock(folder: str | Path) -> FolderLock:
 class FolderInUse(Exception):
     """Another server serves this data folder; `holder` says which (`pid`, `url`), as far as known."""
 
-    def __init__(self, folder: str | Path, holder: dict):
+    def __init__(self, folder: str | Path, holder: dict[str, Any]):
         self.folder, self.holder = Path(folder), holder
         where = ", ".join(f"{k} {holder[k]}" for k in ("pid", "url") if k in holder) or "another process"
         super().__init__(f"the data folder {folder} is in use by a companion server ({where})")
 
 
-def _holder(fd: int) -> dict:
+def _holder(fd: int) -> dict[str, Any]:
     try:
         data = json.loads(os.pread(fd, 4096, 0) or b"{}")
     except (OSError, ValueError):
@@ -94,7 +97,7 @@ def _holder(fd: int) -> dict:
     return {k: data[k] for k in ("pid", "url") if isinstance(data, dict) and isinstance(data.get(k), (int, str))}
 
 
-def claim_server(folder: str | Path, about: dict) -> int | None:
+def claim_server(folder: str | Path, about: dict[str, Any]) -> int | None:
     """Mark the data folder as served by this process (`about`: its `pid` and `url`) for as long as
     it runs: the mark is an exclusive `flock` on `server.lock`, which ends with the process however
     it ends. Raises FolderInUse, naming the server that has it. Returns the descriptor to keep."""
@@ -112,7 +115,7 @@ def claim_server(folder: str | Path, about: dict) -> int | None:
     return fd
 
 
-def server_of(folder: str | Path) -> dict | None:
+def server_of(folder: str | Path) -> dict[str, Any] | None:
     """The server that serves `folder` (`{"pid", "url"}`, as far as known), or None if none does."""
     if fcntl is None:
         return None
@@ -141,13 +144,13 @@ class AtomicJSONStorage(Storage):
     def __init__(self, path: str | Path, **_kwargs: Any):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._written: dict | None = None
-        self._stamp: tuple | None = None
+        self._written: dict[str, Any] | None = None
+        self._stamp: Stamp | None = None
 
-    def _file_stamp(self) -> tuple | None:
+    def _file_stamp(self) -> Stamp | None:
         return stamp_of(self.path)
 
-    def read(self) -> dict | None:
+    def read(self) -> dict[str, Any] | None:
         if self._written is not None and self._file_stamp() == self._stamp:
             return self._written
         stamp = self._file_stamp()
@@ -164,7 +167,7 @@ class AtomicJSONStorage(Storage):
             self._written, self._stamp = data, stamp
         return data
 
-    def write(self, data: dict) -> None:
+    def write(self, data: dict[str, Any]) -> None:
         self._written = None  # TinyDB changed it in place: until the file holds it, read the file
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
@@ -199,11 +202,11 @@ class FileTable(Table):
 
     default_query_cache_capacity = 0
 
-    def insert(self, document):
+    def insert(self, document: Mapping[str, Any]) -> int:
         self._next_id = None
         return super().insert(document)
 
-    def insert_multiple(self, documents):
+    def insert_multiple(self, documents: Iterable[Mapping[str, Any]]) -> list[int]:
         self._next_id = None
         return super().insert_multiple(documents)
 
@@ -217,7 +220,11 @@ def aside_of(path: Path) -> Path:
     return path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
-def stamp_of(path: Path) -> tuple | None:
+#: A file's inode, size and time (see `stamp_of`).
+Stamp = tuple[int, int, int]
+
+
+def stamp_of(path: Path) -> Stamp | None:
     """A file's inode, size and time (None: no file): changed when the file is replaced or written."""
     try:
         st = os.stat(path)
@@ -257,5 +264,5 @@ _OS_REASONS = {errno.ENOSPC: N_("the disk is full"), errno.EDQUOT: N_("the disk 
 
 def os_reason(error: OSError) -> Msg:
     """Why an operation on the data folder failed, in words of the reader's language."""
-    reason = _OS_REASONS.get(error.errno)
+    reason = _OS_REASONS.get(error.errno) if error.errno is not None else None
     return Msg(reason) if reason else Msg(N_("system error {code}"), {"code": error.errno})

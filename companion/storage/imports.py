@@ -11,6 +11,7 @@ from typing import Any
 from ..messages import Msg, N_
 from .catalogue import entry_of
 from .checks import SESSION_ID
+from .parts import StorageParts
 from .files import INDEX, SESSIONS, AtomicJSONStorage, write_json
 
 #: An import in progress (`{"ids": [...]}`): written before its games' files, removed once the
@@ -18,16 +19,16 @@ from .files import INDEX, SESSIONS, AtomicJSONStorage, write_json
 IMPORTING = "import.json"
 
 
-class Imports:
+class Imports(StorageParts):
     """The part of `Store` that takes games in whole (a mixin: it uses the locks, folders and caches
-    `Store.__init__` sets)."""
+    `Storage.__init__` sets: StorageParts)."""
 
     def _settle_import(self, keep: bool) -> None:
         """An import a kill cut short (its mark `IMPORTING` is still there) is undone: the game files it
         wrote before its catalogue write go, so the folder is as before it. When the catalogue lists
         its games (the kill came after that write), or the catalogue was lost (`keep`: they are listed
         again from their files), only the mark goes."""
-        mark = self.dir / IMPORTING
+        mark = self.folder / IMPORTING
         try:
             ids = json.loads(mark.read_bytes())["ids"]
         except FileNotFoundError:
@@ -39,15 +40,15 @@ class Imports:
         listed = {doc.get("id") for doc in self._index.table("sessions").all()}
         if not keep and not listed.intersection(ids):
             for sid in ids:
-                (self.dir / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
+                (self.folder / SESSIONS / f"{sid}.json").unlink(missing_ok=True)
                 self._journal_path(sid).unlink(missing_ok=True)
             if ids:
                 self.notices.append(Msg(N_("An import was interrupted before it finished; it was undone, "
                                            "and no game was changed. Import the file again.")))
         mark.unlink(missing_ok=True)
-        AtomicJSONStorage.sync_folder(self.dir)
+        AtomicJSONStorage.sync_folder(self.folder)
 
-    def import_sessions(self, sessions: list[dict], sheets: Iterable[dict] = ()) -> list[str]:
+    def import_sessions(self, sessions: list[dict[str, Any]], sheets: Iterable[dict[str, Any]] = ()) -> list[str]:
         """Store many sessions at once (`{"game", "config", "log", "status"}` each) and the score
         `sheets` they come with: one file per session, then a single write of the catalogue (entries
         and sheets together). An import a kill cuts short is undone at the next start (`IMPORTING`).
@@ -56,7 +57,7 @@ class Imports:
         with self._lock, self._writing:
             if self._memory is None:
                 self._settle_import(keep=False)  # one killed while this store ran goes first: its mark is replaced
-                write_json(self.dir / IMPORTING, {"ids": ids})
+                write_json(self.folder / IMPORTING, {"ids": ids})
             for sid, session in zip(ids, sessions):
                 meta = {"game": session["game"], "config": session["config"],
                         "created": session.get("created", time.time()), "version": len(session["log"]),
@@ -77,8 +78,8 @@ class Imports:
                                     **({"details": session["details"]} if session.get("details") else {})))
             self._insert({"sessions": entries, "sheets": list(sheets)})
             if self._memory is None:
-                (self.dir / IMPORTING).unlink()
-                AtomicJSONStorage.sync_folder(self.dir)
+                (self.folder / IMPORTING).unlink()
+                AtomicJSONStorage.sync_folder(self.folder)
         return ids
 
     def replace_files(self, change: Callable[[], Any]) -> Any:

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from tinydb import TinyDB
 
 from ..messages import Msg, N_
 from .checks import is_action, is_document, is_whole
-from .files import SESSIONS, AtomicJSONStorage, Stale, aside_of, stamp_of
+from .files import SESSIONS, AtomicJSONStorage, Stale, Stamp, aside_of, stamp_of
+from .parts import StorageParts
 
 #: A session's journal (`sessions/<id>.log`), and the lines after which it is folded into the session's file.
 JOURNAL, FOLD_AT = ".log", 256
@@ -38,9 +38,9 @@ class Line(NamedTuple):
 
     n: int
     end: int
-    action: dict
+    action: dict[str, Any]
     version: int
-    result: dict | None
+    result: dict[str, Any] | None
     said: bool
 
 
@@ -51,7 +51,7 @@ class Journal:
 
     __slots__ = ("entries", "end", "damaged", "stamp")
 
-    def __init__(self, entries: list[Line], end: int, damaged: bool, stamp: tuple | None):
+    def __init__(self, entries: list[Line], end: int, damaged: bool, stamp: Stamp | None):
         self.entries, self.end, self.damaged, self.stamp = entries, end, damaged, stamp
 
     @classmethod
@@ -102,13 +102,13 @@ def _line(text: bytes, end: int, before: Line | None) -> Line | None:
     return Line(n, end, action, version, result, "v" in doc)
 
 
-def version_of(meta: dict, length: int) -> int:
+def version_of(meta: dict[str, Any], length: int) -> int:
     """The version a game's file was written at (a file from before versions: its log's length)."""
     version = meta.get("version")
     return version if is_whole(version) and version >= length else length
 
 
-def stored_game(folder: str | Path, sid: str) -> dict:
+def stored_game(folder: str | Path, sid: str) -> dict[str, Any]:
     """A session's TinyDB document as its files hold it now, the journal folded in (its actions in the
     log, its version and status in the meta), read without a Store (which tidies the folder). The
     journal is read first: a fold that lands between the two reads then only repeats lines the file
@@ -132,7 +132,7 @@ def stored_game(folder: str | Path, sid: str) -> dict:
     return document
 
 
-def _settle_meta(meta: dict, last: Line) -> None:
+def _settle_meta(meta: dict[str, Any], last: Line) -> None:
     """The meta of a game's file once the journal up to `last` is in its log: that line's version, and
     the game's status as the line says it (a line from before versions says nothing)."""
     if not last.said:
@@ -144,25 +144,16 @@ def _settle_meta(meta: dict, last: Line) -> None:
         meta.pop("result", None)
 
 
-class Journals:
+class Journals(StorageParts):
     """The part of `Store` that keeps the games' journals and versions: recording an action, undoing,
-    and the journal's files (a mixin: it uses the locks, folders and caches `Store.__init__` sets)."""
-
-    dir: Path | None
-    notices: list[Msg]
-    _journals: dict[str, Journal]
-
-    if TYPE_CHECKING:  # the Storage's own (companion/storage/__init__.py)
-        _lock: threading.RLock
-        _writing: Any
-
-        def _session_db(self, sid: str) -> TinyDB: ...
+    and the journal's files (a mixin: it uses the locks, folders and caches `Storage.__init__` sets: StorageParts)."""
 
     def _journal_path(self, sid: str) -> Path:
         assert self.dir is not None
         return self.dir / SESSIONS / f"{sid}{JOURNAL}"
 
-    def _actions(self, sid: str, db: TinyDB, writing: bool = False) -> tuple[dict, dict, list[Line]]:
+    def _actions(self, sid: str, db: TinyDB, writing: bool = False) -> tuple[dict[str, Any], dict[str, Any],
+                                                                             list[Line]]:
         """A session's meta, its log as its file holds it (TinyDB documents by id) and the journal's
         lines after it. The journal is read first (again only when another process changed it), then
         the file: a fold by another process in between then only repeats lines the file holds. Before
@@ -185,7 +176,7 @@ class Journals:
             return dict(db.table("meta").get(doc_id=1) or {}), _logged(db), []
         return meta, logged, tail
 
-    def _repair_journal(self, sid: str, db: TinyDB) -> tuple[dict, dict, list[Line]]:
+    def _repair_journal(self, sid: str, db: TinyDB) -> tuple[dict[str, Any], dict[str, Any], list[Line]]:
         """A journal that does not follow on from its session's file: read both again under the folder's
         lock (another process may have been folding it); if it still does not, keep the actions that
         do follow on (up to a damaged line), put the journal aside and say so."""
@@ -208,7 +199,8 @@ class Journals:
             return dict(db.table("meta").get(doc_id=1) or {}), _logged(db), []
 
     @staticmethod
-    def _write_game(db: TinyDB, meta: dict, log: list[dict], last: Line | None = None, **changes: Any) -> None:
+    def _write_game(db: TinyDB, meta: dict[str, Any], log: list[dict[str, Any]], last: Line | None = None,
+                    **changes: Any) -> None:
         """Write a game's file whole, in one write: its meta (with `changes`, or as the journal's `last`
         line leaves it) and its log `log`; the other tables as they are."""
         data = {name: dict(docs) for name, docs in (db.storage.read() or {}).items()}
@@ -225,7 +217,7 @@ class Journals:
             db.table(name).clear_cache()
             db.table(name)._next_id = None  # the next id from what was written
 
-    def _append(self, sid: str, line: dict) -> Line:
+    def _append(self, sid: str, line: dict[str, Any]) -> Line:
         """Append one line to the session's journal, fsynced (a cut-off line a kill left after the last
         whole one is overwritten); the Line as a reading of the file gives it."""
         path, journal = self._journal_path(sid), self._journals[sid]
@@ -267,7 +259,7 @@ class Journals:
             raise
         self._journals[sid] = Journal([], 0, False, None)
 
-    def _fold(self, sid: str, db: TinyDB, meta: dict, logged: dict, tail: list[Line]) -> None:
+    def _fold(self, sid: str, db: TinyDB, meta: dict[str, Any], logged: dict[str, Any], tail: list[Line]) -> None:
         """Write the journal's lines `tail` into the session's file (one whole write), then remove the
         journal: a kill in between leaves lines the file holds, which are skipped."""
         if tail:
@@ -283,7 +275,8 @@ class Journals:
             meta, logged, tail = self._actions(sid, db)
             return tail[-1].version if tail else version_of(meta, len(logged))
 
-    def record(self, sid: str, action: dict, expect: int | None = None, result: dict | None = None) -> int:
+    def record(self, sid: str, action: dict[str, Any], expect: int | None = None,
+               result: dict[str, Any] | None = None) -> int:
         """Persist one action (one line appended to this session's journal) and return the game's new
         version. `result` is the finished game's summary when the action finishes it (or changes the
         result of a finished game): the status is written in the same line.
@@ -310,7 +303,7 @@ class Journals:
                                                                           len(logged))[0])
             return version + 1
 
-    def undo(self, sid: str, expect: int | None = None, count: int = 1, result: dict | None = None) -> int:
+    def undo(self, sid: str, expect: int | None = None, count: int = 1, result: dict[str, Any] | None = None) -> int:
         """Remove the last `count` actions of the log and return the game's new version. `result`: the
         summary when the game is still finished after it. The game's file is written whole with the
         kept actions, the new version and the status (one write); then the journal goes (killed in
@@ -333,6 +326,6 @@ class Journals:
             return version + 1
 
 
-def _logged(db: TinyDB) -> dict:
+def _logged(db: TinyDB) -> dict[str, Any]:
     """A session file's log as TinyDB holds it: documents by id."""
     return (db.storage.read() or {}).get("log", {})

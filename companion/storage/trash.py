@@ -7,6 +7,7 @@ import os
 
 from tinydb import Query
 
+from .parts import StorageParts
 from .files import SESSIONS, AtomicJSONStorage
 from .journal import JOURNAL
 
@@ -14,9 +15,9 @@ from .journal import JOURNAL
 TRASH = "deleted"
 
 
-class Trash:
+class Trash(StorageParts):
     """The part of `Store` that lets games go (a mixin: it uses the locks, folders and caches
-    `Store.__init__` sets)."""
+    `Storage.__init__` sets: StorageParts)."""
 
     def abandon(self, sid: str) -> None:
         """An unfinished game let go: kept in the history as abandoned (never counted in the statistics).
@@ -80,7 +81,7 @@ class Trash:
                     with contextlib.suppress(FileNotFoundError):
                         os.replace(trash / name, self.dir / SESSIONS / name)
                 AtomicJSONStorage.sync_folder(self.dir / SESSIONS)
-            elif sid in self._trash:
+            elif sid in self._trash and self._memory is not None:
                 self._memory[f"{SESSIONS}/{sid}"] = self._trash.pop(sid)
             else:
                 return False

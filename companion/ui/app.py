@@ -2,20 +2,21 @@
 
 The tab's Shell (companion/ui/shell.py) draws the view-model's current screen in the pinned frame
 (frame.py); the screens outside a game are in home.py and history.py, those every game shares in
-game_screens.py, and each game's own in its folder (`companion/games/<game id>/screens.py`), found
-by `game_ui`.
+game_screens.py, and each game's own in its folder (`companion/games/<game id>/screens.py`), declared
+by its `SCREENS` (companion/ui/screen_contract.py) and found by `game_ui`.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Iterable
 
 import flet as ft
 
 from .. import table
 from ..i18n import LANGUAGES, browser_region
 from ..store import Store
-from .frame import game_ui
+from .screen_contract import game_ui
 from .shell import PHONE_ANSWER, REDRAW_GAP, Shell, _walk
 from .viewmodel import ViewModel
 
@@ -44,7 +45,7 @@ def locales(lang: str) -> ft.LocaleConfiguration:
                                   current_locale=ft.Locale(lang, "CZ" if lang == "cs" else "US"))
 
 
-def browser_language(tags) -> str | None:
+def browser_language(tags: Iterable[object]) -> str | None:
     """The first of the app's languages among the browser's (`navigator.languages`: "en-GB", "cs")."""
     for tag in tags:
         code = str(tag).replace("_", "-").split("-")[0].lower()
@@ -101,7 +102,7 @@ def _dress(page: ft.Page) -> None:
 
 def _watch_connection(page: ft.Page, shell: Shell, vm: ViewModel) -> None:
     """A phone that leaves is no longer drawn; one that comes back gets its screen as it now is."""
-    def left(e) -> None:
+    def left(e: object) -> None:
         # A phone whose connection is gone is not redrawn on news from the others, and its screen
         # is let go (nothing is sent: Flet only forgets it); its session is closed soon after
         # (server.SESSION_TIMEOUT) unless it comes back.
@@ -110,7 +111,7 @@ def _watch_connection(page: ft.Page, shell: Shell, vm: ViewModel) -> None:
         shell.forget()
         page.update()
 
-    def back(e) -> None:  # back before its session closed: the screen as it now is
+    def back(e: object) -> None:  # back before its session closed: the screen as it now is
         shell.gone = False
         page.pubsub.subscribe(shell.on_broadcast)
         if vm.session:
@@ -123,7 +124,7 @@ def _watch_connection(page: ft.Page, shell: Shell, vm: ViewModel) -> None:
     page.on_close = lambda e: (page.pubsub.unsubscribe_all(), shell.forget())  # no draw outlives it
 
 
-def make_main(store: Store, join: str | None = None):
+def make_main(store: Store, join: str | None = None) -> Callable[[ft.Page], None]:
     """The entry point of each browser tab; `join` is the table's join link in table mode."""
     qr = table.qr_svg(join) if join else None
 

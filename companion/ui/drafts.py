@@ -8,6 +8,7 @@ never the game."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 #: The phone's key for a game's draft.
 KEY = "companion.draft.{sid}"
@@ -19,7 +20,7 @@ def key(sid: str) -> str:
     return KEY.format(sid=sid)
 
 
-def stored(screen: str, draft: dict) -> str:
+def stored(screen: str, draft: dict[str, Any]) -> str:
     """What the phone keeps for `draft` on `screen`: "" for no draft, and for one that cannot be kept
     (not JSON, or too long: a reload then shows the form empty, never an older draft)."""
     if not draft:
@@ -31,7 +32,7 @@ def stored(screen: str, draft: dict) -> str:
     return value if len(value) <= MOST else ""
 
 
-def recalled(value: object, screen: str) -> dict | None:
+def recalled(value: object, screen: str) -> dict[str, Any] | None:
     """The draft the phone kept, if it was kept on `screen` and is well formed; else None."""
     if not isinstance(value, str) or not value or len(value) > MOST:
         return None

@@ -5,28 +5,21 @@ and the small parts every in-game screen shares (the footer, folds, a step's rul
 from __future__ import annotations
 
 import functools
-import importlib
-import types
-from typing import TYPE_CHECKING
-from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 import flet as ft
 
 from ..i18n import LANGUAGES, vocative
 from ..engine.model import P_, Guide, Msg
+from .screen_contract import GameScreenHooks, game_ui
 from .viewmodel import ViewModel
+from .teach import Folds
 from .widgets import (ACCENT, EDGE, HALF_BAR, HEADER, SMALL, TARGET, TEXT, banner, bar_button, card, choice_chips, dot, error,
                       reminder, text, tid, who)
 
 #: The top bar's buttons: as tall as a tap needs (48 px) and no taller, for the header's height.
 BAND = 48
-
-
-@functools.cache
-def game_ui(game_id: str) -> types.ModuleType:
-    """A game's own screens (new-game form, round guide, final scoring): its folder's `screens.py`."""
-    return importlib.import_module(f"companion.games.{game_id}.screens")
-
 
 
 class Frame:
@@ -35,15 +28,24 @@ class Frame:
     vm: ViewModel
     page: ft.Page
     join: str | None
+    qr: bytes | None
+    query: str
     prefs: ft.SharedPreferences | None
     confirming: str | None
-    draft: dict
+    draft: dict[str, Any]
     rules_open: bool
     folds: set[str]
+    teach_folds: Folds | None  # this phone's teaching folds in the game on screen (companion/ui/teach.py)
 
-    if TYPE_CHECKING:  # the Shell's own (companion/ui/shell.py)
-        def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control], acts: bool = False
+    if TYPE_CHECKING:  # the Shell's own (companion/ui/shell.py), and its other parts' (home.py, game_screens.py)
+        def kept(self, key: str, inputs: tuple[object, ...], build: Callable[[], ft.Control], acts: bool = False
                  ) -> ft.Control: ...
+        def seat_fields(self, form: dict[str, Any], players: list[dict[str, Any]], colours: Sequence[str],
+                        colour_name: Callable[[str], str], start_label: str | None = None) -> list[ft.Control]: ...
+        def correction_fields(self, draft: dict[str, Any], label: str, most: int) -> list[ft.Control]: ...
+        def result_cards(self, result: dict[str, Any]) -> list[ft.Control]: ...
+        def deleted_card(self, entry: dict[str, Any]) -> ft.Control: ...
+        def delete_controls(self, sid: str, abandon: bool = False) -> list[ft.Control]: ...
         def render(self) -> None: ...
         def go(self, route: str) -> None: ...
         def home_clicked(self) -> None: ...
@@ -60,14 +62,16 @@ class Frame:
         self.vm.me = colour
         if self.vm.session:  # remembered for the game: a deletion on this phone names its player
             if colour:
-                self.vm.owned[self.vm.session["id"]] = colour
+                self.vm.owned[self.vm.game_session["id"]] = colour
             else:
-                self.vm.owned.pop(self.vm.session["id"], None)
+                self.vm.owned.pop(self.vm.game_session["id"], None)
 
     @property
-    def ui(self):
-        """The open game's own screens (None outside a game)."""
-        return game_ui(self.vm.session["game"]) if self.vm.session else None
+    def ui(self) -> GameScreenHooks:
+        """The open game's own screens (asked only inside a game)."""
+        if not self.vm.session:
+            raise LookupError("no game is open")
+        return game_ui(self.vm.game_session["game"])
 
     #: The screens of a game in progress: the bar offers Undo on them.
     IN_GAME = ("setup", "round", "final", "result")
@@ -77,14 +81,17 @@ class Frame:
         vm = self.vm
         if not vm.session or vm.route == "archive":
             return None
-        if vm.state.get("phase") == "setup":
-            items = vm.game.setup_items(vm.session["config"])
-            done = sum(1 for i in items if i["id"] in set(vm.state["ticks"]))
+        if vm.game_state.get("phase") == "setup":
+            items = vm.game.setup_items(vm.game_session["config"])
+            done = sum(1 for i in items if i["id"] in set(vm.game_state["ticks"]))
             return Guide(P_("Setup: {done} of {n} item ticked", "Setup: {done} of {n} items ticked", len(items),
                             done=done), screen="setup")
-        guide = vm.game.guide(vm.state, vm.session["config"])
-        if vm.state.get("phase") == "over":  # one total per player: the result's final one, as below it
-            rows = vm.game.result(vm.state, vm.session["config"])["players"]
+        game_guide = vm.game.guide
+        if game_guide is None:  # every game has its round guide (GameDef's default is for a rules-only toy)
+            return None
+        guide = game_guide(vm.game_state, vm.game_session["config"])
+        if vm.game_state.get("phase") == "over":  # one total per player: the result's final one, as below it
+            rows = vm.game.result(vm.game_state, vm.game_session["config"])["players"]
             guide = guide._replace(figures={r["id"]: Msg("{n}", {"n": r["total"]}) for r in rows})
         return guide
 
@@ -96,13 +103,13 @@ class Frame:
             where = self.vm.msg(guide.where)
             name = role = None
             if guide.actor:
-                label = getattr(self.ui, "player_label", None)
+                label = self.ui.player_label
                 name = label(self, guide.actor) if label else self.player_name(guide.actor)
                 role = None if self.me == guide.actor else self.vm.msg(guide.role) if guide.role else _("On turn:")
             # where the game is and who acts, in one flowing text (the actor's chip below is outlined)
             # this phone's player is addressed in the same line ("… · Anno, jste na tahu!"): the header
             # keeps its height whoever acts
-            addressed = self.addressed(name) if guide.actor and role is None else None
+            addressed = self.addressed(name) if guide.actor and role is None and name is not None else None
             rows.append(self.kept("where", (where, name, role, addressed),
                                   lambda: tid("where", self.where_line(where, name, role, addressed))))
             if guide.figures:
@@ -116,32 +123,33 @@ class Frame:
         than a number goes under the name, so three players share a row even at 360 px."""
         figures = {c: self.vm.msg(f) for c, f in guide.figures.items()}
         stacked = any(len(f) > 5 for f in figures.values())
-        chips = []
-        for p in self.vm.session["config"]["players"]:
+        chips: list[ft.Control] = []
+        for p in self.vm.game_session["config"]["players"]:
             figure = figures.get(p["colour"])
             if figure is None:
                 continue
             acts = p["colour"] == guide.actor
             chips.append(self.kept(f"fig-{p['colour']}", (p["name"], figure, stacked, acts),
-                                   lambda p=p, figure=figure, acts=acts: self.chip(p, figure, stacked, acts)))
+                                   functools.partial(self.chip, p, figure, stacked, acts)))
         return tid("strip", ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
 
     @staticmethod
     def where_line(where: str, name: str | None, role: str | None, addressed: str | None = None) -> ft.Control:
         """Where the game is, then who acts: "Round 2 · On turn: Anna" on another player's phone, "Round 2 ·
         Your turn, Anna!" (`addressed`) on that player's own."""
-        text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=[ft.TextSpan(text=where)])
+        spans = [ft.TextSpan(text=where)]
         if addressed is not None:
-            text_.spans += [ft.TextSpan(text=" · "), ft.TextSpan(text=addressed, style=ft.TextStyle(
+            spans += [ft.TextSpan(text=" · "), ft.TextSpan(text=addressed, style=ft.TextStyle(
                 color=ACCENT, weight=ft.FontWeight.BOLD))]
-            text_.semantics_label = f"{where} · {addressed}"
+            text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=spans,
+                            semantics_label=f"{where} · {addressed}")
             return ft.Semantics(identifier="actor", key="actor", container=True, content=ft.Semantics(
                 identifier="your-turn", container=True, content=text_))
         if role is not None:
-            text_.spans += [ft.TextSpan(text=f" · {role} "),
-                            ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE,
-                                                                      weight=ft.FontWeight.BOLD))]
-        text_.semantics_label = "".join(span.text or "" for span in text_.spans)  # read out whole (spans are not)
+            spans += [ft.TextSpan(text=f" · {role} "),
+                      ft.TextSpan(text=name, style=ft.TextStyle(color=ft.Colors.WHITE, weight=ft.FontWeight.BOLD))]
+        text_ = ft.Text(size=SMALL, color=ft.Colors.GREY_300, spans=spans,
+                        semantics_label="".join(span.text or "" for span in spans))  # read out whole (spans are not)
         if name is None or role is None:
             return text_
         return ft.Semantics(identifier="actor", key="actor", container=True, content=text_)
@@ -152,7 +160,7 @@ class Frame:
         return _("Your turn, {name}!").format(name=vocative(name) if self.vm.lang == "cs" else name)
 
     @staticmethod
-    def chip(player: dict, figure: str, stacked: bool, acts: bool) -> ft.Control:
+    def chip(player: dict[str, Any], figure: str, stacked: bool, acts: bool) -> ft.Control:
         """A player's chip in the strip: name and colour, and the figure (beside them, or under)."""
         name = ft.Row([dot(player["colour"]), ft.Text(player["name"], size=SMALL)], spacing=6, tight=True)
         value = ft.Text(figure, size=SMALL, weight=ft.FontWeight.BOLD)
@@ -170,10 +178,10 @@ class Frame:
             shown = banner(vm.problem.text, on_close=self.dismiss)
         elif vm.notice:
             shown = banner(vm.notice, "notice-banner", problem=False, on_close=self.dismiss)
-        elif label and label == vm.undo_label():
+        elif label and label == vm.undo_label() and (owner := vm.undo_owner()) is not None:
             _ = vm.t
             shown = banner(_("Take back {name}'s entry? {action}").format(
-                name=self.player_name(vm.undo_owner()), action=label), "undo-question", problem=False)
+                name=self.player_name(owner), action=label), "undo-question", problem=False)
         else:
             return ft.Container(height=0)
         return tid("message", ft.Container(shown, bgcolor=HEADER, border_radius=10))  # opaque over the body
@@ -243,7 +251,7 @@ class Frame:
 
     def bar_title(self) -> str:
         if self.vm.session:
-            return self.vm.title(self.vm.session["game"], self.vm.session["config"].get("title"))
+            return self.vm.title(self.vm.game_session["game"], self.vm.game_session["config"].get("title"))
         _ = self.vm.t
         return _("Table companion")
 
@@ -260,10 +268,10 @@ class Frame:
                 return
             self.me = now
             if self.prefs:
-                self.page.run_task(self.prefs.set, f"companion.me.{self.vm.session['id']}", self.me or "")
+                self.page.run_task(self.prefs.set, f"companion.me.{self.vm.game_session['id']}", self.me or "")
             self.render()
 
-        players = self.vm.session["config"]["players"]
+        players = self.vm.game_session["config"]["players"]
         return [text(_("This phone belongs to:"), SMALL),
                 choice_chips("me", [*[(p["colour"], p["name"]) for p in players], ("-", _("nobody"))],
                              self.me or "-", pick)]
@@ -307,10 +315,10 @@ class Frame:
         lines.append(reminder(self.vm.t.text(f"{key}.remind")))
         return card(lines, ident)
 
-    def fold(self, ident: str, title: str, controls: list, subtitle: str | None = None) -> ft.Control:
+    def fold(self, ident: str, title: str, controls: Sequence[ft.Control], subtitle: str | None = None) -> ft.Control:
         """A fold that stays open while the players enter things in it (a redraw would close a plain
         ExpansionTile); a new screen opens with it closed."""
-        def changed(e) -> None:
+        def changed(e: ft.Event[ft.ExpansionTile]) -> None:
             (self.folds.add if e.data in (True, "true") else self.folds.discard)(ident)
 
         return tid(ident, ft.ExpansionTile(
@@ -327,7 +335,8 @@ class Frame:
     def game_id(self) -> str | None:
         """The game on screen: the open session's, or the one whose new-game form is shown."""
         if self.vm.session:
-            return self.vm.session["game"]
+            game: str = self.vm.session["game"]
+            return game
         return self.vm.route.removeprefix("new:") if self.vm.route.startswith("new:") else None
 
     def game_text(self, key: str) -> str:
@@ -335,14 +344,15 @@ class Frame:
         return self.vm.t.text(f"{self.game_id}.{key}")
 
     def player_name(self, colour: str) -> str:
-        return next(p["name"] for p in self.vm.session["config"]["players"] if p["colour"] == colour)
+        name: str = next(p["name"] for p in self.vm.game_session["config"]["players"] if p["colour"] == colour)
+        return name
 
     def track_label(self, track: str) -> ft.Control:
         """A score track: by the player's name and colour, unless the game labels its tracks itself."""
-        custom = getattr(self.ui, "track_label", None)
+        custom = self.ui.track_label
         return custom(self, track) if custom else who(self.player_name(track), track)
 
-    def send(self, kind: str, draft_key: str, **args) -> None:
+    def send(self, kind: str, draft_key: str, **args: Any) -> None:
         """Dispatch a helper's form; on success its draft is cleared for the next entry."""
         if self.vm.dispatch(kind, **args):
             self.draft.pop(draft_key, None)

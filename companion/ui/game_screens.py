@@ -2,6 +2,9 @@
 score tracks with their corrections, and the result."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import flet as ft
 
 from .. import rulesearch, texts
@@ -20,8 +23,8 @@ class GameScreens(Frame):
     def setup(self) -> Screen:
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
-        items = vm.game.setup_items(vm.session["config"])
-        ticks = set(vm.state["ticks"])
+        items = vm.game.setup_items(vm.game_session["config"])
+        ticks = set(vm.game_state["ticks"])
         done = sum(1 for i in items if i["id"] in ticks)
         controls: list[ft.Control] = [
             tid("setup-progress", text(ngettext("{done} of {n} item ticked", "{done} of {n} items ticked", len(items))
@@ -29,7 +32,7 @@ class GameScreens(Frame):
             ft.ProgressBar(value=done / len(items) if items else 1, bar_height=8, color=ACCENT),
         ]
         for item in items:
-            key = f"{vm.session['game']}.setup.{item['id']}"
+            key = f"{vm.game_session['game']}.setup.{item['id']}"
             params = {k: vm.t.text(v.key) if hasattr(v, "key") else v for k, v in item["params"].items()}
             label = vm.t.text(key).format(**params)
             checked = item["id"] in ticks
@@ -43,7 +46,7 @@ class GameScreens(Frame):
                 padding=ft.Padding.symmetric(vertical=10, horizontal=4), border_radius=8,
                 on_click=lambda e, i=item["id"], c=checked: vm.dispatch("tick", item=i, done=not c))))
         controls += [self.problem(), *self.footer()]
-        start = getattr(self.ui, "start_label", None)
+        start = self.ui.start_label
         label = start(self) if start else _("Start round 1")
         if done < len(items):
             label = _("{start} (setup not complete)").format(start=label)
@@ -53,9 +56,10 @@ class GameScreens(Frame):
 
     def rules(self) -> Screen:
         _, vm = self.vm.t, self.vm
-        game = vm.session["game"]
+        game = vm.game_session["game"]
 
-        def search(e):  # as the players type: a search takes a few ms (tests/test_rulesearch.py)
+        # as the players type: a search takes a few ms (tests/test_rulesearch.py)
+        def search(e: ft.Event[ft.TextField]) -> None:
             if (e.control.value or "") != self.query:
                 self.query = e.control.value or ""
                 self.render()
@@ -94,13 +98,13 @@ class GameScreens(Frame):
 
     def score_screen(self) -> Screen:
         """The top bar's scores button: the score tracks, or the game's own ledgers."""
-        custom = getattr(self.ui, "scores_screen", None)
+        custom = self.ui.scores_screen
         return Screen(custom(self) if custom else self.scores(), self.back())
 
     def scores(self) -> list[ft.Control]:
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
-        scores = vm.state["scores"]
+        scores = vm.game_state["scores"]
         tracks = sorted(scores, key=lambda t: -scores[t])
         draft = self.draft.setdefault("correct", {"track": tracks[0], "points": 0, "reason": ""})
         controls: list[ft.Control] = [title(_("Score tracks"))]
@@ -109,7 +113,7 @@ class GameScreens(Frame):
                 ft.Container(self.track_label(track), expand=True),
                 ft.Text(ngettext("{n} point", "{n} points", scores[track]).format(n=scores[track]), size=20,
                         weight=ft.FontWeight.BOLD)])))
-        for c in vm.state.get("corrections", []):
+        for c in vm.game_state.get("corrections", []):
             controls.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]),
                                  SMALL, color=ft.Colors.GREY_400))
         controls.append(card([
@@ -121,7 +125,7 @@ class GameScreens(Frame):
         ]))
         return controls
 
-    def correction_fields(self, draft: dict, label: str, most: int) -> list[ft.Control]:
+    def correction_fields(self, draft: dict[str, Any], label: str, most: int) -> list[ft.Control]:
         """A correction's amount on the keypad (with its sign) and its reason: a chip for the usual
         ones, or typed."""
         _ = self.vm.t
@@ -137,7 +141,7 @@ class GameScreens(Frame):
                              lambda i: (draft.update(reason=usual[int(i)]), self.render())),
                 tid("correct-reason", ft.Row([reason]))]
 
-    def correct(self, draft: dict) -> None:
+    def correct(self, draft: dict[str, Any]) -> None:
         if self.vm.dispatch("correct", track=draft["track"], points=draft["points"], reason=draft["reason"]):
             self.draft.pop("correct", None)
             self.vm.go("scores")
@@ -146,7 +150,7 @@ class GameScreens(Frame):
 
     def result(self) -> Screen:
         _, vm = self.vm.t, self.vm
-        result = vm.game.result(vm.state, vm.session["config"])
+        result = vm.game.result(vm.game_state, vm.game_session["config"])
         controls: list[ft.Control] = [title(_("Final scoring")), *self.result_cards(result),
                                       history.category_chart(self, result), history.progress_chart(self)]
         controls.append(heading(_("Why these scores?")))
@@ -156,11 +160,11 @@ class GameScreens(Frame):
         return Screen(controls, bar_button(_("Back to the home screen"), lambda e: self.home_clicked(), "done",
                                            icon=ft.Icons.HOME))
 
-    def result_cards(self, result: dict) -> list[ft.Control]:
+    def result_cards(self, result: dict[str, Any]) -> list[ft.Control]:
         """Who won, then each player's total and its breakdown, best first."""
         _, vm = self.vm.t, self.vm
         ngettext = vm.t.n
-        names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}
+        names = {p["colour"]: p["name"] for p in vm.game_session["config"]["players"]}
         winners = [names.get(w, w) for w in result["winners"]]
         headline = (_("{name} wins!").format(name=winners[0]) if len(winners) == 1
                     else _("Shared victory: {names}").format(names=", ".join(winners)))
@@ -178,7 +182,7 @@ class GameScreens(Frame):
         return controls
 
 
-def _marked(value: str, spans, **style) -> ft.Text:
+def _marked(value: str, spans: Sequence[tuple[int, int]], **style: Any) -> ft.Text:
     """A rule text with the search matches highlighted."""
     if not spans:
         return ft.Text(value, **style)

@@ -4,6 +4,12 @@ Charts are drawn with Flet's own controls (bars and a canvas): flet-charts needs
 built into the web client, which the prebuilt offline client does not have."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .frame import Frame
+
 
 import flet as ft
 
@@ -24,22 +30,22 @@ CHART_W, CHART_H = 300, 170
 PAIRS = 30
 
 
-def game_title(shell, game_id: str, title_: str | None = None) -> str:
+def game_title(shell: Frame, game_id: str, title_: str | None = None) -> str:
     return shell.vm.title(game_id, title_)
 
 
-def day(shell, when: float) -> str:
+def day(shell: Frame, when: float) -> str:
     return shell.vm.t.when(when)
 
 
-def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
+def filters(shell: Frame, kinds: list[dict[str, Any]]) -> tuple[ft.Control, str, str | None]:
     """The period and game filter (kept on this screen's draft), and the choice made."""
     _ = shell.vm.t
     chosen = shell.draft.setdefault("filter", {"period": "all", "game": None})
     if chosen["game"] not in {k["key"] for k in kinds}:
         chosen["game"] = None
 
-    def pick(**change) -> None:
+    def pick(**change: Any) -> None:
         chosen.update(change)
         shell.draft.get("history", {}).update(limit=PAGE)
         shell.render()
@@ -56,7 +62,7 @@ def filters(shell, kinds: list[dict]) -> tuple[ft.Control, str, str | None]:
     return control, chosen["period"], chosen["game"]
 
 
-def more(shell, entry: dict) -> str:
+def more(shell: Frame, entry: Mapping[str, Any]) -> str:
     """A finished game's play time, place and note in one line ("" when there is nothing to say)."""
     ngettext = shell.vm.t.n
     details = entry.get("details") or {}
@@ -66,7 +72,7 @@ def more(shell, entry: dict) -> str:
     return " · ".join(parts)
 
 
-def history_screen(shell) -> list[ft.Control]:
+def history_screen(shell: Frame) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
     every = vm.finished()
     bar, period, game = filters(shell, looking_back.kinds(every))
@@ -102,7 +108,7 @@ def history_screen(shell) -> list[ft.Control]:
     return controls + abandoned(shell)
 
 
-def abandoned(shell) -> list[ft.Control]:
+def abandoned(shell: Frame) -> list[ft.Control]:
     """The games let go unfinished: listed, marked abandoned (the statistics never count them); each
     can be deleted, asked first, with an undo until the next screen."""
     _, vm = shell.vm.t, shell.vm
@@ -126,7 +132,7 @@ def abandoned(shell) -> list[ft.Control]:
     return controls
 
 
-def damaged(shell) -> ft.Control:
+def damaged(shell: Frame) -> ft.Control:
     """What can be done with the game found damaged (`vm.damaged`; the message above says what is wrong):
     save its file (the server's /download/game-<id>.json; with no server, the browser saves it) and
     delete it."""
@@ -148,7 +154,7 @@ def damaged(shell) -> ft.Control:
     ], wrap=True)], f"damaged-{sid}")
 
 
-def downloads(shell) -> ft.Control:
+def downloads(shell: Frame) -> ft.Control:
     """Export and backup (files the browser downloads), import and restore (files the phone picks):
     the same as `companion export`, `backup`, `import` and `restore`. With no server (the phone
     alone, `vm.browser`), the files are made here and the browser saves them."""
@@ -196,18 +202,19 @@ def downloads(shell) -> ft.Control:
     ], "downloads")
 
 
-def archive_screen(shell) -> list[ft.Control]:
+def archive_screen(shell: Frame) -> list[ft.Control]:
     """A finished game, read-only: who won, the breakdown and its chart, the progression, its play
     time, place and note (which can be changed), the log."""
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
-    if vm.session.get("imported"):
+    config = vm.game_session["config"]
+    if vm.game_session.get("imported"):
         return imported_screen(shell)
-    result = vm.game.result(vm.state, config)
-    ended = vm.session["log"][-1].get("at") if vm.session["log"] else None  # an imported log has no times
+    result = vm.game.result(vm.game_state, config)
+    ended = vm.game_session["log"][-1].get("at") if vm.game_session["log"] else None  # an imported log has no times
     when = vm.t.when(ended, clock=True) if ended else ""
     controls: list[ft.Control] = [
-        title(game_title(shell, vm.session["game"], config.get("title"))), text(when, SMALL, color=ft.Colors.GREY_400),
+        title(game_title(shell, vm.game_session["game"], config.get("title"))),
+        text(when, SMALL, color=ft.Colors.GREY_400),
         button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
                icon=ft.Icons.ARROW_BACK),
         *shell.result_cards(result),
@@ -221,18 +228,18 @@ def archive_screen(shell) -> list[ft.Control]:
     return controls
 
 
-def imported_screen(shell) -> list[ft.Control]:
+def imported_screen(shell: Frame) -> list[ft.Control]:
     """A finished game imported from BG Stats: its result as the file gave it and its details (no log)."""
     _, vm = shell.vm.t, shell.vm
     ngettext = vm.t.n
-    result = vm.session["imported"]["result"]
+    result = vm.game_session["imported"]["result"]
     names = {r["colour"]: r["name"] for r in result["players"]}
     rows = [card([ft.Row([text(f"{r['place']}.", weight=ft.FontWeight.BOLD),
                           ft.Container(who(r["name"], r["colour"]), expand=True),
                           text(ngettext("{n} point", "{n} points", r["total"]).format(n=r["total"]),
                                weight=ft.FontWeight.BOLD)])], f"result-{r['colour']}")
             for r in sorted(result["players"], key=lambda r: r["place"])]
-    return [title(game_title(shell, vm.session["game"], vm.session["config"].get("title"))),
+    return [title(game_title(shell, vm.game_session["game"], vm.game_session["config"].get("title"))),
             button(_("Back to the history"), lambda e: (vm.home(), vm.go("history")), "back-history", primary=False,
                    icon=ft.Icons.ARROW_BACK),
             tid("imported-note", text(_("Imported from BG Stats: only the scores were recorded, so there is no "
@@ -243,16 +250,16 @@ def imported_screen(shell) -> list[ft.Control]:
             *rows, details_card(shell)]
 
 
-def details_card(shell) -> ft.Control:
+def details_card(shell: Frame) -> ft.Control:
     """The play time (first to last action unless corrected), where the game was played and a note."""
     _, vm = shell.vm.t, shell.vm
-    sid = vm.session["id"]
+    sid = vm.game_session["id"]
     draft = shell.draft.get("details")
     if draft is None or draft["sid"] != sid:
         saved = vm.details(sid)
         played = saved["minutes"]
         if played is None:
-            played = looking_back.play_minutes(vm.session["log"])
+            played = looking_back.play_minutes(vm.game_session["log"])
         draft = shell.draft["details"] = {"sid": sid, "minutes": played or 0, "place": saved["place"],
                                           "note": saved["note"]}
     return card([
@@ -271,7 +278,7 @@ def details_card(shell) -> ft.Control:
     ], "details")
 
 
-def category_chart(shell, result: dict) -> ft.Control:
+def category_chart(shell: Frame, result: dict[str, Any]) -> ft.Control:
     """One bar per player, split into the scoring categories: each segment in its category's grey
     with the points it stands for in it (a screen reader hears "Cities: 14"), and a legend that names
     the greys, so no category looks like a player's colour."""
@@ -283,7 +290,7 @@ def category_chart(shell, result: dict) -> ft.Control:
     best = max((row["total"] for row in result["players"]), default=0) or 1
     rows: list[ft.Control] = [heading(_("Points by category"))]
     for row in sorted(result["players"], key=lambda r: r["place"]):
-        parts = [ft.Container(ft.Text(str(points), size=12, weight=ft.FontWeight.BOLD,
+        parts: list[ft.Control] = [ft.Container(ft.Text(str(points), size=12, weight=ft.FontWeight.BOLD,
                                       color=ft.Colors.BLACK if _light(colour[c]) else ft.Colors.WHITE,
                                       semantics_label=f"{name[c]}: {points}"),
                               bgcolor=colour[c], height=22, expand=points, alignment=ft.Alignment.CENTER,
@@ -303,7 +310,7 @@ def _light(hex_colour: str) -> bool:
     return int(hex_colour[1:3], 16) > 0x90
 
 
-def progress_chart(shell) -> ft.Control:
+def progress_chart(shell: Frame) -> ft.Control:
     """Each player's running score through the game, one line each: by rounds where the game has
     rounds (the x-axis names them), else after each change of score."""
     import flet.canvas as cv  # here: at the top it was half of the app's import time in the browser
@@ -316,7 +323,7 @@ def progress_chart(shell) -> ft.Control:
                      text(_("This game scores only at the end, so there is no running score to draw."), SMALL)],
                     "chart-progress")
     series, labels = progress["series"], progress["labels"]
-    players = vm.session["config"]["players"]
+    players = vm.game_session["config"]["players"]
     steps = len(labels)
     top = max(max(s) for s in series.values())
     low = min(0, min(min(s) for s in series.values()))
@@ -339,10 +346,11 @@ def progress_chart(shell) -> ft.Control:
                 shown = "0" if label == 0 else _("end") if label == "end" else str(label)
                 shapes.append(cv.Text(min(x(k), CHART_W - 24), CHART_H + 4, shown,
                                       style=ft.TextStyle(size=11, color=ft.Colors.GREY_400)))
-    legend = []
+    legend: list[ft.Control] = []
     for i, p in enumerate(players):
         colour = LINE_COLOURS.get(p["colour"], FALLBACK_LINES[i % len(FALLBACK_LINES)])
-        points = [ft.Offset(x(k), CHART_H - CHART_H * (v - low) / span) for k, v in enumerate(series[p["colour"]])]
+        points: list[ft.Offset | tuple[float, float]] = [ft.Offset(x(k), CHART_H - CHART_H * (v - low) / span)
+                                                         for k, v in enumerate(series[p["colour"]])]
         shapes.append(cv.Points(points, point_mode=cv.PointMode.POLYGON,
                                 paint=ft.Paint(color=colour, stroke_width=3, style=ft.PaintingStyle.STROKE)))
         legend.append(ft.Row([ft.Container(width=18, height=4, bgcolor=colour), text(p["name"], SMALL)],
@@ -359,7 +367,7 @@ def progress_chart(shell) -> ft.Control:
                  tid("progress-caption", text(caption, SMALL, color=ft.Colors.GREY_400))], "chart-progress")
 
 
-def stats_screen(shell) -> list[ft.Control]:
+def stats_screen(shell: Frame) -> list[ft.Control]:
     """Players (win rate, games, last played, per game with its average and best; the average and best
     over all his games only where they are of one game: different units are never averaged), head to
     head, and per game
@@ -384,17 +392,18 @@ def stats_screen(shell) -> list[ft.Control]:
     return controls
 
 
-def _figures(shell, row: dict) -> str:
+def _figures(shell: Frame, row: dict[str, Any]) -> str:
     _ = shell.vm.t
     return _("average {average}, best {best}").format(average=shell.vm.t.number(row["average"]), best=row["best"])
 
 
-def _games(shell, n: int) -> str:
+def _games(shell: Frame, n: int) -> str:
     ngettext = shell.vm.t.n
     return ngettext("{n} game", "{n} games", n).format(n=n)
 
 
-def _player_cards(shell, players: list[dict], titles: dict, game: str | None) -> list[ft.Control]:
+def _player_cards(shell: Frame, players: list[dict[str, Any]], titles: dict[str, Any],
+                  game: str | None) -> list[ft.Control]:
     """A card per player: wins, win rate, figures, last played (and, over all games, each game's)."""
     _ = shell.vm.t
     ngettext = shell.vm.t.n
@@ -417,11 +426,11 @@ def _player_cards(shell, players: list[dict], titles: dict, game: str | None) ->
     return cards
 
 
-def _versus_card(shell, versus: list[dict]) -> ft.Control:
+def _versus_card(shell: Frame, versus: list[dict[str, Any]]) -> ft.Control:
     """Head to head: how often each of a pair finished ahead of the other."""
     _ = shell.vm.t
     ngettext = shell.vm.t.n
-    rows = [heading(_("Head to head")),
+    rows: list[ft.Control] = [heading(_("Head to head")),
             text(_("How often each finished ahead of the other in the games they played together."), SMALL,
                  color=ft.Colors.GREY_400)]
     for k, pair in enumerate(versus[:PAIRS]):
@@ -434,11 +443,11 @@ def _versus_card(shell, versus: list[dict]) -> ft.Control:
     return card(rows, "versus")
 
 
-def _game_card(shell, g: dict, titles: dict) -> ft.Control:
+def _game_card(shell: Frame, g: dict[str, Any], titles: dict[str, Any]) -> ft.Control:
     """A game's card: plays, figures, average winning score and play time, per player count, top scores."""
     _ = shell.vm.t
     ngettext, number = shell.vm.t.n, shell.vm.t.number
-    lines = [text(titles[g["game"]], weight=ft.FontWeight.BOLD),
+    lines: list[ft.Control] = [text(titles[g["game"]], weight=ft.FontWeight.BOLD),
              text(ngettext("{n} game played", "{n} games played", g["plays"]).format(n=g["plays"]) + "; "
                   + _figures(shell, g), SMALL)]
     if g["winning"] is not None:

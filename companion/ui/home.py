@@ -2,13 +2,17 @@
 games (abandon, delete and its undo) and the new-game form's shared part (the players' seats)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import flet as ft
 
 from ..i18n import LANGUAGES
-from ..games.score_sheet import screens as score_sheet
+from ..games.score_sheet import rules as sheet_rules, screens as score_sheet
 from . import history
 from . import teach as teach_ui
-from .frame import Frame, game_ui
+from .frame import Frame
+from .screen_contract import game_ui
 from .widgets import (SMALL, TEXT, Screen, bar_button, button, card, choice_chips, dot, error, heading, text, tid,
                       title, who)
 
@@ -41,7 +45,7 @@ class Home(Frame):
         if sheets:
             controls.append(heading(_("Our sheets")))
         for sheet in sheets:
-            kind = score_sheet.rules.kind({"sheet": sheet})[0]
+            kind = sheet_rules.kind({"sheet": sheet})[0]
             what = ", ".join(sheet["categories"]) or vm.t.text(f"{score_sheet.GAME}.category.points")
             controls.append(card([
                 text(sheet["name"], 20, weight=ft.FontWeight.BOLD),
@@ -53,7 +57,8 @@ class Home(Frame):
                                             f"sheet-history-{sheet['id']}", primary=False, icon=ft.Icons.HISTORY),
                                      expand=True)], spacing=8),
             ], f"sheet-{sheet['id']}"))
-        if self.join:  # after the games: a joined phone resumes without scrolling past the code
+        # table mode (it has both): after the games, so a joined phone resumes without scrolling past the code
+        if self.join and self.qr:
             controls.append(card([
                 heading(_("Table mode")),
                 text(_("Every phone at the table joins with this QR code or link and sees the same games live."),
@@ -84,7 +89,7 @@ class Home(Frame):
         return [ft.Row([ft.Container(b, expand=True) for b in buttons[i:i + 2]], spacing=8, intrinsic_height=True,
                        vertical_alignment=ft.CrossAxisAlignment.STRETCH) for i in range(0, len(buttons), 2)]
 
-    def session_card(self, entry: dict) -> ft.Control:
+    def session_card(self, entry: dict[str, Any]) -> ft.Control:
         """A game in progress: resume it, let it go (kept in the history as abandoned) or delete it
         (asked first; the home screen can have it back until the next screen)."""
         _, vm = self.vm.t, self.vm
@@ -127,7 +132,7 @@ class Home(Frame):
         self.draft.pop("delete", None)
         self.vm.delete_game(sid)
 
-    def deleted_card(self, entry: dict) -> ft.Control:
+    def deleted_card(self, entry: dict[str, Any]) -> ft.Control:
         """The game just deleted, with the way to have it back (until the next screen)."""
         _, vm = self.vm.t, self.vm
         names = ", ".join(p["name"] for p in entry["players"])
@@ -136,7 +141,7 @@ class Home(Frame):
                      button(_("Undo the deletion"), lambda e: vm.undo_delete(), "undo-delete", primary=False,
                             icon=ft.Icons.UNDO)], "deleted", highlight=True)
 
-    def abandoned_card(self, entry: dict) -> ft.Control:
+    def abandoned_card(self, entry: dict[str, Any]) -> ft.Control:
         """The game just abandoned, with the way to take it up again (also later, from the history)."""
         _, vm = self.vm.t, self.vm
         names = ", ".join(p["name"] for p in entry["players"])
@@ -145,7 +150,7 @@ class Home(Frame):
                      button(_("Take it up again"), lambda e: vm.take_up(entry["id"]), "undo-abandon",
                             primary=False, icon=ft.Icons.UNDO)], "let-go", highlight=True)
 
-    def sheet_form(self, sheet: dict | None) -> None:
+    def sheet_form(self, sheet: dict[str, Any] | None) -> None:
         """"Another game": a new score sheet, or a saved one to play again (its form filled in)."""
         self.go(f"new:{score_sheet.GAME}")
         self.draft["new"] = score_sheet.blank_form(sheet)
@@ -161,16 +166,19 @@ class Home(Frame):
         _ = self.vm.t
         ui = game_ui(game_id)
         form = ui.new_game_form(self, game_id)
-        heading_ = ui.form_title(self, game_id) if hasattr(ui, "form_title") else _("New game: {game}").format(
+        heading_ = ui.form_title(self, game_id) if ui.form_title else _("New game: {game}").format(
             game=self.vm.t.text(f"{game_id}.game.title"))
         return Screen([title(heading_), *teach_ui.form_choice(self, game_id), *form.body], form.primary)
 
-    def seat_fields(self, form: dict, players: list, colours, colour_name, start_label: str | None = None
-                    ) -> list[ft.Control]:
+    def seat_fields(self, form: dict[str, Any], players: list[dict[str, Any]], colours: Sequence[str],
+                    colour_name: Callable[[str], str], start_label: str | None = None) -> list[ft.Control]:
         """The part of every new-game form: each player's name and colour, clockwise, then who starts
         (`start_label` says whom the rulebook names; the oldest by default)."""
         _, vm = self.vm.t, self.vm
         controls: list[ft.Control] = [heading(_("Players, clockwise from the first"))]
+        def choose(player: dict[str, Any]) -> Callable[[str], None]:
+            return lambda colour: self.choose_colour(player, colour)
+
         for i, player in enumerate(players):
             # No character counter: Flutter reads it out in English whatever the language; the
             # new-game check says when a name is too long.
@@ -182,7 +190,7 @@ class Home(Frame):
                 tid(f"name-{i}", ft.Row([field])),
                 choice_chips(f"colour-{i}", [(c, ft.Row([dot(c), ft.Text(colour_name(c), size=TEXT)], tight=True))
                                              for c in colours], player["colour"],
-                             lambda c, p=player: self.choose_colour(p, c)),
+                             choose(player)),
                 error(vm.error_for(f"players.{i}.colour"), f"error-colour-{i}"),
             ]
 
@@ -198,7 +206,7 @@ class Home(Frame):
         ]
         return controls
 
-    def choose_colour(self, player: dict, colour: str) -> None:
+    def choose_colour(self, player: dict[str, Any], colour: str) -> None:
         """A colour chosen on the new-game form; a refusal about colours is gone once it is fixed."""
         player["colour"] = colour
         problem = self.vm.problem

@@ -3,13 +3,14 @@ exports, imports and backups the history screen offers, and the damaged game's f
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from typing import Any
 from collections.abc import Callable
 
 from .. import backup, exchange, history
 from ..engine import flow
-from ..engine.model import N_
+from ..engine.model import InvalidAction, N_
 from ..games import GAMES
 from ..i18n import Translator
 from ..referee import saved
@@ -23,15 +24,17 @@ class Records:
     browser: bool
     store: Store
     t: Translator
-    session: dict | None
-    state: dict | None
+    session: dict[str, Any] | None
+    state: dict[str, Any] | None
     problem: Problem | None
     notice: str | None
     damaged: str | None
     on_saved: Callable[..., None]
     _changed: Callable[[], None]
+    lock: threading.RLock
+    _refuse: Callable[[InvalidAction], bool]
 
-    def finished(self) -> list[dict]:
+    def finished(self) -> list[dict[str, Any]]:
         """Finished games, newest first, each with its summary (games finished before the history
         existed get theirs now, all in one write)."""
         entries = self.store.sessions(status="finished")
@@ -68,7 +71,7 @@ class Records:
         if name == "bgstats.json":
             return stamped, exchange.export_bgstats(self.store).encode("utf-8")
         try:
-            return stamped, backup.backup(self.store.dir)
+            return stamped, backup.backup(self.store.folder)
         except (backup.BackupRefused, OSError) as error:
             self.notice, self.problem = None, Problem(str(error))
             self._changed()
@@ -94,7 +97,7 @@ class Records:
             return False
         try:
             with saved(self.store).lock:
-                games, aside = self.store.replace_files(lambda: backup.restore(self.store.dir, blob))
+                games, aside = self.store.replace_files(lambda: backup.restore(self.store.folder, blob))
                 saved(self.store).clear()  # every game may be another now
         except (backup.BackupRefused, OSError) as error:
             return self._refuse_file(error)
@@ -130,11 +133,11 @@ class Records:
         self._changed()
         return True
 
-    def abandoned(self) -> list[dict]:
+    def abandoned(self) -> list[dict[str, Any]]:
         """Games let go unfinished, newest first."""
         return self.store.sessions(status="abandoned")
 
-    def _refuse_file(self, error: Exception) -> bool:
+    def _refuse_file(self, error: UnicodeDecodeError | OSError | exchange.ImportRefused | backup.BackupRefused) -> bool:
         if isinstance(error, UnicodeDecodeError):
             reason = self.t(N_("it is not a text file"))
         elif isinstance(error, OSError):
@@ -147,7 +150,7 @@ class Records:
         self._changed()
         return False
 
-    def statistics(self, period: str = "all", game: str | None = None) -> dict:
+    def statistics(self, period: str = "all", game: str | None = None) -> dict[str, Any]:
         """The statistics of the finished games of `period` (history.PERIODS) and of one game (its key:
         history.kind; None: all), and every game played (for the filter)."""
         entries = self.finished()
@@ -180,6 +183,6 @@ class Records:
         self._changed()
         return True
 
-    def details(self, sid: str) -> dict:
+    def details(self, sid: str) -> dict[str, Any]:
         entry = next((e for e in self.store.sessions("finished") if e["id"] == sid), {})
         return entry.get("details") or dict(NO_DETAILS)

@@ -11,7 +11,7 @@ import logging
 import time
 import types
 from typing import Any, NamedTuple
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator, Sequence
 
 import flet as ft
 
@@ -60,7 +60,8 @@ LISTED = {"catalogue", "deleted", "abandoned", "back"}
 LEFT = N_("That tap came from a screen this phone had already left, so it did nothing; this is the screen now.")
 
 
-def _shown_handler(shell: Shell, handler: Callable, drawn: Drawn, repeatable: bool = False) -> Callable:
+def _shown_handler(shell: Shell, handler: Callable[..., Any], drawn: Drawn, repeatable: bool = False
+                   ) -> Callable[..., Any]:
     """`handler` run as a tap on the screen `drawn` (ViewModel.as_shown): not at all when the phone has
     left that screen's game since (it went home, opened another, or its game was deleted: it is told
     so), and not again once a tap on it recorded an entry (a control acts once: the second tap of a
@@ -85,7 +86,7 @@ def _shown_handler(shell: Shell, handler: Callable, drawn: Drawn, repeatable: bo
             shell.forget_kept()  # a part kept with this control is drawn anew, with a control that can act
 
     if inspect.iscoroutinefunction(handler):
-        async def run_async(e=None):
+        async def run_async(e: object = None) -> Any:
             if not ready():
                 return None
             before = shell.vm.recorded
@@ -96,7 +97,7 @@ def _shown_handler(shell: Shell, handler: Callable, drawn: Drawn, repeatable: bo
         run_async.shown = True  # type: ignore[attr-defined]
         return run_async
 
-    def run(e=None):
+    def run(e: object = None) -> Any:
         if not ready():
             return None
         before = shell.vm.recorded
@@ -121,21 +122,25 @@ class Shell(Home, GameScreens):
         self._recalled = False              # the draft came from the phone (a reload), not from taps
         self.confirming: str | None = None  # the Undo this phone asks about (another player's entry)
         self.gone = False                   # the phone's connection is gone: nothing is drawn
-        self.draft: dict = {}          # form entries not yet sent (steppers, text fields)
+        self.wakelock: ft.Wakelock | None = None  # the service that keeps the phone awake (make_main)
+        self.draft: dict[str, Any] = {}          # form entries not yet sent (steppers, text fields)
         self.query = ""                # rules search
         self.rules_open = False        # a step's rule text unfolded (remembered on the phone)
         self.folds: set[str] = set()   # the folds open on this screen (a redraw keeps them open)
+        self.teach_folds: teach_ui.Folds | None = None  # the teaching folds in the game on screen
         self._screen = ""
-        self._inbox: set = set()       # table mode: news from other phones not handled yet
+        self._inbox: set[tuple[Any, ...]] = set()       # table mode: news from other phones not handled yet
         self._due: asyncio.TimerHandle | None = None  # a draw waiting on the event loop
         self._stale = False            # the view-model changed since the last draw
         self._drawn_at = float("-inf") # when the last draw was (time.monotonic)
-        self._kept: dict[str, tuple] = {}     # the parts of the last draw: key -> (inputs, control)
-        self._keeping: dict[str, tuple] = {}  # ... and of the draw being made
+        # the parts of the last draw: key -> (inputs, control)
+        self._kept: dict[str, tuple[tuple[object, ...], ft.Control]] = {}
+        self._keeping: dict[str, tuple[tuple[object, ...], ft.Control]] = {}  # ... and of the draw being made
         self._drawn: Drawn | None = None      # the screen and the game's version the last draw showed
         self._generation = 0                  # how many times they changed
         self._screens = 0                     # how many times the screen changed (not the version)
-        self._earlier: collections.deque = collections.deque(maxlen=EARLIER_DRAWS)  # earlier draws' frames
+        # earlier draws' frames
+        self._earlier: collections.deque[ft.BaseControl] = collections.deque(maxlen=EARLIER_DRAWS)
         self._frames = 0                      # frames sent whole (the phone's tree drawn anew: `resync`)
         self._resync = False                  # the next draw sends the whole frame
         vm.subscribe(self.redraw)
@@ -171,7 +176,8 @@ class Shell(Home, GameScreens):
         for frame in reversed(self._earlier):
             for control in _walk(frame):
                 if control_id(control) == wanted:
-                    return control
+                    found: ft.BaseControl = control
+                    return found
         return None
 
     def resync(self) -> None:
@@ -188,7 +194,7 @@ class Shell(Home, GameScreens):
         """The screen this tab shows now: its route and the game on it."""
         return self.vm.route, self.vm.session["id"] if self.vm.session else None
 
-    def stamp(self, controls: list) -> None:
+    def stamp(self, controls: list[ft.BaseControl]) -> None:
         """Tie every control of this draw that a player can tap to the screen and the game's version it
         shows: its handler runs as a tap on that version (ViewModel.as_shown), not at all once the phone
         has left that screen, and once only if it records an entry; and it gets a new identity (key)
@@ -210,7 +216,7 @@ class Shell(Home, GameScreens):
             self._drawn, self._generation = drawn, self._generation + 1
         # the parts kept from the last draw were stamped then; a part built for this draw is stamped now
         kept = {id(entry[1]) for key, entry in self._keeping.items() if self._kept.get(key) is entry}
-        lists: list[list] = []
+        lists: list[list[ft.BaseControl]] = []
         for control in _walk(controls, skip=kept, lists=lists.append):
             wrapped = False
             any_version = isinstance(control.data, Act) and game is not None and flow.independent(
@@ -226,20 +232,21 @@ class Shell(Home, GameScreens):
         for items in lists:
             _one_key_each(items)
 
-    def kept(self, key: str, inputs: tuple, build: Callable[[], ft.Control], acts: bool = False) -> ft.Control:
+    def kept(self, key: str, inputs: tuple[object, ...], build: Callable[[], ft.Control],
+             acts: bool = False) -> ft.Control:
         """The control the last draw drew at `key`, if it was drawn from the same `inputs` (in the same
         language): the very object, which Flet's diff then skips, and nothing is built again; else
         `build()`. News from another phone changes one count, and this draws only that. `inputs`
         must hold everything the control shows; only for controls a tap never changes in place. A part
         whose taps enter something in the game (`acts`) is kept only while the game's version is the
         same: a tap means what its screen showed. A part without a key of its own is keyed by `key`."""
-        inputs = (self.vm.lang, inputs, self.vm.session["version"] if acts and self.vm.session else None)
+        keyed = (self.vm.lang, inputs, self.vm.session["version"] if acts and self.vm.session else None)
         entry = self._kept.get(key)
-        if entry is None or entry[0] != inputs:
+        if entry is None or entry[0] != keyed:
             control = build()
             if control.key is None:
                 control.key = f"kept:{key}"
-            entry = (inputs, control)
+            entry = (keyed, control)
         self._keeping[key] = entry
         return entry[1]
 
@@ -290,14 +297,14 @@ class Shell(Home, GameScreens):
             if self._stale:
                 self.render()
 
-    async def on_broadcast(self, message) -> None:
+    async def on_broadcast(self, message: Sequence[Any]) -> None:
         """Another phone saved something: show the game's new state (or the new list of games) with
         the next draw. The game's new state is in memory, so catching up costs a draw; news that
         arrives before it is merged into it. (`(kind, game id, who)`; who saved it may be left out.)"""
         self._inbox.add((*tuple(message), None, None)[:3])
         self._schedule(asyncio.get_running_loop())
 
-    def _show_news(self, news: set) -> None:
+    def _show_news(self, news: set[tuple[Any, ...]]) -> None:
         """What other phones saved since the last draw (`(kind, game id, who)` each): the game on this
         screen caught up with, or let go when another phone deleted or abandoned it (it comes back when
         that deletion is undone); the home screen's list of games drawn anew."""
@@ -421,16 +428,22 @@ class Shell(Home, GameScreens):
             return
         self.render()
 
-    def screen(self) -> list[ft.Control]:
+    def final(self) -> Screen:
+        """The final scoring's entry: the game's own screen (a game without one has only the result)."""
+        final_screen = self.ui.final_screen
+        return final_screen(self) if final_screen else self.result()
+
+    def screen(self) -> Screen | list[ft.Control]:
         route = self.vm.route
         if route.startswith("new:"):
             return self.new_game(route[4:])
-        return {
+        screens: dict[str, Callable[[], Screen | list[ft.Control]]] = {
             "home": self.home, "setup": self.setup, "round": lambda: self.ui.round_screen(self),
-            "final": lambda: self.ui.final_screen(self), "result": self.result, "rules": self.rules,
+            "final": self.final, "result": self.result, "rules": self.rules,
             "log": self.log, "scores": self.score_screen, "history": lambda: history.history_screen(self),
             "stats": lambda: history.stats_screen(self), "archive": lambda: history.archive_screen(self),
-        }.get(route, self.home)()
+        }
+        return screens.get(route, self.home)()
 
     # -- navigation ------------------------------------------------------------------------------
 
@@ -485,8 +498,11 @@ class Shell(Home, GameScreens):
     async def _phone_setting(self, key: str) -> str | None:
         """A setting kept on this phone, or None when the phone has gone (a tab closed before it
         answered must not keep its session alive through this task)."""
+        if self.prefs is None:
+            return None
         try:
-            return await asyncio.wait_for(self.prefs.get(key), PHONE_ANSWER)
+            value = await asyncio.wait_for(self.prefs.get(key), PHONE_ANSWER)
+            return None if value is None else str(value)
         except Exception:  # noqa: BLE001 - Flet fails a call to a gone phone in several ways (a closed
             return None    # session, a connection already let go, no answer): the setting is just unknown
 
@@ -508,12 +524,13 @@ class Shell(Home, GameScreens):
 AUTO = "~"
 
 
-def _anchored_keys(controls: list, top: str) -> None:
+def _anchored_keys(controls: list[ft.Control], top: str) -> None:
     """Key every control of a screen's body that has no key of its own by the nearest keyed control above
     it (or `top`) and its place after that one: the same part keeps its key from draw to draw, so Flet
     sends only what changed (a new count, a new line), and a part put in or taken out above (a
     refusal's message) renames nothing below the next keyed part."""
-    anchor, n = top, 0
+    anchor: object = top  # a key: a text, or one of Flet's key types
+    n = 0
     for control in controls:
         key = control.key
         if key is None or isinstance(key, str) and key.startswith(AUTO):
@@ -523,11 +540,11 @@ def _anchored_keys(controls: list, top: str) -> None:
             anchor, n = key, 0
 
 
-def _one_key_each(items: list) -> None:
+def _one_key_each(items: list[ft.BaseControl]) -> None:
     """A list of controls holds no key twice (a later one takes a mark): the web client applies Flet's
     keyed patch of a list with a key twice at other places than the server meant (a move past the
     list's end, a RangeError), drops the rest of the patch, and its screen parts from the server's."""
-    seen: set = set()
+    seen: set[str] = set()
     for control in items:
         key = getattr(control, "key", None)
         if key is None:
@@ -540,7 +557,8 @@ def _one_key_each(items: list) -> None:
         seen.add(key)
 
 
-def _walk(controls, skip: frozenset | set = frozenset(), lists: Callable[[list], None] | None = None):
+def _walk(controls: ft.BaseControl | list[ft.BaseControl], skip: Collection[int] = frozenset(),
+          lists: Callable[[list[ft.BaseControl]], None] | None = None) -> Iterator[ft.BaseControl]:
     """Every control under `controls` (a control or a list of them), depth first, leaving out the
     subtrees of the controls whose id is in `skip`; `lists` is shown every list of controls on the way."""
     stack = list(reversed(controls)) if isinstance(controls, list) else [controls]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 from .. import history, teach
 from ..engine import flow
-from ..engine.model import InvalidAction, Msg, N_, Rule
+from ..engine.model import GameDef, InvalidAction, Msg, N_, Rule
 from ..games import GAMES
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from ..referee import Referee, Verdict, owner_refusal
@@ -42,17 +42,17 @@ class ViewModel(Records):
         #: phone has its own); None: remembered as the store's setting.
         self.on_language: Callable[[str], None] | None = None
         self.route = "home"
-        self.session: dict | None = None
-        self.state: dict | None = None
+        self.session: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
         self.problem: Problem | None = None
         self.notice: str | None = None
         #: The game last found damaged (its log cannot be replayed): the home screen offers its file
         #: and its deletion.
         self.damaged: str | None = None
         #: The catalogue entry of the game this screen deleted: it can be had back until the next screen.
-        self.deletion: dict | None = None
+        self.deletion: dict[str, Any] | None = None
         #: The game just abandoned on this screen (home offers to take it up again until the next one).
-        self.let_go: dict | None = None
+        self.let_go: dict[str, Any] | None = None
         #: Table mode: the player this phone belongs to; it bids and passes only for that player.
         self.me: str | None = None
         #: Table mode: whom this phone belonged to in each game it showed (game id → colour).
@@ -122,13 +122,29 @@ class ViewModel(Records):
         self.go("home")
 
     @property
-    def game(self):
-        return GAMES[self.session["game"]] if self.session else None
+    def game(self) -> GameDef:
+        """The open game's rules (asked only inside a game)."""
+        return GAMES[self.game_session["game"]]
 
-    def games(self) -> list:
+    @property
+    def game_session(self) -> dict[str, Any]:
+        """The open game's session (its configuration and log): asked only inside a game, where a
+        screen is drawn from it."""
+        if self.session is None:
+            raise LookupError("no game is open")
+        return self.session
+
+    @property
+    def game_state(self) -> dict[str, Any]:
+        """The open game's state, as the log replays to (asked only inside a game)."""
+        if self.state is None:
+            raise LookupError("no game is open")
+        return self.state
+
+    def games(self) -> list[GameDef]:
         return list(GAMES.values())
 
-    def in_progress(self) -> list[dict]:
+    def in_progress(self) -> list[dict[str, Any]]:
         return self.store.sessions(status="active")
 
     def notices(self) -> list[str]:
@@ -165,7 +181,8 @@ class ViewModel(Records):
         that has learnt the game before: one tap opens a step's help), None (a game that does not teach)."""
         if not self.session or self.session["config"].get("teach") not in ("open", "folded"):
             return None
-        if self.session["config"]["teach"] == "open" and teach.first_round(self.session["game"], self.state,
+        if self.game_session["config"]["teach"] == "open" and teach.first_round(self.game_session["game"],
+                                                                                self.game_state,
                                                                           self.session["log"]):
             return "open"
         return "folded"
@@ -173,23 +190,24 @@ class ViewModel(Records):
     def teach_recap(self) -> bool:
         """True in round 2 of a game that taught round 1: the three-line recap is shown."""
         return (self.session is not None and self.session["config"].get("teach") == "open"
-                and self.state.get("phase") not in ("setup", "over")
-                and teach.round_of(self.session["game"], self.state, self.session["log"]) == 2)
+                and self.game_state.get("phase") not in ("setup", "over")
+                and teach.round_of(self.game_session["game"], self.game_state, self.game_session["log"]) == 2)
 
     def teach_step(self) -> tuple[str, str] | None:
         """"How to do it" and "why it matters" of the step on screen, in the reader's language (None:
         no step, or a step without them)."""
-        step = teach.step(self.session["game"], self.session["config"], self.state)
+        step = teach.step(self.game_session["game"], self.game_session["config"], self.game_state)
         if step is None:
             return None
-        how, why = teach.how(self.session["game"], step)
+        how, why = teach.how(self.game_session["game"], step)
         shown = self.t.text(how.key), self.t.text(why.key)
         return None if shown[0] == how.key else shown
 
     def teach_explain(self) -> list[str]:
         """The explanation on the spot of what just happened, with this table's names and numbers."""
-        return [self.t.msg(m) for m in teach.explain(self.session["game"], self.session["config"], self.state,
-                                                     self.session["log"])]
+        return [self.t.msg(m) for m in teach.explain(self.game_session["game"], self.game_session["config"],
+                                                     self.game_state,
+                                                     self.game_session["log"])]
 
     def _taught_groups(self) -> list[str]:
         """The groups that have learnt a game here (`teach.group` keys)."""
@@ -198,10 +216,11 @@ class ViewModel(Records):
 
     def _taught(self) -> None:
         """Round 1 of a teaching game is over: its group has learnt the game."""
-        config = self.session["config"]
-        if config.get("teach") != "open" or teach.first_round(self.session["game"], self.state, self.session["log"]):
+        config = self.game_session["config"]
+        if config.get("teach") != "open" or teach.first_round(self.game_session["game"], self.game_state,
+                                                              self.game_session["log"]):
             return
-        key = teach.group(self.session["game"], config)
+        key = teach.group(self.game_session["game"], config)
         taught = self._taught_groups()
         if key not in taught:
             self.store.set_setting(teach.TAUGHT, [*taught, key])
@@ -258,12 +277,12 @@ class ViewModel(Records):
     @property
     def shown(self) -> int:
         """The version the player acted on: the tapped screen's, else the one this view-model shows."""
-        return self._shown if self._shown is not None else self.session["version"]
+        return self._shown if self._shown is not None else self.game_session["version"]
 
     def moves(self) -> dict[str, Rule]:
         """The game's table of allowed actions in the state shown (computed once per state)."""
         if self._moves is None or self._moves[0] != id(self.state):
-            self._moves = (id(self.state), flow.moves(self.game, self.session["config"], self.state))
+            self._moves = (id(self.game_state), flow.moves(self.game, self.game_session["config"], self.game_state))
         return self._moves[1]
 
     def rule(self, kind: str, player: str | None = None) -> Rule:
@@ -271,12 +290,13 @@ class ViewModel(Records):
         rule with its reason when it is not."""
         rule = self.moves().get(kind, Rule(Msg(N_("That is not possible at this point of the game."))))
         if rule.refusal is None and player is not None and rule.by is not None and player not in rule.by:
-            names = {p["colour"]: p["name"] for p in self.session["config"]["players"]}
+            names = {p["colour"]: p["name"] for p in self.game_session["config"]["players"]}
             return Rule(Msg(N_("It is not {name}'s turn for this: {who} acts now."),
-                            {"name": names.get(player, player), "who": flow.by_name(self.session["config"], rule.by)}),
+                            {"name": names.get(player, player),
+                             "who": flow.by_name(self.game_session["config"], rule.by)}),
                         field="player")
         if rule.refusal is None:
-            refusal = owner_refusal(self.game, self.session["config"], self.state,
+            refusal = owner_refusal(self.game, self.game_session["config"], self.game_state,
                                     {"type": kind, "args": {"player": player} if player else {}}, self.me)
             if refusal is not None:
                 return Rule(refusal)
@@ -288,9 +308,10 @@ class ViewModel(Records):
 
     @_locked
     @_writes
-    def dispatch(self, kind: str, **args: Any) -> bool:
+    def dispatch(self, /, kind: str, **args: Any) -> bool:
         """Apply one action: persisted first, then shown. False (and a Problem) when refused."""
-        verdict = self.referee.submit(self.session["id"], self.session["game"], self.session["config"], self.shown,
+        verdict = self.referee.submit(self.game_session["id"], self.game_session["game"], self.game_session["config"],
+                                      self.shown,
                                       {"type": kind, "args": args}, self.me)
         return self._judged(verdict)
 
@@ -306,19 +327,20 @@ class ViewModel(Records):
 
     def _took(self, verdict: Verdict) -> None:
         """The game as the referee now has it (its log, state and version)."""
-        self.session = {**self.session, "log": verdict.log, "version": verdict.version}
+        self.session = {**self.game_session, "log": verdict.log, "version": verdict.version}
         self.state = verdict.state
 
     def _judged(self, verdict: Verdict) -> bool:
         """Show the referee's answer: the new state, or the refusal (with the game as it now is when the
         screen was out of date)."""
         if verdict.lost:
-            self.open(self.session["id"])  # gone meanwhile (a restore on another phone): says so, goes home
+            self.open(self.game_session["id"])  # gone meanwhile (a restore on another phone): says so, goes home
             return False
         if verdict.stale:
             self._took(verdict)
-            if self.route not in ("rules", "log", "scores") or self.state.get("phase") == "over":
-                self.route = _route_for(self.state)
+            if self.route not in ("rules", "log", "scores") or self.game_state.get("phase") == "over":
+                self.route = _route_for(self.game_state)
+            assert verdict.refusal is not None  # a stale verdict says what happened meanwhile
             self.problem = Problem(self.t.msg(verdict.refusal))
             log.info("refused (out of date): %s", self.problem.text)
             self._changed()
@@ -329,12 +351,12 @@ class ViewModel(Records):
         self.recorded += 1
         if self._shown is not None:
             self._shown = verdict.version  # the rest of this tap goes on from what it has just made
-        sid = self.session["id"]
+        sid = self.game_session["id"]
         self._settle()
         self.on_saved("game", sid)
         return True
 
-    def _unfinished(self, sid: str) -> dict | None:
+    def _unfinished(self, sid: str) -> dict[str, Any] | None:
         return next((e for e in self.store.sessions() if e["id"] == sid and e["status"] in ("active", "abandoned")),
                     None)
 
@@ -408,7 +430,7 @@ class ViewModel(Records):
 
     # -- our sheets ----------------------------------------------------------------------------
 
-    def sheets(self) -> list[dict]:
+    def sheets(self) -> list[dict[str, Any]]:
         return self.store.sheets()
 
     @_locked
@@ -429,24 +451,25 @@ class ViewModel(Records):
         """Open a game from the history, read-only: its final breakdown, charts and whole log."""
         return self.open(sid, "archive")
 
-    def progression(self) -> dict[str, list[int]] | None:
-        if self.session.get("imported"):
+    def progression(self) -> dict[str, Any] | None:
+        """The open game's running scores (history.progression); None for a game imported without a log."""
+        if self.game_session.get("imported"):
             return None
-        return history.progression(self.game, self.session["config"], self.session["log"])
+        return history.progression(self.game, self.game_session["config"], self.game_session["log"])
 
     def sealed(self, kind: str) -> list[str]:
         """Who has sealed an entry of `kind` in this game (never the values)."""
-        return sorted(self.store.sealed(self.session["id"], kind))
+        return sorted(self.store.sealed(self.game_session["id"], kind))
 
     @_locked
     @_writes
-    def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict], bool]) -> bool:
+    def seal(self, kind: str, player: str, value: Any, reveal: Callable[[dict[str, Any]], bool]) -> bool:
         """Seal `player`'s entry; when every player's is in, `reveal(entries)` records them together
         (one action). False when the reveal was refused: the entries are cleared to be entered again."""
-        players = {p["colour"] for p in self.session["config"]["players"]}
-        entries = self.store.seal(self.session["id"], kind, player, value, players)
+        players = {p["colour"] for p in self.game_session["config"]["players"]}
+        entries = self.store.seal(self.game_session["id"], kind, player, value, players)
         if entries is None:
-            self.on_saved("sealed", self.session["id"])
+            self.on_saved("sealed", self.game_session["id"])
             self._changed()
             return True
         return reveal(entries)
@@ -456,8 +479,8 @@ class ViewModel(Records):
         """Catch up with what another phone saved (the screen stays where it is)."""
         if not self.session or self.session.get("imported") or not self._load_current():
             return
-        if self.route not in ("rules", "log", "scores") or self.state.get("phase") == "over":
-            self.route = _route_for(self.state)
+        if self.route not in ("rules", "log", "scores") or self.game_state.get("phase") == "over":
+            self.route = _route_for(self.game_state)
         self._changed()
 
     def _load_current(self) -> bool:
@@ -465,18 +488,18 @@ class ViewModel(Records):
         cannot be read. What another screen of this server saved is in memory already; the file is read
         for a game not kept there."""
         try:
-            kept = self.referee.current(self.session["id"], self.session["game"], self.session["config"])
+            kept = self.referee.current(self.game_session["id"], self.game_session["game"], self.game_session["config"])
         except (SessionLost, *CANNOT_REPLAY):
             return False
-        if kept.version == self.session["version"]:
+        if kept.version == self.game_session["version"]:
             return False
-        self.session = {**self.session, "log": kept.log, "version": kept.version}
+        self.session = {**self.game_session, "log": kept.log, "version": kept.version}
         self.state = kept.state
         return True
 
     # -- a game let go on another phone ------------------------------------------------------------
 
-    def owner_name(self, entry: dict) -> str | None:
+    def owner_name(self, entry: dict[str, Any]) -> str | None:
         """The name of the player this phone belonged to in the game of catalogue `entry` (table mode), if
         it belonged to one."""
         colour = self.owned.get(entry["id"])
@@ -517,8 +540,8 @@ class ViewModel(Records):
         log = self.session["log"]
         return self.t(N_("Undo: {action}")).format(action=self.describe(log[-flow.undo_count(self.game, log)]))
 
-    def describe(self, action: dict) -> str:
-        return self.t.msg(flow.describe(self.game, action, self.session["config"]))
+    def describe(self, action: dict[str, Any]) -> str:
+        return self.t.msg(flow.describe(self.game, action, self.game_session["config"]))
 
     def undo_owner(self) -> str | None:
         """Table mode: the other player whose entry Undo would take back on this phone (the phone asks
@@ -539,7 +562,7 @@ class ViewModel(Records):
         self._taught()
         self.problem = None
         if self.route not in ("rules", "log"):
-            self.route = _route_for(self.state)
+            self.route = _route_for(self.game_state)
         self._changed()
 
     def _refuse(self, error: InvalidAction) -> bool:
@@ -562,6 +585,7 @@ class ViewModel(Records):
 
 
 
-def _route_for(state: dict) -> str:
+def _route_for(state: dict[str, Any]) -> str:
+    phase: str = state.get("phase", "")
     return {"setup": "setup", "final": "final", "scoring": "final", "tally": "final", "over": "result"}.get(
-        state.get("phase"), "round")
+        phase, "round")

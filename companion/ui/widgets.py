@@ -3,11 +3,16 @@ people enter numbers at a table (chips for small ranges, steppers, a keypad)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, MutableMapping, MutableSequence, Sequence
 
 import flet as ft
 
 from ..engine.model import Msg, N_
+
+if TYPE_CHECKING:
+    from .screen_contract import ShellView
+    from .viewmodel import ViewModel
 
 TEXT = 17
 SMALL = 15
@@ -29,12 +34,16 @@ GUILD_COLOURS = {"blue": ft.Colors.BLUE_400, "yellow": ft.Colors.YELLOW_600, "gr
                  "brown": ft.Colors.BROWN_400, "cyan": ft.Colors.CYAN_300, "lime": ft.Colors.LIME_400}
 
 
+#: A Flet event handler: called with the event (or with nothing); what it returns is not used.
+Handler = Callable[..., object]
+
+
 @dataclass
 class Screen:
     """What a screen function returns: the part that scrolls, and the next action for the pinned
     bottom bar (beside Undo)."""
 
-    body: list
+    body: list[ft.Control]
     primary: ft.Control | None = None
 
 
@@ -46,7 +55,7 @@ def tid(identifier: str, control: ft.Control) -> ft.Control:
     return ft.Semantics(identifier=identifier, content=control, key=identifier)
 
 
-def text(value: str, size: int = TEXT, **kwargs) -> ft.Text:
+def text(value: str, size: int = TEXT, **kwargs: Any) -> ft.Text:
     return ft.Text(value, size=size, **kwargs)
 
 
@@ -81,8 +90,8 @@ def _muted_style(style: ft.ButtonStyle | None = None) -> ft.ButtonStyle:
     return style
 
 
-def button(label: str, on_click: Callable, ident: str | None = None, primary: bool = True,
-           icon=None, disabled: bool = False, muted: bool = False) -> ft.Control:
+def button(label: str, on_click: Handler, ident: str | None = None, primary: bool = True,
+           icon: ft.IconData | None = None, disabled: bool = False, muted: bool = False) -> ft.Control:
     """A full-width button, 52 px tall (`muted`: greyed, for an action the rules refuse now)."""
     control_type = ft.FilledButton if primary else ft.OutlinedButton
     control = control_type(content=ft.Text(label, size=TEXT, text_align=ft.TextAlign.CENTER), icon=icon,
@@ -108,7 +117,7 @@ def shortened(label: str, most: int) -> str:
     return f"{cut}…"
 
 
-def bar_button(label: str, on_click: Callable, ident: str, primary: bool = True, icon=None,
+def bar_button(label: str, on_click: Handler, ident: str, primary: bool = True, icon: ft.IconData | None = None,
                disabled: bool = False, muted: bool = False, most: int | None = None) -> ft.Control:
     """A button of the pinned bottom bar: always BAR_BUTTON tall, its label on at most two lines: a
     label longer than `most` characters is cut after a whole word (Flutter's own "…" cuts mid-word);
@@ -134,15 +143,15 @@ class Act:
     refusal: str | None
 
 
-def act(vm, kind: str, label: str, on_click: Callable, ident: str, player: str | None = None,
-        primary: bool = True, icon=None, bar: bool = False) -> ft.Control:
+def act(vm: ViewModel, kind: str, label: str, on_click: Handler, ident: str, player: str | None = None,
+        primary: bool = True, icon: ft.IconData | None = None, bar: bool = False) -> ft.Control:
     """A button for one kind of action (made for `player`), drawn from the game's table of allowed
     actions (ViewModel.rule): where the rules, or this phone's owner, do not allow it now, it is greyed
     and a tap says why, next to it and in the pinned bar; it is never a silent dead button. `bar`: a
     button of the pinned bottom bar."""
-    rule = vm.rule(kind, player)
-    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
-    handler = on_click if refusal is None else (lambda e: vm.refuse(rule.refusal, ident))
+    why = vm.rule(kind, player).refusal
+    refusal = vm.msg(why) if why is not None else None
+    handler = on_click if why is None else (lambda e: vm.refuse(why, ident))
     make = bar_button if bar else button
     control = make(label, handler, ident, primary=primary, icon=icon, muted=refusal is not None)
     control.data = Act(kind, player, refusal)
@@ -152,7 +161,7 @@ def act(vm, kind: str, label: str, on_click: Callable, ident: str, player: str |
     return ft.Column([control, error(reason, f"error-{ident}")], spacing=4, data=control.data) if reason else control
 
 
-def create_button(shell, on_click: Callable) -> ft.Control:
+def create_button(shell: ShellView, on_click: Handler) -> ft.Control:
     """Every new-game form's last step, in the bottom bar."""
     _ = shell.vm.t
     return bar_button(_("Start the setup"), on_click, "create", icon=ft.Icons.CHECK)
@@ -194,7 +203,7 @@ class Stepper:
     says why (in the pinned bar): never a silent dead button."""
 
     def __init__(self, ident: str, label: str | ft.Control, value: int, low: int, high: int,
-                 on_change: Callable[[int], None], big: int | None = None):
+                 on_change: Callable[[int], object], big: int | None = None):
         self.value, self.low, self.high, self._on_change = value, low, high, on_change
         big = big if big is not None else (5 if high - low > 10 else 0)
         self.number = ft.Text(str(value), size=22, weight=ft.FontWeight.BOLD, width=44,
@@ -211,6 +220,7 @@ class Stepper:
 
         label_control = ft.Text(label, size=TEXT) if isinstance(label, str) else label
         buttons = [step(-1, "minus"), tid(f"{ident}-value", self.number), step(1, "plus")]
+        self.control: ft.Row | ft.Column
         if big:
             buttons = [step(-big, "minus5"), *buttons, step(big, "plus5")]
             self.control = ft.Column([label_control, ft.Row(buttons, spacing=2, alignment=ft.MainAxisAlignment.END)],
@@ -233,8 +243,19 @@ class Stepper:
             page.data.render()  # page.data is the tab's Shell
 
 
+def setter(target: MutableMapping[Any, Any] | MutableSequence[Any], key: Any, then: Callable[[], object] | None = None,
+          convert: Callable[[Any], object] | None = None) -> Callable[[Any], None]:
+    """A control's handler that stores the value it is given at `target[key]` (through `convert`, if
+    given), then calls `then` (the shell's draw, where the screen shows the value elsewhere too)."""
+    def handler(value: Any) -> None:
+        target[key] = convert(value) if convert else value
+        if then:
+            then()
+    return handler
+
+
 def pick(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
-         on_pick: Callable[[int], None], extra: Sequence[ft.Control] = ()) -> ft.Control:
+         on_pick: Callable[[int], object], extra: Sequence[ft.Control] = ()) -> ft.Row | ft.Column:
     """A small range (a die, a count, a city's quarters) as one chip per number: one tap each."""
     chips = [tid(f"{ident}-{n}", (ft.FilledButton if n == value else ft.OutlinedButton)(
         content=ft.Text(str(n), size=TEXT, weight=ft.FontWeight.BOLD), width=48, height=TARGET,
@@ -247,7 +268,7 @@ def pick(ident: str, label: str | ft.Control | None, value: int | None, low: int
 
 
 def count(ident: str, label: str | ft.Control | None, value: int | None, low: int, high: int,
-          on_pick: Callable[[int], None], chips: int = 10) -> ft.Control:
+          on_pick: Callable[[int], object], chips: int = 10) -> ft.Control:
     """A count that is usually small: chips up to `chips` (one tap each); a larger value goes on
     with a stepper ("more" reveals it), up to what the box allows."""
     if high <= chips or value is None or value <= chips:
@@ -259,7 +280,7 @@ def count(ident: str, label: str | ft.Control | None, value: int | None, low: in
     return Stepper(ident, label or "", value, chips + 1, high, on_pick).control
 
 
-def _picked(e, on_pick: Callable[[int], None], n: int) -> None:
+def _picked(e: ft.Event[Any], on_pick: Callable[[int], object], n: int) -> None:
     on_pick(n)
     e.page.data.render()
 
@@ -270,7 +291,7 @@ class Keypad:
     value; `quick` chips (the minimum bid, +1, +5 ...) set a value in one tap. `draft[key]` holds
     the value, so the form's own button sends it."""
 
-    def __init__(self, ident: str, label: str, draft: dict, key: str, low: int, high: int,
+    def __init__(self, ident: str, label: str, draft: dict[str, Any], key: str, low: int, high: int,
                  quick: Sequence[tuple[str, int]] = (), sign: bool = False):
         self.ident, self.draft, self.key, self.low, self.high = ident, draft, key, low, high
         value = draft.get(key, low)
@@ -286,7 +307,7 @@ class Keypad:
                 on_click=lambda e, n=n: self._set(e, n, False))) for i, (text_, n) in enumerate(quick)],
                 wrap=True, spacing=6, run_spacing=6))
 
-        def key_button(face: str | ft.Control, name: str, handler, disabled: bool = False) -> ft.Control:
+        def key_button(face: str | ft.Control, name: str, handler: Handler, disabled: bool = False) -> ft.Control:
             return ft.Container(tid(f"{ident}-{name}", ft.OutlinedButton(
                 content=face if isinstance(face, ft.Control) else ft.Text(face, size=22, weight=ft.FontWeight.BOLD),
                 height=TARGET, expand=True, disabled=disabled, on_click=handler)), expand=True)
@@ -319,16 +340,16 @@ class Keypad:
         maximum; the form's own check says what is too low."""
         return min(self.low, 0) <= n <= self.high
 
-    def _set(self, e, n: int, typing: bool) -> None:
+    def _set(self, e: ft.Event[Any], n: int, typing: bool) -> None:
         self.draft[self.key] = n
         self.draft[f"{self.key}:typing"] = typing
         e.page.data.render()
 
 
 def choice_chips(ident: str, options: Sequence[tuple[str, str | ft.Control]], selected: str | None,
-                 on_select: Callable[[str], None]) -> ft.Control:
+                 on_select: Callable[[str], object]) -> ft.Row:
     """A set of big toggle buttons; exactly one is selected."""
-    chips = []
+    chips: list[ft.Control] = []
     for value, label in options:
         content = ft.Text(label, size=TEXT) if isinstance(label, str) else label
         style = ft.FilledButton if value == selected else ft.OutlinedButton
@@ -344,7 +365,7 @@ MESSAGE_LINES = 3
 MESSAGE_ROOM = 110
 
 
-def banner(message: str, ident: str = "banner", problem: bool = True, on_close: Callable | None = None) -> ft.Control:
+def banner(message: str, ident: str = "banner", problem: bool = True, on_close: Handler | None = None) -> ft.Control:
     """A refusal's reason (or a notice) where the eye is: in its slot just above the pinned bottom bar,
     at most MESSAGE_LINES lines (a longer one ends in "…"; a long press shows it whole, and a screen
     reader reads it whole); `on_close`: a × puts it away."""

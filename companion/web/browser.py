@@ -24,12 +24,15 @@ memory at that point, once per build, and later starts restore it instead of imp
 from __future__ import annotations
 
 import asyncio
-from typing import Any
-from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
 
 from ..engine.model import N_, Msg
 from ..i18n import LANGUAGES, translations
 from ..store import Store
+
+if TYPE_CHECKING:  # Flet is imported once the page has started
+    import flet as ft
 
 DATA = "/data"
 LOCK = "companion"
@@ -45,25 +48,36 @@ NOT_KEPT = N_("This browser does not promise to keep the games: when the phone r
               "them. Add the app to the home screen, and save a backup on Finished games now and then.")
 PERSIST_WAIT = 3.0  # seconds for the page's request to be answered
 
-_held: list = []  # the futures that keep the lock: never resolved while the page lives
+_held: list[asyncio.Future[None]] = []  # the futures that keep the lock: never resolved while the page lives
 
 #: The Flet names the app's screens use (`ft.Text`, ...). Flet imports each one's module at its first
 #: use (flet/__init__.py), which would be while the first screen is drawn, after Flutter connected;
 #: `prepare` imports them before the snapshot (tests/test_build_web.py keeps the list equal to what
 #: companion's modules use).
 FLET_NAMES = ("Alignment", "BaseControl", "Border", "BorderSide", "ButtonStyle", "ClipBehavior", "Colors", "Column",
-              "Container", "Control", "CrossAxisAlignment", "ExpansionTile", "FilePicker", "FilePickerFileType",
-              "FilledButton", "FontWeight", "Icon", "IconButton", "Icons", "Image", "Locale", "LocaleConfiguration",
-              "MainAxisAlignment", "Offset", "OutlinedButton", "Padding", "Page", "Paint", "PaintingStyle",
-              "ProgressBar", "Row", "ScrollMode", "Semantics", "SharedPreferences", "Stack", "Text", "TextAlign",
-              "TextButton", "TextField", "TextOverflow", "TextSpan", "TextStyle", "Theme", "ThemeMode", "UrlLauncher",
-              "Wakelock")
+              "Container", "Control", "CrossAxisAlignment", "Event", "ExpansionTile", "FilePicker",
+              "FilePickerFileType", "FilledButton", "FontWeight", "Icon", "IconButton", "IconData", "Icons", "Image",
+              "Locale", "LocaleConfiguration", "MainAxisAlignment", "Offset", "OutlinedButton", "Padding", "Page",
+              "Paint", "PaintingStyle", "ProgressBar", "Row", "ScrollMode", "Semantics", "SharedPreferences", "Stack",
+              "Text", "TextAlign", "TextButton", "TextField", "TextOverflow", "TextSpan", "TextStyle", "Theme",
+              "ThemeMode", "UrlLauncher", "Wakelock")
 
 
 class Browser:
-    """What the entry takes from Pyodide, in one place (the tests stand in for it)."""
+    """What the entry takes from Pyodide, in one place (the tests stand in for it). JavaScript's
+    objects (the file system, the locks, what `object` makes) are typed Any: Pyodide's proxies."""
 
-    def __init__(self):
+    fs: Any                                          # Pyodide's FS
+    languages: list[str]                             # navigator.languages
+    tell: Callable[[dict[str, Any]], None]           # a message to the page (page.js)
+    persisted: Callable[[], Awaitable[bool]] | None  # navigator.storage.persisted (None: no such API)
+    locks: Any                                       # navigator.locks (None: no Web Locks)
+    callback: Callable[[Callable[..., Any]], Any]    # a Python function as a JavaScript callback, once
+    object: Callable[[dict[str, Any]], Any]          # a dict as a JavaScript object
+    at_once: Callable[[], Any]                       # the lock's options: only if free now
+    waiting: Callable[[], Any]                       # the lock's options: wait up to LOCK_WAIT_MS
+
+    def __init__(self) -> None:
         import js
         import pyodide_js
         from pyodide.ffi import create_once_callable, to_js
@@ -82,22 +96,23 @@ class Browser:
         self.waiting = lambda: self.object({"signal": js.AbortSignal.timeout(LOCK_WAIT_MS)})
 
 
-def take_lock(locks, name: str, options, callback: Callable) -> asyncio.Future:
+def take_lock(locks: Any, name: str, options: Any, callback: Callable[[Callable[..., Any]], Any]
+              ) -> asyncio.Future[bool]:
     """Ask for the lock `name`: the future says True once this tab holds it (until the page is
     closed), False when another tab holds it (`options`: at once, or until a signal aborts). A
     browser without Web Locks cannot tell: the app runs (what a second tab saves may then be lost)."""
     loop = asyncio.get_running_loop()
-    answer = loop.create_future()
+    answer: asyncio.Future[bool] = loop.create_future()
     if locks is None:
         answer.set_result(True)
         return answer
 
-    def granted(lock: Any):
+    def granted(lock: Any) -> asyncio.Future[None] | None:
         if not answer.done():
             answer.set_result(bool(lock))
         if not lock:
             return None
-        held = loop.create_future()
+        held: asyncio.Future[None] = loop.create_future()
         _held.append(held)
         return held  # the lock is kept until this resolves, that is never
 
@@ -109,9 +124,9 @@ def take_lock(locks, name: str, options, callback: Callable) -> asyncio.Future:
     return answer
 
 
-def sync(fs, populate: bool, callback: Callable) -> asyncio.Future:
+def sync(fs: Any, populate: bool, callback: Callable[[Callable[..., Any]], Any]) -> asyncio.Future[None]:
     """`FS.syncfs`: IndexedDB → the folder (`populate`) or the folder → IndexedDB, as a future."""
-    done = asyncio.get_running_loop().create_future()
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finished(error: Any = None) -> None:
         if done.done():
@@ -125,14 +140,14 @@ def sync(fs, populate: bool, callback: Callable) -> asyncio.Future:
     return done
 
 
-def mount(fs, path: str, options, callback: Callable) -> asyncio.Future:
+def mount(fs: Any, path: str, options: Any, callback: Callable[[Callable[..., Any]], Any]) -> asyncio.Future[None]:
     """Mount IndexedDB at `path` and copy what it holds into the folder (done when the future is)."""
     fs.mkdirTree(path)
     fs.mount(fs.filesystems.IDBFS, options, path)
     return sync(fs, True, callback)
 
 
-async def lock(browser: Browser, at_once: asyncio.Future | None = None) -> bool:
+async def lock(browser: Browser, at_once: asyncio.Future[bool] | None = None) -> bool:
     """The single-tab lock: True once this tab holds it; False when another tab kept it for
     LOCK_WAIT_MS (`at_once`: the answer to a request made without waiting, if there is one)."""
     if await (at_once or take_lock(browser.locks, LOCK, browser.at_once(), browser.callback)):
@@ -148,12 +163,12 @@ class PageStore(Store):
     browser: Browser | None = None  # set by start()
     asked = False
 
-    def set_setting(self, name: str, value) -> None:
+    def set_setting(self, name: str, value: Any) -> None:
         super().set_setting(name, value)
         if name == "language" and self.browser is not None:
             self.browser.tell({"companionLang": value})
 
-    def create_session(self, game: str, config: dict) -> str:
+    def create_session(self, game: str, config: dict[str, Any]) -> str:
         sid = super().create_session(game, config)
         self.keep_games()
         return sid
@@ -164,6 +179,8 @@ class PageStore(Store):
             asyncio.ensure_future(self._keep_games())
 
     async def _keep_games(self) -> None:
+        if self.browser is None or self.browser.persisted is None:  # (keep_games asks only with both)
+            return
         if await self.browser.persisted():
             return
         self.browser.tell({"companionPersist": True})
@@ -190,7 +207,8 @@ class PageStore(Store):
         return self
 
 
-async def open_store(locked: asyncio.Future, mounted: asyncio.Future, folder: str = DATA) -> Store | None:
+async def open_store(locked: asyncio.Future[bool], mounted: asyncio.Future[None], folder: str = DATA
+                     ) -> PageStore | None:
     """The store once this tab holds the lock and the folder holds what IndexedDB had; None while
     another tab holds the lock. OSError when the browser keeps no IndexedDB."""
     await mounted
@@ -202,14 +220,14 @@ def _both(message: str, **params: str) -> list[str]:
     return [translations(lang).gettext(message).format(**params) for lang in ("cs", "en")]
 
 
-def app(browser: Browser, opening: asyncio.Future) -> Callable:
+def app(browser: Browser, opening: asyncio.Future[PageStore | None]) -> Callable[[ft.Page], Awaitable[None]]:
     """The Flet entry of the page: the app on the store, once `opening` has it."""
     import flet as ft
 
     from ..ui.app import make_main
     from ..ui.widgets import ERROR, TEXT, tid
 
-    def say(page: ft.Page, ident: str, lines: list[str], *extra: ft.Control, colour=None) -> None:
+    def say(page: ft.Page, ident: str, lines: list[str], *extra: ft.Control, colour: str | None = None) -> None:
         page.controls[:] = [tid(ident, ft.Container(ft.Column([ft.Text(line, size=TEXT, color=colour)
                                                                for line in lines] + list(extra), spacing=16),
                                                     padding=16))]
@@ -217,10 +235,10 @@ def app(browser: Browser, opening: asyncio.Future) -> Callable:
 
     async def elsewhere(page: ft.Page) -> None:
         """Say the app is open in another tab; return when Try again is tapped."""
-        tapped = asyncio.get_running_loop().create_future()
+        tapped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         say(page, "elsewhere", _both(ELSEWHERE), tid("try-again", ft.FilledButton(
             content=ft.Text(" / ".join(_both(TRY_AGAIN)), size=TEXT), height=52,
-            on_click=lambda e: tapped.done() or tapped.set_result(None))))
+            on_click=lambda e: None if tapped.done() else tapped.set_result(None))))
         await tapped
 
     async def main(page: ft.Page) -> None:

@@ -190,8 +190,8 @@ def build(out_dir: str | Path) -> Built:
     if final.exists():
         shutil.rmtree(final)
     out.rename(final)
-    files = [p for p in final.rglob("*") if p.is_file()]
-    return Built(final, len(files), sum(p.stat().st_size for p in files), (final / ARCHIVE).stat().st_size,
+    written = [p for p in final.rglob("*") if p.is_file()]
+    return Built(final, len(written), sum(p.stat().st_size for p in written), (final / ARCHIVE).stat().st_size,
                  version, bool(compiled), time.monotonic() - started)
 
 

@@ -2,30 +2,37 @@
 deck (Road Sweeper and Cash Out calculators), and the final tally one category at a time."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import flet as ft
 
-from ...engine.model import Msg, N_
+from ...engine.model import Msg, N_, Rule
 from . import rules
+from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Screen, act, card, choice_chips, count,
-                      create_button, error, heading, pick, text, tid, who)
+                      create_button, error, heading, pick, text, tid, who, setter)
 
 GAME = rules.ID
 
+if TYPE_CHECKING:
+    from ...ui.viewmodel import ViewModel
 
-def category(shell, key: str) -> str:
+
+def category(shell: ShellView, key: str) -> str:
     _ = shell.vm.t
     return {"track": _("Score track"), "roads": _("Unfinished roads"), "cities": _("Unfinished cities"),
             "monasteries": _("Unfinished monasteries"), "fields": _("Fields"),
             "gifts": _("Unopened gifts")}.get(key, key)
 
 
-def new_game_form(shell, game_id: str) -> Screen:
+def new_game_form(shell: ShellView, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "gifts": True,
                                           "players": [{"name": "", "colour": c} for c in rules.COLOURS]})
     players = form["players"][:form["count"]]
 
-    def update(**changes):
+    def update(**changes: object) -> None:
         form.update(changes)
         shell.render()
 
@@ -42,7 +49,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     ], create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
-def _create(shell, game_id: str, form: dict, players: list) -> None:
+def _create(shell: ShellView, game_id: str, form: dict, players: list) -> None:
     config = {"start": form["start"], "gifts": form["gifts"], "players": [dict(p) for p in players]}
     if shell.vm.new_game(game_id, config):
         shell.draft = {}
@@ -52,9 +59,9 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # The turn
 
 
-def round_screen(shell) -> Screen:
+def round_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     steps = rules.steps(config)
     current = state["step"]
     rule = vm.rule("goto_step")
@@ -80,30 +87,31 @@ def round_screen(shell) -> Screen:
                                            "next-turn", icon=ft.Icons.ARROW_FORWARD, bar=True))
 
 
-def _step_chip(vm, i: int, step: str, current: bool, rule) -> ft.Control:
+def _step_chip(vm: ViewModel, i: int, step: str, current: bool, rule: Rule) -> ft.Control:
     """One step of the turn as a numbered chip (the current one filled), drawn from the table: where
     the rules or this phone's owner do not let it move the turn, it is greyed and a tap says why."""
-    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
+    why = rule.refusal
+    refusal = vm.msg(why) if why is not None else None
     style = ft.ButtonStyle(padding=0)
     if refusal is not None:
         style.color, style.bgcolor = MUTED, MUTED_FILL
     button = (ft.FilledButton if current else ft.OutlinedButton)(
         content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=style,
-        on_click=(lambda e: vm.dispatch("goto_step", step=step)) if refusal is None else
-        (lambda e: vm.refuse(rule.refusal, "steps")))
+        on_click=(lambda e: vm.dispatch("goto_step", step=step)) if why is None else
+        (lambda e: vm.refuse(why, "steps")))
     button.data = Act("goto_step", None, refusal)
     return tid(f"step-{step}", button)
 
 
-def _on_board(shell) -> dict[str, int]:
-    return shell.vm.state["meeples"]
+def _on_board(shell: ShellView) -> dict[str, int]:
+    return shell.vm.game_state["meeples"]
 
 
-def _meeple_picks(shell, draft: dict, ident: str, available: dict[str, int]) -> list[ft.Control]:
+def _meeple_picks(shell: ShellView, draft: dict, ident: str, available: dict[str, int]) -> list[ft.Control]:
     """Meeples of each player in the feature, as chips: only players with meeples out can have any
     there, and no more than they have out."""
     _ = shell.vm.t
-    players = [p for p in shell.vm.session["config"]["players"] if available.get(p["colour"], 0) > 0]
+    players = [p for p in shell.vm.game_session["config"]["players"] if available.get(p["colour"], 0) > 0]
     if not players:
         return [text(_("Nobody has a meeple on the board."), SMALL)]
     rows: list[ft.Control] = [text(_("Meeples in it"), SMALL)]
@@ -124,14 +132,14 @@ def _meeple_picks(shell, draft: dict, ident: str, available: dict[str, int]) -> 
     for p in players:
         if available[p["colour"]] > 1:       # how many of them: the name and its chips on one line
             chips = pick(f"{ident}-{p['colour']}", None, draft["meeples"].get(p["colour"], 0), 0,
-                         available[p["colour"]], lambda v, c=p["colour"]: draft["meeples"].update({c: v}))
+                         available[p["colour"]], setter(draft["meeples"], p["colour"]))
             rows.append(ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
                                spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     rows += [shell.problem(f"meeples.{p['colour']}") for p in players]
     return rows
 
 
-def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, int],
+def _feature_form(shell: ShellView, draft: dict[str, Any], ident: str, kinds: Sequence[str], available: dict[str, int],
                   likely: str | None = None) -> list[ft.Control]:
     """Type, tiles, pennants (cities) or completed cities (fields), meeples per player. `likely`: the
     player whose meeple most likely stands in the feature (the one on turn, who completed it); when
@@ -169,14 +177,15 @@ def _feature_form(shell, draft: dict, ident: str, kinds, available: dict[str, in
 PENNANT_CHIPS = 3
 
 
-def _pennants(shell, draft: dict, ident: str) -> ft.Control:
+def _pennants(shell: ShellView, draft: dict, ident: str) -> ft.Control:
     _ = shell.vm.t
     entry = count(f"{ident}-pennants", None if (draft["pennants"] or 0) <= PENNANT_CHIPS else _("Pennants"),
                   draft["pennants"], 0, rules.LAND_TILES, lambda v: draft.update(pennants=v), chips=PENNANT_CHIPS)
     if not isinstance(entry, ft.Row):      # more than the chips: the stepper, with its label
         return entry
-    more = entry.controls[-1].content       # "4+", as narrow as a chip
-    more.width, more.style = 48, ft.ButtonStyle(padding=0)
+    more = entry.controls[-1]               # "4+", as narrow as a chip
+    if isinstance(more, ft.Semantics) and isinstance(more.content, ft.OutlinedButton):
+        more.content.width, more.content.style = 48, ft.ButtonStyle(padding=0)
     return ft.Row([text(_("Pennants"), SMALL), *entry.controls], wrap=True, spacing=4, run_spacing=6,
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
@@ -205,17 +214,17 @@ def _ready(draft: dict, complete: bool) -> bool:
                            or (draft["cities"] is not None if kind == "field" else draft["tiles"] is not None))
 
 
-def score_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def score_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     """A feature completed this turn: its value, who scores it, the meeples go home. Once it is
     entered, "Score it" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("feature", _new_feature(None))
     rows: list[ft.Control] = [heading(_("Score a completed feature"))]
-    on_turn = vm.session["config"]["players"][vm.state["turn"]]["colour"]
+    on_turn = vm.game_session["config"]["players"][vm.game_state["turn"]]["colour"]
     rows += _feature_form(shell, draft, "f", ("road", "city", "monastery"), _on_board(shell), on_turn)
-    if vm.state["scored"]:
-        last = vm.state["scored"][-1]
-        names = {p["colour"]: p["name"] for p in vm.session["config"]["players"]}
+    if vm.game_state["scored"]:
+        last = vm.game_state["scored"][-1]
+        names = {p["colour"]: p["name"] for p in vm.game_session["config"]["players"]}
         rows.append(tid("last-scored", text(vm.msg(rules.explain_feature(last, names)), SMALL)))
     primary = None
     if _ready(draft, True):
@@ -228,11 +237,11 @@ def score_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return [card(rows, "score-helper")], primary
 
 
-def meeple_row(shell, p: dict, place: str) -> ft.Control:
+def meeple_row(shell: ShellView, p: dict, place: str) -> ft.Control:
     """One player's meeples on the board with − and +, drawn from the table; a button at its limit
     (none out, all 7 out) is greyed and a tap says why, next to the row."""
     _, vm = shell.vm.t, shell.vm
-    colour, out = p["colour"], vm.state["meeples"][p["colour"]]
+    colour, out = p["colour"], vm.game_state["meeples"][p["colour"]]
     rule = vm.rule("meeple", colour)
     refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
     ident = f"meeple-{colour}"
@@ -257,12 +266,12 @@ def meeple_row(shell, p: dict, place: str) -> ft.Control:
     return shell.kept(f"meeple-row-{place}-{colour}", (p["name"], out, refusal, vm.error_for(ident)), build)
 
 
-def meeple_helper(shell) -> list[ft.Control]:
+def meeple_helper(shell: ShellView) -> list[ft.Control]:
     """Meeples on the board: the player on turn places or takes back one (on a phone that belongs to a
     player, that player's own row comes first: the only one it may change); the others' counts are
     read below and corrected in the fold."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     first = next((p for p in config["players"] if p["colour"] == vm.me), config["players"][state["turn"]])
     others = [p for p in config["players"] if p is not first]
     rows: list[ft.Control] = [heading(_("Meeples on the board")), meeple_row(shell, first, "turn")]
@@ -271,10 +280,10 @@ def meeple_helper(shell) -> list[ft.Control]:
     return [card(rows, "meeples")]
 
 
-def gift_helper(shell) -> list[ft.Control]:
+def gift_helper(shell: ShellView) -> list[ft.Control]:
     """The gift deck in counts; drawing one gift per turn; opening one before placing; its effect."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     gifts = state["gifts"]
     active = config["players"][state["turn"]]
     held = ", ".join(f"{p['name']} {gifts['held'][p['colour']]}" for p in config["players"])
@@ -313,7 +322,7 @@ def gift_helper(shell) -> list[ft.Control]:
     return [card(rows, "gifts")]
 
 
-def _gift_open(shell, active: dict) -> list[ft.Control]:
+def _gift_open(shell: ShellView, active: dict) -> list[ft.Control]:
     """Opening a gift: one chip per kind of card where the table allows it now, else one greyed
     button whose tap says why (none held, the tile already placed, one opened already)."""
     _, vm = shell.vm.t, shell.vm
@@ -325,7 +334,8 @@ def _gift_open(shell, active: dict) -> list[ft.Control]:
     chips = choice_chips("gift-open", [(k, shell.game_text(f"gift.{k}.title")) for k in rules.GIFT_KINDS], None,
                          lambda k: vm.dispatch("gift_open", card=k))
     for chip in chips.controls:
-        chip.content.data = Act("gift_open", None, None)
+        if isinstance(chip, ft.Semantics) and chip.content:
+            chip.content.data = Act("gift_open", None, None)
     return [text(label, SMALL), chips]
 
 
@@ -333,9 +343,9 @@ def _gift_open(shell, active: dict) -> list[ft.Control]:
 # The final tally
 
 
-def final_screen(shell) -> Screen:
+def final_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     current = state["category"]
     controls: list[ft.Control] = [shell.problem()]
     names = {p["colour"]: p["name"] for p in config["players"]}
@@ -344,7 +354,7 @@ def final_screen(shell) -> Screen:
         draft = shell.draft.setdefault(f"tally-{current}", _new_feature(current))
         counted = rules.tallied(state)
         left = {colour: n - counted[colour] for colour, n in state["meeples"].items()}
-        rows = [heading(category(shell, label))]
+        rows: list[ft.Control] = [heading(category(shell, label))]
         rows += _feature_form(shell, draft, "t", (current,), left)
         controls.append(card(rows, "tally-form"))
         for feature in [f for f in state["tally"] if f["type"] == current]:
@@ -372,12 +382,21 @@ def final_screen(shell) -> Screen:
     return Screen(controls + shell.footer(), primary)
 
 
-def tally_meeples(shell) -> ft.Control:
+def tally_meeples(shell: ShellView) -> ft.Control:
     """The meeples on the board, still corrected during the tally (a meeple the count missed, or one
     that was never there): the tally offers only the meeples the count says are out."""
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
+    config = vm.game_session["config"]
     return card([shell.fold("tally-meeples", _("Meeples on the board: tap to correct"),
                             [meeple_row(shell, p, "tally") for p in config["players"]],
-                            ", ".join(f"{p['name']} {vm.state['meeples'][p['colour']]}" for p in config["players"]))],
+                            ", ".join(f"{p['name']} {vm.game_state['meeples'][p['colour']]}" for p in config["players"]))],
                 "tally-meeples-card")
+
+
+#: What the shell asks of this game's screens (companion/ui/screen_contract.py).
+SCREENS = GameScreenHooks(
+    new_game_form=new_game_form,
+    round_screen=round_screen,
+    category=category,
+    final_screen=final_screen,
+)

@@ -4,35 +4,39 @@ ledgers with the town race, and the final scoring. Each screen's next entry sits
 the quiet paths (nobody bids, nobody else bids this round, nobody moves) are one tap each."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
 
 from ...engine import auction as bidding
 from ...engine.model import Msg, N_
 from . import rules
+from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (ACCENT, MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Keypad, Screen, act, button,
                       card, choice_chips, count, create_button, heading, pick, text, tid, title, who)
 
 GAME = rules.ID
 
 
-def category(shell, key: str) -> str:
+def category(shell: ShellView, key: str) -> str:
     _ = shell.vm.t
     return {"towns": _("Town pieces")}.get(key, key)
 
 
-def new_game_form(shell, game_id: str) -> Screen:
+def new_game_form(shell: ShellView, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "variant": "elfengold", "wizards": False,
                                           "players": [{"name": "", "colour": c} for c in rules.COLOURS]})
     players = form["players"][:form["count"]]
 
-    def update(**changes):
+    def update(**changes: object) -> None:
         form.update(changes)
         if form["variant"] != "elfengold":
             form["wizards"] = False
         shell.render()
 
-    controls = [
+    controls: list[ft.Control] = [
         heading(_("Game")),
         choice_chips("variant", [(v, shell.game_text(f"variant.{v}")) for v in ("elfengold", "base")],
                      form["variant"], lambda v: update(variant=v)),
@@ -51,7 +55,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
-def _create(shell, game_id: str, form: dict, players: list) -> None:
+def _create(shell: ShellView, game_id: str, form: dict, players: list) -> None:
     config = {"start": form["start"], "variant": form["variant"], "wizards": form["wizards"],
               "players": [dict(p) for p in players]}
     if shell.vm.new_game(game_id, config):
@@ -62,21 +66,21 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # Small pieces
 
 
-def _gold_game(shell) -> bool:
-    return shell.vm.session["config"]["variant"] == rules.ELFENGOLD
+def _gold_game(shell: ShellView) -> bool:
+    return shell.vm.game_session["config"]["variant"] == rules.ELFENGOLD
 
 
-def _town(shell, town: str) -> str:
+def _town(shell: ShellView, town: str) -> str:
     """A town by name, with its gold disc in Elfengold."""
     name = shell.game_text(f"town.{town}")
     return f"{name} {rules.GOLD_DISCS[town]}" if _gold_game(shell) and town in rules.GOLD_DISCS else name
 
 
-def _phase(shell, step: str) -> str:
-    return shell.game_text(f"step.{shell.vm.session['config']['variant']}.{step}.title")
+def _phase(shell: ShellView, step: str) -> str:
+    return shell.game_text(f"step.{shell.vm.game_session['config']['variant']}.{step}.title")
 
 
-def _small_button(label: str, on_click, ident: str, filled: bool = False, muted: bool = False,
+def _small_button(label: str, on_click: Callable[..., object], ident: str, filled: bool = False, muted: bool = False,
                   width: int | None = None, size: int = TEXT, padding: int = 12) -> ft.Control:
     """A button sized to its label (chips in a row), 52 px tall; `muted`: greyed, its tap says why."""
     kind = ft.FilledButton if filled else ft.OutlinedButton
@@ -87,15 +91,16 @@ def _small_button(label: str, on_click, ident: str, filled: bool = False, muted:
                            height=TARGET, width=width, on_click=on_click, style=style))
 
 
-def _chip(shell, kind: str, label: str, on_click, ident: str, field: str, player: str | None = None,
-          filled: bool = False, **look) -> ft.Control:
+def _chip(shell: ShellView, kind: str, label: str, on_click: Callable[..., object], ident: str, field: str,
+          player: str | None = None, filled: bool = False, **look: Any) -> ft.Control:
     """A chip for one kind of action (made for `player`), drawn from the game's table of allowed actions,
     as widgets.act draws a button: where the rules or this phone's owner do not allow it, it is greyed
     and a tap says why, under its row (`field`) and in the pinned bar."""
     vm = shell.vm
     rule = vm.rule(kind, player)
-    refusal = vm.msg(rule.refusal) if rule.refusal is not None else None
-    handler = on_click if refusal is None else (lambda e: vm.refuse(rule.refusal, field))
+    why = rule.refusal
+    refusal = vm.msg(why) if why is not None else None
+    handler = on_click if why is None else (lambda e: vm.refuse(why, field))
     control = _small_button(label, handler, ident, filled=filled, muted=refusal is not None, **look)
     control.data = Act(kind, player, refusal)
     return control
@@ -105,12 +110,12 @@ def _chip(shell, kind: str, label: str, on_click, ident: str, field: str, player
 NO_TOWN_YET = N_("Tap the towns reached first: this marks the last one.")
 
 
-def _race(shell) -> ft.Control:
+def _race(shell: ShellView) -> ft.Control:
     """Every player's town pieces (of 20) and gold: the race at a glance."""
     _, vm = shell.vm.t, shell.vm
     rows = []
-    for p in vm.session["config"]["players"]:
-        ledger = vm.state["players"][p["colour"]]
+    for p in vm.game_session["config"]["players"]:
+        ledger = vm.game_state["players"][p["colour"]]
         line = _("{towns}/20 towns").format(towns=len(ledger["towns"]))
         if _gold_game(shell):
             line += " · " + _("{gold} gold").format(gold=ledger["gold"])
@@ -123,11 +128,11 @@ def _race(shell) -> ft.Control:
 # The round
 
 
-def round_screen(shell) -> Screen:
+def round_screen(shell: ShellView) -> Screen:
     """The phase on now: what to enter in it (the auction, the moves, the gold pile), its rule folded
     to one line, and in the bottom bar the phase's own entry or "Next phase"."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     variant, step = config["variant"], state["step"]
     controls: list[ft.Control] = [shell.problem()]
     primary = None
@@ -153,15 +158,15 @@ def round_screen(shell) -> Screen:
     return Screen(controls + shell.footer(), primary or _next_button(shell))
 
 
-def _next_button(shell) -> ft.Control:
+def _next_button(shell: ShellView) -> ft.Control:
     """On to the next phase (income, which has nothing to enter, is booked on the way)."""
     _, vm = shell.vm.t, shell.vm
-    to = rules.next_stop(vm.state, vm.session["config"])
+    to = rules.next_stop(vm.game_state, vm.game_session["config"])
     if to == "final":
         label = _("End the round: final scoring")
-    elif vm.state["step"] == "end":
+    elif vm.game_state["step"] == "end":
         label = _("End the round")
-    elif to == "tiles" and vm.state["step"] == "draw":
+    elif to == "tiles" and vm.game_state["step"] == "draw":
         label = _("Book the income (+{gold} each)").format(gold=rules.INCOME)
     else:
         label = _("Next phase: {phase}").format(phase=_phase(shell, to))
@@ -169,31 +174,32 @@ def _next_button(shell) -> ft.Control:
                bar=True)
 
 
-def _gold_pile(shell) -> ft.Control:
+def _gold_pile(shell: ShellView) -> ft.Control:
     """Gold cards revealed go onto the gold pile; taking it pays 3 gold per card."""
     _, vm = shell.vm.t, shell.vm
-    pile = vm.state["gold_pile"]
+    pile = vm.game_state["gold_pile"]
     ngettext = vm.t.n
     worth = (ngettext("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold", pile)
              .format(n=pile, gold=pile * rules.GOLD_PER_CARD) if pile else _("Gold pile: empty"))
-    rows = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)), expand=True),
+    rows: list[ft.Control] = [ft.Row([ft.Container(tid("gold-pile", text(worth, weight=ft.FontWeight.W_500)),
+                                                   expand=True),
                     _chip(shell, "gold_card", _("+1 card"), lambda e: vm.dispatch("gold_card"), "gold-card",
                           "gold-pile")],
                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if pile:
-        if rules.bank(vm.state) < pile * rules.GOLD_PER_CARD:
-            rows.append(_bank_short(shell, rules.bank(vm.state)))
+        if rules.bank(vm.game_state) < pile * rules.GOLD_PER_CARD:
+            rows.append(_bank_short(shell, rules.bank(vm.game_state)))
         rows += [text(_("Takes the gold pile:"), SMALL),
                  ft.Row([_chip(shell, "take_pile", p["name"], lambda e, c=p["colour"]: vm.dispatch(
                      "take_pile", player=c, cards=pile), f"take-pile-{p['colour']}", "gold-pile", player=p["colour"],
-                     padding=16) for p in vm.session["config"]["players"]], wrap=True, spacing=8, run_spacing=8)]
-    if vm.state["step"] == "end":
+                     padding=16) for p in vm.game_session["config"]["players"]], wrap=True, spacing=8, run_spacing=8)]
+    if vm.game_state["step"] == "end":
         rows.append(text(_("A gold card among the cards drawn instead of moving goes onto the pile too."), SMALL))
     rows.append(shell.problem("gold-pile"))
     return card(rows, "gold")
 
 
-def _bank_short(shell, paid: int) -> ft.Control:
+def _bank_short(shell: ShellView, paid: int) -> ft.Control:
     """The bank holds less than a payment: it pays what it has (the box holds 300 gold)."""
     _ = shell.vm.t
     return tid("bank-short", text(_("The bank has only {gold} gold left of the box's {n}: it pays what it has.").format(
@@ -204,12 +210,12 @@ def _bank_short(shell, paid: int) -> ft.Control:
 # The auction
 
 
-def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _auction(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     """One tile at a time: the bidder (in the header) bids in one tap (the lowest bid, +1, +2, +5) or
     on the keypad, or passes in the bottom bar (or passes on every tile left this round, so that he is
     not asked again); "nobody (else) bids" settles the tile, or the rest of the row, in one tap."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     n = 2 * len(config["players"])
     controls: list[ft.Control] = []
     if not state["row"]:      # a game that entered the auction before the row was turned up on the way in
@@ -229,14 +235,14 @@ def _auction(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return controls, primary
 
 
-def _bidding(shell, a: dict, n: int) -> tuple[list[ft.Control], ft.Control]:
+def _bidding(shell: ShellView, a: dict, n: int) -> tuple[list[ft.Control], ft.Control]:
     """The tile on offer and the bidder's entries: the quick bids, the keypad, passing; the bottom bar's
     entry is the pass, or the keypad's bid while it is open."""
     _, vm = shell.vm.t, shell.vm
     index, bidder = a["lot"]["index"], a["next"]
-    gold = vm.state["players"][bidder]["gold"]
+    gold = vm.game_state["players"][bidder]["gold"]
     least = bidding.lowest_bid(a)
-    at = (index, len(a["log"]), len(vm.state["sold"]))
+    at = (index, len(a["log"]), len(vm.game_state["sold"]))
     draft = shell.draft.get("bid")
     if not draft or draft["at"] != at:
         draft = shell.draft["bid"] = {"at": at, "amount": least, "keypad": False}
@@ -245,7 +251,7 @@ def _bidding(shell, a: dict, n: int) -> tuple[list[ft.Control], ft.Control]:
     high = (_("No bid yet") if a["high"] is None else
             _("Highest bid: {high} ({name})").format(high=a["high"], name=shell.player_name(a["leader"])))
 
-    def bid(amount: int):
+    def bid(amount: int) -> Callable[[object], None]:
         return lambda e: shell.send("bid", "bid", player=bidder, amount=amount)
 
     quick = [(least, "min"), (least + 1, "plus1"), (least + 2, "plus2"), (least + 5, "plus5")]
@@ -278,7 +284,7 @@ def _bidding(shell, a: dict, n: int) -> tuple[list[ft.Control], ft.Control]:
     return rows, primary
 
 
-def _auction_story(shell, a: dict, n: int) -> list[ft.Control]:
+def _auction_story(shell: ShellView, a: dict, n: int) -> list[ft.Control]:
     """The quiet paths (nobody else bids on this tile, no more bids this round), the bids so far and who
     does not bid."""
     _, vm = shell.vm.t, shell.vm
@@ -303,14 +309,14 @@ def _auction_story(shell, a: dict, n: int) -> list[ft.Control]:
         names = [shell.player_name(s["player"]) for s in a["skipped"] if s["reason"] == reason]
         if names:
             rows.append(text(line.format(names=", ".join(names)), SMALL))
-    for colour in vm.state["sitting_out"] if left else ():     # a mind changed: from the next tile on
+    for colour in vm.game_state["sitting_out"] if left else ():     # a mind changed: from the next tile on
         rows.append(act(vm, "bid_again", _("{name} bids again from the next tile").format(name=shell.player_name(colour)),
                         lambda e, c=colour: vm.dispatch("bid_again", player=c), f"bid-again-{colour}", player=colour,
                         primary=False))
     return rows
 
 
-def _no_more_bids_hint(shell, a: dict, left: int) -> str:
+def _no_more_bids_hint(shell: ShellView, a: dict, left: int) -> str:
     """What "No more bids this round" does with the tile on offer and the rest of the row."""
     _, ngettext = shell.vm.t, shell.vm.t.n
     if a["leader"] is None:
@@ -326,12 +332,12 @@ def _no_more_bids_hint(shell, a: dict, left: int) -> str:
                     left).format(name=name, price=price, n=left)
 
 
-def _sales(shell) -> list[ft.Control]:
+def _sales(shell: ShellView) -> list[ft.Control]:
     """This round's tiles so far: who paid what, or back to the pool."""
-    return [text(_sale(shell, sale), SMALL) for sale in shell.vm.state["sold"]]
+    return [text(_sale(shell, sale), SMALL) for sale in shell.vm.game_state["sold"]]
 
 
-def _sale(shell, sale: dict) -> str:
+def _sale(shell: ShellView, sale: dict) -> str:
     _ = shell.vm.t
     tile = _("Tile {k}").format(k=sale.get("index", 0) + 1)
     if sale["tile"]:
@@ -351,12 +357,12 @@ def _sale(shell, sale: dict) -> str:
 # Moving
 
 
-def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _move(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     """The mover (in the header) taps the towns reached in order and marks the last road's gold tile or a
     flying carpet; the bottom bar takes the gold (or, in the base game, ends the move). Before any town
     is tapped, the bar's entry is "Nobody (else) moves"."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     controls: list[ft.Control] = []
     last = state["last_move"]
     if last:
@@ -389,7 +395,7 @@ def _move(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return controls, _move_done(shell, mover, cost, paid)
 
 
-def _route(shell, draft: dict, here: str) -> list[ft.Control]:
+def _route(shell: ShellView, draft: dict, here: str) -> list[ft.Control]:
     """The route so far, the marks for the last town reached (taken back, gold road, flying carpet) and
     the towns to tap."""
     _, vm = shell.vm.t, shell.vm
@@ -397,15 +403,16 @@ def _route(shell, draft: dict, here: str) -> list[ft.Control]:
     route = ", ".join(_visit(shell, v) for v in visits) or _("tap the towns reached, in order")
     lastone = visits[-1] if visits else None
 
-    def flip(key: str):
-        def handler(e) -> None:
+    def flip(key: str) -> Callable[[object], None]:
+        def handler(e: object) -> None:
+            assert lastone is not None  # offered only once a town is reached
             lastone[key] = not lastone[key]
             if lastone[key]:
                 lastone["carpet" if key == "gold_road" else "gold_road"] = False
             shell.render()
         return handler
 
-    def no_town(e) -> None:      # nothing to take back or to mark yet: greyed, and a tap says why
+    def no_town(e: object) -> None:      # nothing to take back or to mark yet: greyed, and a tap says why
         vm.refuse(Msg(NO_TOWN_YET), "visits")
 
     marks = [tid("visit-back", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, tooltip=_("Take back the last town"),
@@ -415,7 +422,7 @@ def _route(shell, draft: dict, here: str) -> list[ft.Control]:
     if _gold_game(shell):       # they mark the last town reached: its road had a gold tile, or a carpet flew there
         marks.append(_small_button(_("Gold road"), flip("gold_road") if visits else no_town, "gold-road",
                                    filled=bool(lastone and lastone["gold_road"]), muted=not visits))
-    if vm.session["config"]["wizards"]:
+    if vm.game_session["config"]["wizards"]:
         marks.append(_small_button(_("Flying carpet"), flip("carpet") if visits else no_town, "carpet",
                                    filled=bool(lastone and lastone["carpet"]), muted=not visits))
     towns = [_small_button(_town(shell, t), lambda e, t=t: (visits.append({"town": t, "gold_road": False,
@@ -429,15 +436,15 @@ def _route(shell, draft: dict, here: str) -> list[ft.Control]:
     ]
 
 
-def _take(shell, mover: str, roads: int, cost: int, paid: int, earned: int) -> list[ft.Control]:
+def _take(shell: ShellView, mover: str, roads: int, cost: int, paid: int, earned: int) -> list[ft.Control]:
     """Elfengold's side of the move: obstacles passed with a wizard card, what the wizards cost, a bank
     that cannot pay the move's gold in full, gold cards drawn, and 2 cards instead of the gold (or,
     before any town is tapped, not moving)."""
     _, vm = shell.vm.t, shell.vm
-    state, draft = vm.state, shell.draft["move"]
+    state, draft = vm.game_state, shell.draft["move"]
     name = shell.player_name(mover)
     rows: list[ft.Control] = []
-    if vm.session["config"]["wizards"] and roads:
+    if vm.game_session["config"]["wizards"] and roads:
         rows.append(count("wizard-obstacles", _("Obstacles passed with a wizard card (1 gold each)"),
                           draft["obstacles"], 0, roads, lambda v: draft.update(obstacles=v)))
     if cost:
@@ -456,7 +463,7 @@ def _take(shell, mover: str, roads: int, cost: int, paid: int, earned: int) -> l
                        lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False)]
 
 
-def _move_done(shell, mover: str, cost: int, paid: int) -> ft.Control:
+def _move_done(shell: ShellView, mover: str, cost: int, paid: int) -> ft.Control:
     """The bottom bar's entry: take the gold (Elfengold) or end the move, or before any town is tapped,
     "Nobody (else) moves"."""
     _, vm = shell.vm.t, shell.vm
@@ -468,13 +475,13 @@ def _move_done(shell, mover: str, cost: int, paid: int) -> ft.Control:
                        icon=ft.Icons.CHECK, bar=True)
         return act(vm, "move", _("Move done"), lambda e: _send_move(shell, mover, None), "move-done",
                    player=mover, icon=ft.Icons.CHECK, bar=True)
-    waiting = rules.waiting_movers(vm.state, vm.session["config"])
-    label = _("Nobody moves") if len(waiting) == len(vm.session["config"]["players"]) else _("Nobody else moves")
+    waiting = rules.waiting_movers(vm.game_state, vm.game_session["config"])
+    label = _("Nobody moves") if len(waiting) == len(vm.game_session["config"]["players"]) else _("Nobody else moves")
     return act(vm, "nobody_moves", label, lambda e: vm.dispatch("nobody_moves", players=waiting),
                "nobody-moves", icon=ft.Icons.SKIP_NEXT, bar=True)
 
 
-def _visit(shell, visit: dict) -> str:
+def _visit(shell: ShellView, visit: dict) -> str:
     _ = shell.vm.t
     name = _town(shell, visit["town"])
     if visit["carpet"]:
@@ -482,7 +489,7 @@ def _visit(shell, visit: dict) -> str:
     return _("{town} (gold road: ×2)").format(town=name) if visit["gold_road"] else name
 
 
-def _send_move(shell, mover: str, take: str | None) -> None:
+def _send_move(shell: ShellView, mover: str, take: str | None) -> None:
     draft = shell.draft["move"]
     args = {"player": mover, "visits": [dict(v) for v in draft["visits"]]}
     if take:
@@ -492,13 +499,13 @@ def _send_move(shell, mover: str, take: str | None) -> None:
     shell.send("move", "move", **args)
 
 
-def _send_pass(shell, mover: str) -> None:
+def _send_pass(shell: ShellView, mover: str) -> None:
     """Not moving: in Elfengold the player draws 2 cards, and gold cards among them go onto the pile."""
     args = {"player": mover, "gold_cards": shell.draft["move"]["gold_cards"]} if _gold_game(shell) else {"player": mover}
     shell.send("pass_move", "move", **args)
 
 
-def _move_story(shell, last: dict) -> str:
+def _move_story(shell: ShellView, last: dict) -> str:
     _ = shell.vm.t
     name = shell.player_name(last["player"])
     if not last["visits"]:
@@ -514,7 +521,7 @@ def _move_story(shell, last: dict) -> str:
     return line
 
 
-def _road_costs(shell) -> ft.Control:
+def _road_costs(shell: ShellView) -> ft.Control:
     """How many travel cards a road takes: terrain, transport and obstacle."""
     _ = shell.vm.t
     draft = shell.draft.setdefault("road", {"road": "plains", "transport": "giant_pig", "obstacle": False})
@@ -523,7 +530,9 @@ def _road_costs(shell) -> ft.Control:
                             draft["obstacle"])
     result = (_("Not possible with this transport.") if cards is None else
               _("{n} travel cards").format(n=cards))
-    rows = [choice_chips("road", [(r, shell.game_text(f"terrain.{r}")) for r in (*rules.TERRAINS, *rules.WATERS)],
+    rows: list[ft.Control] = [choice_chips("road",
+                                           [(r, shell.game_text(f"terrain.{r}"))
+                                            for r in (*rules.TERRAINS, *rules.WATERS)],
                          draft["road"], lambda v: (draft.update(road=v), shell.render()))]
     if not water:
         rows.append(choice_chips("transport", [*[(t, shell.game_text(f"tile.{t}")) for t in rules.TRANSPORTS],
@@ -541,15 +550,15 @@ def _road_costs(shell) -> ft.Control:
 # Ledgers and the end
 
 
-def scores_screen(shell) -> list[ft.Control]:
+def scores_screen(shell: ShellView) -> list[ft.Control]:
     """Every player's town pieces (which towns) and gold, with corrections (gold on the keypad)."""
     _, vm = shell.vm.t, shell.vm
     controls: list[ft.Control] = [title(_("Ledgers")), _race(shell)]
-    families = [p["colour"] for p in vm.session["config"]["players"]]
+    families = [p["colour"] for p in vm.game_session["config"]["players"]]
     draft = shell.draft.setdefault("ledger", {"player": families[0], "points": 0, "reason": ""})
     player = draft["player"]
-    collected = vm.state["players"][player]["towns"]
-    rows = [heading(_("Correct a ledger")),
+    collected = vm.game_state["players"][player]["towns"]
+    rows: list[ft.Control] = [heading(_("Correct a ledger")),
             choice_chips("ledger-player", [(c, shell.player_name(c)) for c in families], player,
                          lambda c: (draft.update(player=c), shell.render())),
             text(_("Town pieces collected (tap to change):"), SMALL),
@@ -559,7 +568,7 @@ def scores_screen(shell) -> list[ft.Control]:
                    wrap=True, spacing=6, run_spacing=6),
             shell.problem("towns")]
     if _gold_game(shell):
-        def save(e) -> None:
+        def save(e: object) -> None:
             if vm.dispatch("adjust", player=player, delta=draft["points"], reason=draft["reason"]):
                 shell.draft.pop("ledger", None)
                 vm.go("scores")
@@ -567,24 +576,27 @@ def scores_screen(shell) -> list[ft.Control]:
         fields = shell.correction_fields(draft, _("Gold (+ or −)"), rules.GOLD_IN_BOX)
         rows += [fields[0], shell.problem("delta"), *fields[1:],
                  act(vm, "adjust", _("Save the correction"), save, "adjust-save")]
-    for c in vm.state["corrections"]:
+    for c in vm.game_state["corrections"]:
         rows.append(text(_("Correction {points:+d}: {reason}").format(points=c["points"], reason=c["reason"]), SMALL,
                          color=ft.Colors.GREY_400))
     controls.append(card(rows, "ledger"))
     return controls
 
 
-def final_screen(shell) -> Screen:
+def final_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     controls: list[ft.Control] = [shell.problem()]
     if config["variant"] == "base":
         counts = {c: state["players"][c]["cards"] for c in state["players"]}
-        rows = [text(shell.game_text("final.cards"), SMALL)]
+        rows: list[ft.Control] = [text(shell.game_text("final.cards"), SMALL)]
+
+        def tell(colour: str) -> Callable[[int], object]:
+            return lambda v: vm.dispatch("cards", cards={**counts, colour: v})
+
         for p in config["players"]:
             rows.append(pick(f"cards-{p['colour']}", who(p["name"], p["colour"]), counts[p["colour"]], 0,
-                             rules.HAND_AFTER_MOVE, lambda v, c=p["colour"]: vm.dispatch(
-                                 "cards", cards={**counts, c: v})))
+                             rules.HAND_AFTER_MOVE, tell(p["colour"])))
         rows.append(shell.problem("cards"))
         controls.append(card(rows, "cards"))
     result = vm.game.result(state, config)
@@ -594,3 +606,12 @@ def final_screen(shell) -> Screen:
     return Screen(controls, act(vm, "finish", _("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
                                 icon=ft.Icons.EMOJI_EVENTS, bar=True))
 
+
+#: What the shell asks of this game's screens (companion/ui/screen_contract.py).
+SCREENS = GameScreenHooks(
+    new_game_form=new_game_form,
+    round_screen=round_screen,
+    category=category,
+    final_screen=final_screen,
+    scores_screen=scores_screen,
+)

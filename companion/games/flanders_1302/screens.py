@@ -1,28 +1,32 @@
 """Flanders 1302 screens: the new-game form, the round guide with its helpers, the final scoring."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
 
 from ...engine import inputs
 from . import rules
+from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (ACCENT, SMALL, TARGET, TEXT, Screen, act, create_button, Stepper, card, choice_chips, dot,
-                      error, heading, pick, text, tid, who)
+                      error, heading, pick, text, tid, who, setter)
 
 GAME = rules.ID
 
 
-def _guild(shell, guild: str) -> str:
+def _guild(shell: ShellView, guild: str) -> str:
     return shell.vm.t.text(f"{GAME}.guild.{guild}")
 
 
-def _city(shell, city: str) -> str:
+def _city(shell: ShellView, city: str) -> str:
     return shell.vm.t.text(f"{GAME}.city.{city}")
 
 
-def track_label(shell, track: str) -> ft.Control:
+def track_label(shell: ShellView, track: str) -> ft.Control:
     """A score track by player name and colour; grey and influenced guilds by their guild name."""
     _ = shell.vm.t
-    config = shell.vm.session["config"]
+    config = shell.vm.game_session["config"]
     for p in config["players"]:
         if p["colour"] == track:
             return who(p["name"], track)
@@ -33,7 +37,7 @@ def track_label(shell, track: str) -> ft.Control:
     return who(_guild(shell, track), track)
 
 
-def category(shell, key: str) -> str:
+def category(shell: ShellView, key: str) -> str:
     _ = shell.vm.t
     return {"cities": _("Cities"), "influence": _("Most influence cards (+3)"), "corrections": _("Corrections"),
             "own": _("Own guild"), "influenced": _("Influenced guild")}.get(key, key)
@@ -43,7 +47,7 @@ def category(shell, key: str) -> str:
 # New game
 
 
-def new_game_form(shell, game_id: str) -> Screen:
+def new_game_form(shell: ShellView, game_id: str) -> Screen:
     _, vm = shell.vm.t, shell.vm
     form = shell.draft.setdefault("new", {
         "variant": rules.STANDARD, "count": 3, "start": 0, "empty_city": None, "influenced": {},
@@ -51,7 +55,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     count = 2 if form["variant"] == rules.TWO_PLAYER else form["count"]
     players = form["players"][:count]
 
-    def update(**changes):
+    def update(**changes: object) -> None:
         form.update(changes)
         shell.render()
 
@@ -79,14 +83,14 @@ def new_game_form(shell, game_id: str) -> Screen:
                 heading(_("Influenced guild of player {n}").format(n=i + 1)),
                 choice_chips(f"influenced-{i}", [(c, ft.Row([dot(c), ft.Text(_guild(shell, c), size=TEXT)], tight=True))
                                                  for c in free], form["influenced"].get(player["colour"]),
-                             lambda c, p=player: (form["influenced"].update({p["colour"]: c}), shell.render())),
+                             setter(form["influenced"], player["colour"], shell.render)),
                 error(vm.error_for(f"influenced.{i}"), f"error-influenced-{i}"),
             ]
     controls.append(shell.problem())
     return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
-def _create(shell, game_id: str, form: dict, players: list) -> None:
+def _create(shell: ShellView, game_id: str, form: dict, players: list) -> None:
     config = {"variant": form["variant"], "start": form["start"], "players": [dict(p) for p in players],
               "empty_city": form["empty_city"], "influenced": dict(form["influenced"])}
     if shell.vm.new_game(game_id, config):
@@ -97,9 +101,9 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # Round guide
 
 
-def round_screen(shell) -> Screen:
+def round_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     variant = config["variant"]
     steps = rules.STEPS[variant]
     current = next(s for s in steps if s.id == state["step"])
@@ -115,10 +119,11 @@ def round_screen(shell) -> Screen:
     if (current.helper == "turn_order" or (current.id == "actions" and state.get("order"))
             or (current.id in rules.BEFORE_ACTIONS and not state.get("order"))):
         controls += turn_order_helper(shell)
-        if current.id == "actions" and rules.on_turn(state, config):
-            primary = _action_done(shell, rules.on_turn(state, config))
-    elif current.id == "actions":  # no turn order this round: the table says why nobody is named
-        controls.append(tid("no-order", text(vm.msg(vm.rule("action_done").refusal), SMALL)))
+        if current.id == "actions" and (on_turn := rules.on_turn(state, config)):
+            primary = _action_done(shell, on_turn)
+    elif current.id == "actions" and (why := vm.rule("action_done").refusal):
+        # no turn order this round: the table says why nobody is named
+        controls.append(tid("no-order", text(vm.msg(why), SMALL)))
     elif current.helper == "gold_influence":
         controls += gold_influence_helper(shell)
     elif current.helper == "city_scoring":
@@ -135,27 +140,28 @@ def round_screen(shell) -> Screen:
     return Screen(controls + shell.footer(), primary)
 
 
-def _action_done(shell, colour: str) -> ft.Control:
+def _action_done(shell: ShellView, colour: str) -> ft.Control:
     """Step 4: the player on turn says the action is carried out (on an owned phone, only its owner)."""
     _, vm = shell.vm.t, shell.vm
-    name = next(p["name"] for p in vm.session["config"]["players"] if p["colour"] == colour)
+    name = next(p["name"] for p in vm.game_session["config"]["players"] if p["colour"] == colour)
     return act(vm, "action_done", _("{name}'s action is done").format(name=name),
                lambda e: vm.dispatch("action_done", player=colour), "action-done", player=colour,
                icon=ft.Icons.CHECK, bar=True)
 
 
-def _influence_line(shell) -> ft.Control:
+def _influence_line(shell: ShellView) -> ft.Control:
     _, vm = shell.vm.t, shell.vm
-    held = ", ".join(f"{p['name']} {vm.state['influence'][p['colour']]}" for p in vm.session["config"]["players"])
+    influence = vm.game_state["influence"]
+    held = ", ".join(f"{p['name']} {influence[p['colour']]}" for p in vm.game_session["config"]["players"])
     return text(_("Influence cards in hand: {list}").format(list=held), SMALL)
 
 
-def turn_order_helper(shell) -> list[ft.Control]:
+def turn_order_helper(shell: ShellView) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    config, state = vm.session["config"], vm.state
+    config, state = vm.game_session["config"], vm.game_state
     names = {p["colour"]: p for p in config["players"]}
     if state["order"]:
-        lines = [heading(_("Turn order"))]
+        lines: list[ft.Control] = [heading(_("Turn order"))]
         acted = state["order"]["acted"] if state["step"] == "actions" else 0
         for i, colour in enumerate(state["order"]["order"]):
             mark = ([ft.Icon(ft.Icons.CHECK, color=ACCENT, size=22)] if i < acted
@@ -171,11 +177,11 @@ def turn_order_helper(shell) -> list[ft.Control]:
     ask = (_("How many cards did each player reveal?") if state["step"] == "reveal" else
            _("Once the gold card is revealed (step 1) and everybody has chosen cards (step 2): how many cards "
              "did each player reveal?"))
-    rows = [heading(_("Turn order helper")), text(ask, SMALL)]
+    rows: list[ft.Control] = [heading(_("Turn order helper")), text(ask, SMALL)]
     for p in config["players"]:
         held = state["influence"][p["colour"]]
         chips = pick(f"cards-{p['colour']}", None, draft[p["colour"]], 1, held + 1,
-                     lambda v, c=p["colour"]: draft.update({c: v}))
+                     setter(draft, p["colour"]))
         # the name and its chips on one line (they wrap under the name when a hand is large)
         rows += [ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
                         spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
@@ -185,13 +191,13 @@ def turn_order_helper(shell) -> list[ft.Control]:
     return sealed + [card(rows, "turn-order-helper")]
 
 
-def _sealed_cards(shell) -> list[ft.Control]:
+def _sealed_cards(shell: ShellView) -> list[ft.Control]:
     """Table mode: each player enters the cards he plays on his own phone, sealed; when everyone's
     are in, they are revealed together and the order is worked out."""
     _, vm = shell.vm.t, shell.vm
     ngettext = vm.t.n
-    players = vm.session["config"]["players"]
-    kind = f"turn_order:{vm.state['round']}"
+    players = vm.game_session["config"]["players"]
+    kind = f"turn_order:{vm.game_state['round']}"
     done = vm.sealed(kind)
     names = ", ".join(p["name"] for p in players if p["colour"] in done) or "–"
     rows = [heading(_("Sealed on each phone")),
@@ -199,9 +205,9 @@ def _sealed_cards(shell) -> list[ft.Control]:
                                         "{n} of {all} players have sealed: {names}", len(done)).format(
                 n=len(done), all=len(players), names=names), SMALL))]
     me = shell.me
-    if me in vm.state["influence"] and me not in done:
+    if me is not None and me in vm.game_state["influence"] and me not in done:
         mine = shell.draft.setdefault("sealed", {"cards": 1})
-        rows += [pick("seal-cards", _("My cards this round"), mine["cards"], 1, vm.state["influence"][me] + 1,
+        rows += [pick("seal-cards", _("My cards this round"), mine["cards"], 1, vm.game_state["influence"][me] + 1,
                       lambda v: mine.update(cards=v)),
                  act(vm, "turn_order", _("Seal my cards"), lambda e: _seal(shell, kind, me, mine["cards"]), "seal",
                      player=me, icon=ft.Icons.LOCK)]
@@ -210,16 +216,16 @@ def _sealed_cards(shell) -> list[ft.Control]:
     return [card(rows, "sealed-cards")]
 
 
-def _seal(shell, kind: str, me: str, cards: int) -> None:
+def _seal(shell: ShellView, kind: str, me: str, cards: int) -> None:
     shell.draft.pop("sealed", None)
     shell.vm.seal(kind, me, cards, lambda entries: shell.vm.dispatch("turn_order", cards=entries))
 
 
-def gold_influence_helper(shell) -> list[ft.Control]:
+def gold_influence_helper(shell: ShellView) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    start = vm.session["config"]["players"][vm.state["start"]]
-    if vm.state["gold_influence"] == vm.state["round"]:
-        body = [text(_("{name} kept this round's gold influence card.").format(name=start["name"]))]
+    start = vm.game_session["config"]["players"][vm.game_state["start"]]
+    if vm.game_state["gold_influence"] == vm.game_state["round"]:
+        body: list[ft.Control] = [text(_("{name} kept this round's gold influence card.").format(name=start["name"]))]
     else:
         body = [text(_("If the gold card is an influence card, {name} keeps it for later rounds.")
                      .format(name=start["name"])),
@@ -232,11 +238,16 @@ def gold_influence_helper(shell) -> list[ft.Control]:
 CITY_QUARTERS = 10
 
 
-def _questions(config, draft: dict) -> list[tuple[str, str | None]]:
+#: A question of the city helper: its kind ("q" quarters, "m" masters, "church", "cathedral", "centre")
+#: and the guild it is about (None for the church and the centre).
+Question = tuple[str, str | None]
+
+
+def _questions(config: dict[str, Any], draft: dict[str, Any]) -> list[Question]:
     """What the city helper asks, in order: each guild's completed quarters, the church quarters
     (and how many have a cathedral), whether the city's centre is a neutral one (while one of the two
     is not scored yet), then guild masters only where guilds tie on quarters."""
-    asked: list[tuple[str, str | None]] = [("q", g) for g in rules.guilds_in_play(config)]
+    asked: list[Question] = [("q", g) for g in rules.guilds_in_play(config)]
     asked.append(("church", None))
     if config["variant"] == rules.STANDARD and draft["church_all"]:
         asked.append(("cathedral", None))
@@ -250,8 +261,8 @@ def _questions(config, draft: dict) -> list[tuple[str, str | None]]:
     return asked
 
 
-def _city_draft(shell) -> dict:
-    left = rules.NEUTRAL_CENTRES - sum(c.get("neutral_centre", 0) for c in shell.vm.state["cities"].values())
+def _city_draft(shell: ShellView) -> dict:
+    left = rules.NEUTRAL_CENTRES - sum(c.get("neutral_centre", 0) for c in shell.vm.game_state["cities"].values())
     # The neutral centre is answered "none" from the start (most cities hold none): it stands among the
     # answers, one tap changes it, and it costs the other cities no tap.
     return shell.draft.setdefault("city", {"city": None, "quarters": {}, "masters": {}, "church_all": 0,
@@ -265,12 +276,12 @@ def _city_args(draft: dict) -> dict:
             "church_with_cathedral": draft["church_with_cathedral"], "neutral_centre": draft["neutral_centre"]}
 
 
-def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def city_scoring_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     """Enter a completed city one question at a time (a tap answers and moves on): each guild's
     completed quarters, the church quarters, guild masters only where guilds tie → the points.
     Returns the helper and, once every question is answered, "Score <city>" for the bottom bar."""
     _, vm = shell.vm.t, shell.vm
-    config, state = vm.session["config"], vm.state
+    config, state = vm.game_session["config"], vm.game_state
     open_cities = [c for c in rules.cities_in_play(config) if c not in state["cities"]]
     controls = _scored_cities(shell)
     if not open_cities:
@@ -281,9 +292,9 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         return controls, None
     questions = _questions(config, draft)
     open_questions = [q for q in questions if q not in [tuple(a) for a in draft["answered"]]]
-    at = tuple(draft["at"]) if draft["at"] else (open_questions[0] if open_questions else None)
+    at: Question | None = tuple(draft["at"]) if draft["at"] else (open_questions[0] if open_questions else None)
 
-    def again(question) -> None:
+    def again(question: Question) -> None:
         draft["at"] = list(question)
         shell.render()
 
@@ -291,7 +302,8 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         shell.draft.pop("city", None)
         shell.render()
 
-    rows = [ft.Row([ft.Container(heading(_("Score {city}").format(city=_city(shell, draft["city"]))), expand=True),
+    rows: list[ft.Control] = [ft.Row([ft.Container(heading(_("Score {city}").format(city=_city(shell, draft["city"]))),
+                                                   expand=True),
                     tid("city-other", ft.TextButton(content=ft.Text(_("Another city"), size=SMALL), height=TARGET,
                                                     on_click=lambda e: restart()))])]
     if at:
@@ -314,13 +326,13 @@ def city_scoring_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return controls, primary
 
 
-def _scored_cities(shell) -> list[ft.Control]:
+def _scored_cities(shell: ShellView) -> list[ft.Control]:
     """The cities scored so far, newest first, each folded to its value and points."""
     _, vm = shell.vm.t, shell.vm
     controls: list[ft.Control] = []
-    for name, city in reversed(list(vm.state["cities"].items())):
+    for name, city in reversed(list(vm.game_state["cities"].items())):
         result = rules.score_city(city, _names(shell))
-        lines = [text(vm.msg(m), SMALL) for m in result["explain"]]
+        lines: list[ft.Control] = [text(vm.msg(m), SMALL) for m in result["explain"]]
         summary = ", ".join(f"{_owner(shell, g)} {p}" for g, p in result["points"].items() if p)
         controls.append(tid(f"scored-{name}", ft.ExpansionTile(
             title=ft.Text(_("{city}: value {value}").format(city=_city(shell, name), value=result["value"]),
@@ -330,12 +342,12 @@ def _scored_cities(shell) -> list[ft.Control]:
     return controls
 
 
-def _choose_city(shell, draft: dict, open_cities: list[str]) -> list[ft.Control]:
+def _choose_city(shell: ShellView, draft: dict, open_cities: list[str]) -> list[ft.Control]:
     """Which completed city is scored now, and how many are left."""
     _, ngettext = shell.vm.t, shell.vm.t.n
     remaining = len(open_cities)
 
-    def choose(city):
+    def choose(city: str) -> None:
         draft["city"] = city
         shell.render()
     return [heading(_("Score a completed city")),
@@ -344,7 +356,7 @@ def _choose_city(shell, draft: dict, open_cities: list[str]) -> list[ft.Control]
                  SMALL)]
 
 
-def _record_answer(draft: dict, question, value: int) -> None:
+def _record_answer(draft: dict[str, Any], question: Question, value: int) -> None:
     """An answer to one question of the city helper; the next open question follows."""
     kind, guild = question
     if kind == "q":
@@ -365,11 +377,11 @@ def _record_answer(draft: dict, question, value: int) -> None:
     draft["at"] = None
 
 
-def _city_preview(shell, draft: dict) -> list[ft.Control]:
+def _city_preview(shell: ShellView, draft: dict) -> list[ft.Control]:
     """The city's value and points once every question is answered (nothing when the entry does not
     fit the box: the engine says what is wrong when the city is sent)."""
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
+    config = vm.game_session["config"]
     args = _city_args(draft)
     try:
         preview = rules.score_city(rules.check_city({k: args[k] for k in args if k != "city"}, "",
@@ -382,16 +394,17 @@ def _city_preview(shell, draft: dict) -> list[ft.Control]:
         value=preview["value"], points=points or _("no points")), weight=ft.FontWeight.BOLD))]
 
 
-def _question(shell, draft: dict, question, answer) -> ft.Control:
+def _question(shell: ShellView, draft: dict[str, Any], question: Question, answer: Callable[[Question, int], None]
+              ) -> ft.Control:
     _ = shell.vm.t
     kind, guild = question
-    if kind == "q":
+    if kind == "q" and guild:
         label, value, high = (_("Completed quarters of {guild}").format(guild=_owner(shell, guild)),
                               draft["quarters"].get(guild), CITY_QUARTERS)
-    elif kind == "m":
+    elif kind == "m" and guild:
         label, value, high = (_("Guild masters on the quarters of {guild} (it ties)").format(guild=_owner(shell, guild)),
                               draft["masters"].get(guild),
-                              rules.most_masters(draft["quarters"][guild], shell.vm.session["config"]["variant"]))
+                              rules.most_masters(draft["quarters"][guild], shell.vm.game_session["config"]["variant"]))
     elif kind == "church":
         label, value, high = _("Church quarters (all, with or without a cathedral)"), draft["church_all"], 10
     elif kind == "centre":
@@ -403,12 +416,12 @@ def _question(shell, draft: dict, question, answer) -> ft.Control:
                                 lambda v: answer(question, v)))
 
 
-def _answer(shell, draft: dict, question) -> str:
+def _answer(shell: ShellView, draft: dict[str, Any], question: Question) -> str:
     _ = shell.vm.t
     kind, guild = question
-    if kind == "q":
+    if kind == "q" and guild:
         return f"{_owner(shell, guild)} {draft['quarters'].get(guild, 0)}"
-    if kind == "m":
+    if kind == "m" and guild:
         return _("{guild}: guild masters {n}").format(guild=_owner(shell, guild), n=draft["masters"].get(guild, 0))
     if kind == "church":
         return _("Church {n}").format(n=draft["church_all"])
@@ -417,29 +430,29 @@ def _answer(shell, draft: dict, question) -> str:
     return _("Cathedral {n}").format(n=draft["church_with_cathedral"])
 
 
-def _names(shell) -> dict[str, str]:
+def _names(shell: ShellView) -> dict[str, str]:
     """Guild colour → the name of the player who plays it (grey and influenced guilds keep theirs)."""
-    return {p["colour"]: p["name"] for p in shell.vm.session["config"]["players"]}
+    return {p["colour"]: p["name"] for p in shell.vm.game_session["config"]["players"]}
 
 
-def _owner(shell, guild: str) -> str:
+def _owner(shell: ShellView, guild: str) -> str:
     return _names(shell).get(guild) or _guild(shell, guild)
 
 
-def end_of_round(shell) -> tuple[list[ft.Control], ft.Control]:
+def end_of_round(shell: ShellView) -> tuple[list[ft.Control], ft.Control]:
     """After step 6: ask the end triggers (yes / no, the question wrapped in full); the bottom bar's
     button says whether the next round begins or the game ends."""
     _, vm = shell.vm.t, shell.vm
-    two = vm.session["config"]["variant"] == rules.TWO_PLAYER
+    two = vm.game_session["config"]["variant"] == rules.TWO_PLAYER
     answers = shell.draft.setdefault("end", {"board": False, "deck": False})
-    questions = [("board", f"{GAME}.{rules.end_question(vm.session['config'])}")]
+    questions = [("board", f"{GAME}.{rules.end_question(vm.game_session['config'])}")]
     if not two:
         questions.append(("deck", f"{GAME}.end.deck"))
     rows: list[ft.Control] = [heading(_("End of the turn") if two else _("End of the round"))]
     for key, text_key in questions:
         rows += [text(vm.t.text(text_key)),
                  choice_chips(f"end-{key}", [("no", _("No")), ("yes", _("Yes"))], "yes" if answers[key] else "no",
-                              lambda v, k=key: (answers.update({k: v == "yes"}), shell.render()))]
+                              setter(answers, key, shell.render, lambda v: v == "yes"))]
     ends = any(answers[k] for k, _key in questions)
     label = (_("End the game: final scoring") if ends else _("Next turn") if two else _("Next round"))
     return ([card(rows, "end-check")],
@@ -447,7 +460,7 @@ def end_of_round(shell) -> tuple[list[ft.Control], ft.Control]:
                 icon=ft.Icons.FLAG if ends else ft.Icons.SKIP_NEXT, bar=True))
 
 
-def _end_round(shell, answers: dict, two: bool) -> None:
+def _end_round(shell: ShellView, answers: dict, two: bool) -> None:
     args = {"board": answers["board"]} if two else dict(answers)
     if shell.vm.dispatch("end_round", **args):
         shell.draft = {}
@@ -458,9 +471,9 @@ def _end_round(shell, answers: dict, two: bool) -> None:
 # Final scoring
 
 
-def final_screen(shell) -> Screen:
+def final_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    config, state = vm.session["config"], vm.state
+    config, state = vm.game_session["config"], vm.game_state
     helper, primary = city_scoring_helper(shell)
     controls: list[ft.Control] = [*helper, text(vm.t.text(f"{GAME}.end.final_body"), SMALL), shell.problem()]
     args = {}
@@ -472,10 +485,20 @@ def final_screen(shell) -> Screen:
         for p in config["players"]:
             rows += [Stepper(f"influence-{p['colour']}", who(p["name"], p["colour"]), cards[p["colour"]], 0,
                              rules.SILVER_INFLUENCE + rules.GOLD_CARDS,
-                             lambda v, c=p["colour"]: cards.update({c: v}), big=0).control,
+                             setter(cards, p["colour"]), big=0).control,
                      shell.problem(f"cards.{p['colour']}")]
         controls.append(card(rows, "final-helper"))
         args = {"cards": cards}
     finish = act(vm, "finish", _("Show the winner"), lambda e: shell.send("finish", "influence", **args), "finish",
                  icon=ft.Icons.EMOJI_EVENTS, bar=True)
     return Screen(controls + shell.footer(), primary or finish)
+
+
+#: What the shell asks of this game's screens (companion/ui/screen_contract.py).
+SCREENS = GameScreenHooks(
+    new_game_form=new_game_form,
+    round_screen=round_screen,
+    category=category,
+    final_screen=final_screen,
+    track_label=track_label,
+)

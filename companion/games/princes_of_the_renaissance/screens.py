@@ -2,40 +2,37 @@
 ledgers, the decade end with its income, and the final scoring. The UI imports this module
 (`companion.games.princes_of_the_renaissance.screens`); the turn's action helpers are in
 `screens_turn`, the auction and war helpers in `screens_auction_war`, the small pieces they share
-(and the player labels the UI asks for) in `screens_pieces`."""
+(and the player labels the shell asks for) in `screens_pieces`."""
 from __future__ import annotations
 
 import flet as ft
 
 from . import rules
+from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (
-    SMALL, Screen, Stepper, TEXT, act, button, card, choice_chips, create_button, heading, text, tid, title)
+    SMALL, Screen, Stepper, TEXT, act, button, card, choice_chips, create_button, heading, setter, text, tid, title)
 from .screens_auction_war import _auction, _pending, _war, _war_head
 from .screens_pieces import (
-    GAME, ROMAN, _cities, _families, _holdings, _player_chips, _who, player_label, start_label,
+    ROMAN, _cities, _families, _holdings, _player_chips, _who, player_label, start_label,
     track_label)
 from .screens_turn import _actions, _extras, _summaries
 
-#: What the UI reads of a game's screens module (the labels through `getattr`).
-__all__ = ["GAME", "category", "decade_end_screen", "final_screen", "new_game_form", "player_label", "round_screen",
-           "scores_screen", "start_label", "track_label"]
 
-
-def category(shell, key: str) -> str:
+def category(shell: ShellView, key: str) -> str:
     _ = shell.vm.t
     return {"cities": _("City tiles"), "merchants": _("Merchant event"), "events": _("Event tiles"),
             "pope": _("Pope"), "war": _("VP counters"), "gold": _("Gold"),
             "influence": _("Influence")}.get(key, key)
 
 
-def new_game_form(shell, game_id: str) -> Screen:
+def new_game_form(shell: ShellView, game_id: str) -> Screen:
     _ = shell.vm.t
     form = shell.draft.setdefault("new", {"count": 3, "start": 0, "options": [],
                                           "edition": "czech" if shell.vm.lang == "cs" else "english",
                                           "players": [{"name": "", "colour": f} for f in rules.FAMILIES]})
     players = form["players"][:form["count"]]
 
-    def update(**changes):
+    def update(**changes: object) -> None:
         form.update(changes)
         shell.render()
 
@@ -52,7 +49,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
-def _edition(shell, form: dict) -> list[ft.Control]:
+def _edition(shell: ShellView, form: dict) -> list[ft.Control]:
     """The rulebook the group plays by, and folded under it the points where the two rulebooks differ,
     each of which may be read the other way (and the one point neither settles)."""
     _, ngettext = shell.vm.t, shell.vm.t.n
@@ -85,16 +82,16 @@ def _edition(shell, form: dict) -> list[ft.Control]:
                        if changed else _("Every point as the rulebook chosen"))]
 
 
-def _create(shell, game_id: str, form: dict, players: list) -> None:
+def _create(shell: ShellView, game_id: str, form: dict, players: list) -> None:
     config = {"start": form["start"], "edition": form["edition"], "options": list(form["options"]),
               "players": [dict(p) for p in players]}
     if shell.vm.new_game(game_id, config):
         shell.draft = {}
 
 
-def round_screen(shell) -> Screen:
+def round_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state = vm.state
+    state = vm.game_state
     if state["phase"] == "decade_end":
         return decade_end_screen(shell)
     shell.draft.pop("income", None)  # the decade goes on (an undo): its income is entered anew at its end
@@ -121,10 +118,10 @@ def round_screen(shell) -> Screen:
     return Screen(controls, primary)
 
 
-def scores_screen(shell) -> list[ft.Control]:
+def scores_screen(shell: ShellView) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
     ngettext = vm.t.n
-    state = vm.state
+    state = vm.game_state
     controls: list[ft.Control] = [title(_("Ledgers")), _cities(shell)]
     for family in _families(shell):
         p = state["players"][family]
@@ -154,12 +151,12 @@ def scores_screen(shell) -> list[ft.Control]:
     return controls
 
 
-def _correction(shell) -> ft.Control:
+def _correction(shell: ShellView) -> ft.Control:
     _, vm = shell.vm.t, shell.vm
     families = _families(shell)
     draft = shell.draft.setdefault("adjust", {"player": families[0], "what": "gold", "points": 0, "reason": ""})
 
-    def save(e) -> None:
+    def save(e: object) -> None:
         if vm.dispatch("adjust", player=draft["player"], what=draft["what"], delta=draft["points"],
                        reason=draft["reason"]):
             shell.draft.pop("adjust", None)
@@ -178,9 +175,9 @@ def _correction(shell) -> ft.Control:
     ], "adjust")
 
 
-def decade_end_screen(shell) -> Screen:
+def decade_end_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     decade = state["decade"]
     last = decade == rules.DECADES
     controls: list[ft.Control] = [_cities(shell)]
@@ -198,7 +195,7 @@ def decade_end_screen(shell) -> Screen:
                   for line in checklist])))
     # The numbers proposed for this decade's end as the log stands: an undone income, or one of a
     # decade's end entered before an undo, never comes back.
-    at = vm.session["version"]
+    at = vm.game_session["version"]
     if shell.draft.get("income", {}).get("at") != at:
         shell.draft["income"] = {"at": at, "incomes": {}}
     draft = shell.draft["income"]["incomes"]
@@ -210,9 +207,9 @@ def decade_end_screen(shell) -> Screen:
                      what=shell.game_text(key), gold=gold, influence=influence) for key, gold, influence in got["parts"]),
                      SMALL),
                  Stepper(f"income-{family}-gold", _("Gold"), entry["gold"], 0, rules.LEDGER_MAX,
-                         lambda v, e=entry: e.update(gold=v)).control,
+                         setter(entry, "gold")).control,
                  Stepper(f"income-{family}-influence", _("Influence"), entry["influence"], 0, rules.LEDGER_MAX,
-                         lambda v, e=entry: e.update(influence=v)).control]
+                         setter(entry, "influence")).control]
         controls.append(card(lines, f"income-{family}"))
     label = _("Book the income: final scoring") if last else _("Book the income and start decade {decade}").format(
         decade=ROMAN[decade + 1])
@@ -221,12 +218,25 @@ def decade_end_screen(shell) -> Screen:
                                 "book-income", icon=ft.Icons.CHECK, bar=True))
 
 
-def final_screen(shell) -> Screen:
+def final_screen(shell: ShellView) -> Screen:
     """After decade III's income is booked: the review of every number, then the winner."""
     _, vm = shell.vm.t, shell.vm
-    result = vm.game.result(vm.state, vm.session["config"])
+    result = vm.game.result(vm.game_state, vm.game_session["config"])
     rows = [heading(_("Review")), text(shell.game_text("final.review"), SMALL)]
     rows += [text(vm.msg(line), SMALL) for line in result["explain"]]
     return Screen([_cities(shell), card(rows, "review"), shell.problem(), *shell.footer()],
                   act(vm, "finish", _("Show the winner"), lambda e: vm.dispatch("finish"), "finish",
                       icon=ft.Icons.EMOJI_EVENTS, bar=True))
+
+
+#: What the shell asks of this game's screens (companion/ui/screen_contract.py).
+SCREENS = GameScreenHooks(
+    new_game_form=new_game_form,
+    round_screen=round_screen,
+    category=category,
+    final_screen=final_screen,
+    start_label=start_label,
+    scores_screen=scores_screen,
+    player_label=player_label,
+    track_label=track_label,
+)

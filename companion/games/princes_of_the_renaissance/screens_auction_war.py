@@ -8,19 +8,20 @@ import flet as ft
 
 from ...engine import auction as bidding
 from . import rules
+from ...ui.screen_contract import ShellView
 from ...ui.widgets import Keypad, SMALL, Stepper, TARGET, TEXT, act, card, choice_chips, heading, pick, text, tid
 from .screens_pieces import _families, _lot_name, _money, _name, _parts, _player_chips, _who
 
 
-def _auction(shell) -> tuple[ft.Control, ft.Control]:
+def _auction(shell: ShellView) -> tuple[ft.Control, ft.Control]:
     """The bidder on turn raises with one tap (the lowest bid, +1, +2, +5) or any amount on the
     keypad; "Pass" is the bottom bar's button."""
     _, vm = shell.vm.t, shell.vm
-    a = vm.state["auction"]
+    a = vm.game_state["auction"]
     lot = a["lot"]
     low = bidding.lowest_bid(a)
     bidder = a["next"]
-    limit = rules.bid_limit(vm.state, vm.session["config"], bidder, lot, a["currency"])
+    limit = rules.bid_limit(vm.game_state, vm.game_session["config"], bidder, lot, a["currency"])
     draft = shell.draft.get("bid")
     if not draft or draft["at"] != len(a["log"]):
         draft = shell.draft["bid"] = {"at": len(a["log"]), "amount": low, "cardinal": 0}
@@ -31,7 +32,8 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
                 high=high, currency=shell.game_text(f"currency.{a['currency']}"), n=a["minimum"]), SMALL)),
             tid("bidder", ft.Row([ft.Text(_("To bid:"), size=TEXT), _who(shell, bidder)], wrap=True)),
             text(_("Holds {held}; can bid up to {limit} (discounts counted). A bid is one tap:").format(
-                held=_money(shell, vm.state["players"][bidder][a["currency"]], a["currency"]), limit=limit), SMALL)]
+                held=_money(shell, vm.game_state["players"][bidder][a["currency"]],
+                            a["currency"]), limit=limit), SMALL)]
     quick = sorted({n for n in (low, low + 1, low + 2, low + 5) if n <= limit})
     allowed = vm.rule("bid", bidder).refusal is None
     if quick and allowed:
@@ -42,9 +44,9 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
     elif allowed:
         rows.append(text(_("{name} cannot pay the lowest bid ({n}).").format(name=shell.player_name(bidder), n=low),
                          SMALL, color=ft.Colors.AMBER_200))
-    if lot["kind"] == "pope" and vm.state["players"][bidder]["treachery"]:
+    if lot["kind"] == "pope" and vm.game_state["players"][bidder]["treachery"]:
         rows.append(pick("bid-cardinal", shell.game_text("card.bribe_cardinal"), draft["cardinal"], 0,
-                         min(2, vm.state["players"][bidder]["treachery"]), lambda v: draft.update(cardinal=v)))
+                         min(2, vm.game_state["players"][bidder]["treachery"]), lambda v: draft.update(cardinal=v)))
     rows += [shell.problem("cardinal"), shell.problem("amount"),
              shell.fold("bid-other", _("Another amount"),
                         [Keypad("bid-amount", _("Amount of the bid"), draft, "amount", low, rules.LEDGER_MAX).control,
@@ -53,7 +55,7 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
     if not allowed:
         rows.append(act(vm, "bid", _("Bid"), lambda e: None, "bid-greyed", player=bidder))
     targets = [f for f in bidding.active(a) if f != bidder and f not in a["frozen"]]
-    if (vm.state["players"][bidder]["treachery"] and targets
+    if (vm.game_state["players"][bidder]["treachery"] and targets
             and vm.rule("play_card", bidder).refusal is None):
         rows += [text(_("{name} plays Freeze Bid on:").format(name=shell.player_name(bidder)), SMALL),
                  _player_chips(shell, "freeze", targets,
@@ -70,16 +72,16 @@ def _auction(shell) -> tuple[ft.Control, ft.Control]:
                 bar=True))
 
 
-def _bid(shell, bidder: str, draft: dict, lot: dict) -> None:
+def _bid(shell: ShellView, bidder: str, draft: dict, lot: dict) -> None:
     args = {"player": bidder, "amount": draft["amount"]}
     if lot["kind"] == "pope":
         args["cardinal"] = draft["cardinal"]
     shell.send("bid", "bid", **args)
 
 
-def _pending(shell) -> ft.Control:
+def _pending(shell: ShellView) -> ft.Control:
     _, vm = shell.vm.t, shell.vm
-    pending = vm.state["pending"]
+    pending = vm.game_state["pending"]
     event = shell.game_text(f"event.{pending['event']}")
     cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
     if vm.rule("place").refusal is not None:  # a phone of another player: the winner places it
@@ -98,7 +100,7 @@ def _pending(shell) -> ft.Control:
     return card(rows, "pending", highlight=True)
 
 
-def _war_head(shell, war: dict) -> ft.Control:
+def _war_head(shell: ShellView, war: dict) -> ft.Control:
     _ = shell.vm.t
     line = _("War: {attacker} attacks {defender}").format(attacker=shell.game_text(f"city.{war['attacker']}"),
                                                           defender=shell.game_text(f"city.{war['defender']}"))
@@ -112,11 +114,11 @@ def _war_head(shell, war: dict) -> ft.Control:
     return card(rows, "war-head")
 
 
-def _war(shell) -> tuple[ft.Control, ft.Control | None]:
+def _war(shell: ShellView) -> tuple[ft.Control, ft.Control | None]:
     """Veto or not; after the condottiere auctions, each side's strength line by line and the dice
     (one tap each, or rolled): the bottom bar enters them or rolls them."""
     _, vm = shell.vm.t, shell.vm
-    state, war = vm.state, vm.state["war"]
+    state, war = vm.game_state, vm.game_state["war"]
     rows: list[ft.Control] = [_war_head(shell, war)]
     if war["stage"] == "veto":
         return _veto_stage(shell, rows)
@@ -156,10 +158,10 @@ def _war(shell) -> tuple[ft.Control, ft.Control | None]:
     return card(rows, "war", highlight=True), primary
 
 
-def _veto_stage(shell, rows: list[ft.Control]) -> tuple[ft.Control, ft.Control]:
+def _veto_stage(shell: ShellView, rows: list[ft.Control]) -> tuple[ft.Control, ft.Control]:
     """The war's first stage: a Veto card or Lorenzo Medici stops it, or the war goes on."""
     _, vm = shell.vm.t, shell.vm
-    state = vm.state
+    state = vm.game_state
     rows.append(text(_("Veto now, or go on to the condottiere auctions."), SMALL))
     if "veto" not in state["turn_cards"]:
         for f in [f for f in _families(shell) if state["players"][f]["treachery"]]:
@@ -177,11 +179,11 @@ def _veto_stage(shell, rows: list[ft.Control]) -> tuple[ft.Control, ft.Control]:
                 icon=ft.Icons.ARROW_FORWARD, bar=True))
 
 
-def _strength_lines(shell, war: dict, number: int) -> list[ft.Control]:
+def _strength_lines(shell: ShellView, war: dict, number: int) -> list[ft.Control]:
     """Each side's strength in this round, part by part (before the dice)."""
     _, vm = shell.vm.t, shell.vm
     rows: list[ft.Control] = []
-    preview = rules.battle_round(vm.state, vm.session["config"], war, number, {"attacker": 0, "defender": 0})
+    preview = rules.battle_round(vm.game_state, vm.game_session["config"], war, number, {"attacker": 0, "defender": 0})
     for side in ("attacker", "defender"):
         s = preview["sides"][side]
         label = _("attack") if s["stat"] == "attack" else _("defence")
@@ -191,10 +193,10 @@ def _strength_lines(shell, war: dict, number: int) -> list[ft.Control]:
     return rows
 
 
-def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
+def _battle_before_dice(shell: ShellView, war: dict) -> list[ft.Control]:
     """The Pope's Holy League, Bribe Troops and other modifiers: only before the first dice."""
     _, vm = shell.vm.t, shell.vm
-    state = vm.state
+    state = vm.game_state
     rows: list[ft.Control] = []
     pope = state["pope"]
     if vm.rule("pope_joins").refusal is None:
@@ -226,7 +228,7 @@ def _battle_before_dice(shell, war: dict) -> list[ft.Control]:
     return rows
 
 
-def _round_line(shell, war: dict, past: dict) -> str:
+def _round_line(shell: ShellView, war: dict, past: dict) -> str:
     """A round's dice and the strengths compared: "Round 1: Rome attack 2 + die 4 = 6 against Milan
     defence 3 + die 2 = 5"."""
     _ = shell.vm.t
@@ -244,7 +246,7 @@ def _round_line(shell, war: dict, past: dict) -> str:
     return line
 
 
-def _war_story(shell, war: dict) -> list[str]:
+def _war_story(shell: ShellView, war: dict) -> list[str]:
     """How the last war ended, line by line."""
     _ = shell.vm.t
     lines = [_("War: {attacker} attacks {defender}").format(attacker=shell.game_text(f"city.{war['attacker']}"),

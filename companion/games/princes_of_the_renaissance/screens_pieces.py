@@ -2,9 +2,12 @@
 the cities' status, lots and amounts, the last auction's result)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import flet as ft
 
 from . import rules
+from ...ui.screen_contract import ShellView
 from ...ui.widgets import TEXT, choice_chips, dot, tid, who
 
 
@@ -14,56 +17,58 @@ GAME = rules.ID
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
 
-def player_label(shell, family: str) -> str:
+def player_label(shell: ShellView, family: str) -> str:
     """A player with his family, so families are told apart everywhere: "Anna (Gonzaga)"."""
     return "{name} ({family})".format(name=shell.player_name(family), family=shell.game_text(f"family.{family}"))
 
 
-def track_label(shell, family: str) -> ft.Control:
+def track_label(shell: ShellView, family: str) -> ft.Control:
     return who(player_label(shell, family), family)
 
 
-def start_label(shell) -> str:
+def start_label(shell: ShellView) -> str:
     _ = shell.vm.t
     return _("Start decade {decade}").format(decade=ROMAN[1])
 
 
-def _name(shell, family: str | None) -> str:
+def _name(shell: ShellView, family: str | None) -> str:
     _ = shell.vm.t
     return shell.player_name(family) if family else _("neutral")
 
 
-def _who(shell, family: str, size: int = TEXT) -> ft.Control:
+def _who(shell: ShellView, family: str, size: int = TEXT) -> ft.Control:
     return who(player_label(shell, family), family, size)
 
 
-def _families(shell) -> list[str]:
-    return [p["colour"] for p in shell.vm.session["config"]["players"]]
+def _families(shell: ShellView) -> list[str]:
+    return [p["colour"] for p in shell.vm.game_session["config"]["players"]]
 
 
-def _player_chips(shell, ident: str, families, on_select, selected: str | None = None) -> ft.Control:
+def _player_chips(shell: ShellView, ident: str, families: Sequence[str], on_select: Callable[[str], object],
+                  selected: str | None = None) -> ft.Control:
     return choice_chips(ident, [(f, ft.Row([dot(f), ft.Text(shell.player_name(f), size=TEXT)], tight=True))
                                 for f in families], selected, on_select)
 
 
-def _holdings(shell, family: str) -> str:
+def _holdings(shell: ShellView, family: str) -> str:
     _ = shell.vm.t
-    p = shell.vm.state["players"][family]
+    p = shell.vm.game_state["players"][family]
     return _("Gold {gold} · influence {influence} · treachery cards {cards}/{limit}").format(
-        gold=p["gold"], influence=p["influence"], cards=p["treachery"], limit=rules.hand_limit(shell.vm.state, family))
+        gold=p["gold"], influence=p["influence"], cards=p["treachery"],
+        limit=rules.hand_limit(shell.vm.game_state, family))
 
 
-def _parts(shell, parts) -> str:
+def _parts(shell: ShellView, parts: Sequence[tuple[str, object]]) -> str:
     """`Pike 0 + Swiss Mercenaries +1` from a strength's parts."""
     return " + ".join(f"{shell.game_text(key)} {value}" for key, value in parts) or "0"
 
 
-def _cities(shell) -> ft.Control:
+def _cities(shell: ShellView) -> ft.Control:
     _ = shell.vm.t
     ngettext = shell.vm.t.n
-    boxes = []
+    boxes: list[ft.Control] = []
     for city in rules.CITIES:
-        c = shell.vm.state["cities"][city]
+        c = shell.vm.game_state["cities"][city]
         lines = [ft.Text(shell.game_text(f"city.{city}"), size=13, no_wrap=True),
                  tid(f"status-{city}", ft.Text(str(c["status"]), size=22, weight=ft.FontWeight.BOLD))]
         if c["artists"]:
@@ -75,7 +80,7 @@ def _cities(shell) -> ft.Control:
     return tid("cities", ft.Row(boxes, wrap=True, spacing=4, run_spacing=4))
 
 
-def _lot_name(shell, lot: dict) -> str:
+def _lot_name(shell: ShellView, lot: dict) -> str:
     _ = shell.vm.t
     if lot["kind"] == "city":
         return "{city}: {tile}".format(city=shell.game_text(f"city.{lot['city']}"),
@@ -89,14 +94,14 @@ def _lot_name(shell, lot: dict) -> str:
     return _("Condottiere of {city}").format(city=shell.game_text(f"city.{lot['city']}"))
 
 
-def _money(shell, amount: int, currency: str) -> str:
+def _money(shell: ShellView, amount: int, currency: str) -> str:
     ngettext = shell.vm.t.n
     if currency == "gold":
         return ngettext("{n} gold", "{n} gold", amount).format(n=amount)
     return ngettext("{n} influence", "{n} influence", amount).format(n=amount)
 
 
-def _auction_result(shell, last: dict) -> str:
+def _auction_result(shell: ShellView, last: dict) -> str:
     _ = shell.vm.t
     if not last["winner"]:
         return _("{lot}: nobody bid; it stays in play and may be auctioned again.").format(

@@ -2,29 +2,33 @@
 auctions' openings, declaring a war) and the cards, tiles and deals usable at any moment."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from . import rules
-from ...ui.widgets import Keypad, SMALL, Stepper, TARGET, act, card, choice_chips, count, heading, pick, text, tid
+from ...ui.screen_contract import ShellView
+from ...ui.widgets import (Keypad, SMALL, Stepper, TARGET, act, card, choice_chips, count, heading, pick, setter, text,
+                           tid)
 from .screens_auction_war import _war_story
 from .screens_pieces import GAME, _auction_result, _families, _player_chips
 
 
-def _summaries(shell) -> list[ft.Control]:
+def _summaries(shell: ShellView) -> list[ft.Control]:
     out = []
-    last = shell.vm.state["last_auction"]
+    last = shell.vm.game_state["last_auction"]
     if last and last["lot"]["kind"] != "condottiere":
         out.append(card([text(_auction_result(shell, last), SMALL)], "last-auction"))
-    if shell.vm.state["last_war"]:  # the dice and the strengths that decided it, in full
-        out.append(card([text(line, SMALL) for line in _war_story(shell, shell.vm.state["last_war"])], "last-war"))
+    if shell.vm.game_state["last_war"]:  # the dice and the strengths that decided it, in full
+        out.append(card([text(line, SMALL) for line in _war_story(shell, shell.vm.game_state["last_war"])], "last-war"))
     return out
 
 
-def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
+def _actions(shell: ShellView) -> tuple[list[ft.Control], ft.Control]:
     """The seven actions of a turn: pick one (the others fold away), read its rule, use its helper;
     the helper's last step, or ending the turn, is the bottom bar's button."""
     _, vm = shell.vm.t, shell.vm
-    state = vm.state
+    state = vm.game_state
     controls: list[ft.Control] = []
     end = act(vm, "end_turn", _("End the turn") if state["acted"] else _("Pass (end the turn)"),
               lambda e: (shell.draft.pop("action", None), vm.dispatch("end_turn")), "end-turn",
@@ -32,11 +36,12 @@ def _actions(shell) -> tuple[list[ft.Control], ft.Control]:
     if state["acted"]:
         controls.append(text(_("The action of this turn is done. Cards and tile abilities may still be used."),
                              SMALL))
-        if vm.state["players"][rules.active_family(state, vm.session["config"])]["treachery"] \
+        if vm.game_state["players"][rules.active_family(state, vm.game_session["config"])]["treachery"] \
                 and rules.start_war_left(state):
             controls.append(_start_war_card(shell))
         return controls, end
-    turn = [state["decade"], state["turn"], sum(a["type"] in ("end_turn", "book_income") for a in vm.session["log"])]
+    turn = [state["decade"], state["turn"],
+            sum(a["type"] in ("end_turn", "book_income") for a in vm.game_session["log"])]
     draft = shell.draft.get("action")
     if not draft or draft["turn"] != turn:  # a choice left from an earlier turn (the decade ended on it)
         draft = shell.draft["action"] = {"step": None, "turn": turn}
@@ -70,11 +75,11 @@ def _stats_draft(troop: str) -> dict:
     return dict(base, **rules.KNOWN_TROOPS.get(troop, {}))
 
 
-def _troop_chips(shell, action: dict | None = None) -> ft.Control:
+def _troop_chips(shell: ShellView, action: dict | None = None) -> ft.Control:
     """The troops the player on turn may still buy; a tap opens the troop form with that troop (from the
     action chooser: the troop action too)."""
     vm = shell.vm
-    owned = vm.state["players"][rules.active_family(vm.state, vm.session["config"])]["troops"]
+    owned = vm.game_state["players"][rules.active_family(vm.game_state, vm.game_session["config"])]["troops"]
     draft = shell.draft.setdefault("troop", {"troop": None})
 
     def choose(troop: str) -> None:
@@ -88,16 +93,16 @@ def _troop_chips(shell, action: dict | None = None) -> ft.Control:
                         draft["troop"], choose)
 
 
-def _turn_left(shell, family: str) -> bool:
+def _turn_left(shell: ShellView, family: str) -> bool:
     """Whether the player on turn could still do something of his turn after its action: a treachery
     card to play (or Start War), or a tile ability of his own turn not used yet."""
-    state = shell.vm.state
+    state = shell.vm.game_state
     return bool(state["players"][family]["treachery"]) or any(
         rules.owns(state, family, ability) and f"{family}:{ability}" not in state["used"]
         for ability in ("banking", "lucrezia_borgia", "alfonso_of_aragon"))
 
 
-def _buy_troop(shell, draft: dict, end: bool) -> None:
+def _buy_troop(shell: ShellView, draft: dict, end: bool) -> None:
     """Buy the troop; with `end`, the turn ends in the same tap (nothing of the turn is left)."""
     vm = shell.vm
     if vm.dispatch("buy_troop", **draft):
@@ -108,10 +113,10 @@ def _buy_troop(shell, draft: dict, end: bool) -> None:
         shell.render()
 
 
-def _troop_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _troop_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
-    family = rules.active_family(vm.state, vm.session["config"])
-    owned = vm.state["players"][family]["troops"]
+    family = rules.active_family(vm.game_state, vm.game_session["config"])
+    owned = vm.game_state["players"][family]["troops"]
     draft = shell.draft.setdefault("troop", {"troop": None})
     # the troop chosen (its name is the card's heading; "Another action" changes it), its list gives
     # way to what is read off the tile, so that all of it is in sight
@@ -124,9 +129,9 @@ def _troop_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
                  shell.problem("cost")]
         for key, label in (("attack", _("Attack")), ("defence", _("Defence"))):   # one row each: all in sight
             rows += [count(f"troop-{key}", label, draft[key], 0, 9,
-                           lambda v, k=key: (draft.update({k: v}), shell.render()), chips=3),
+                           setter(draft, key, shell.render), chips=3),
                      shell.problem(key)]
-        income = [pick(f"troop-{key}", label, draft[key], 0, 6, lambda v, k=key: (draft.update({k: v}), shell.render()))
+        income = [pick(f"troop-{key}", label, draft[key], 0, 6, setter(draft, key, shell.render))
                   for key, label in (("gold", _("Income: gold")), ("influence", _("Income: influence")))]
         rows += [shell.fold("troop-income", _("Income printed on it: {gold} gold, {influence} influence").format(
                      gold=draft["gold"], influence=draft["influence"]), income, _("Most troops have none: tap to change")),
@@ -144,13 +149,13 @@ def _troop_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return rows, primary
 
 
-def _card_helper(shell) -> tuple[list[ft.Control], ft.Control]:
+def _card_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control]:
     _, vm = shell.vm.t, shell.vm
     return [], act(vm, "buy_card", _("Buy a treachery card (1 gold + 1 influence)"), lambda e: vm.dispatch("buy_card"),
                    "buy-card", icon=ft.Icons.CHECK, bar=True)
 
 
-def _opening_bid(shell, kind: str, draft: dict, low: int, high: int) -> ft.Control:
+def _opening_bid(shell: ShellView, kind: str, draft: dict, low: int, high: int) -> ft.Control:
     """The opener's first bid: the minimum is proposed; the keypad for any other amount. The opener
     may also open the auction and pass (the Czech rules)."""
     _, vm = shell.vm.t, shell.vm
@@ -159,7 +164,7 @@ def _opening_bid(shell, kind: str, draft: dict, low: int, high: int) -> ft.Contr
     rows = [Keypad("open-amount", _("Opening bid"), draft, "amount", low, high,
                    quick=[(str(n), n) for n in (low, low + 1, low + 2, low + 5)]).control,
             shell.problem("amount")]
-    if not rules.option(vm.session["config"], "opener_may_pass"):  # the English rules: the opener bids
+    if not rules.option(vm.game_session["config"], "opener_may_pass"):  # the English rules: the opener bids
         return shell.fold("open-bid", _("Opening bid: {n}").format(n=draft["amount"]), rows,
                           _("At least {n}: tap to bid more").format(n=low))
     rows.append(act(vm, "open_auction", _("Open the auction and pass"),
@@ -168,7 +173,7 @@ def _opening_bid(shell, kind: str, draft: dict, low: int, high: int) -> ft.Contr
                       _("At least {n}: tap to bid more, or to pass").format(n=low))
 
 
-def _open_button(shell, kind: str, draft: dict) -> ft.Control:
+def _open_button(shell: ShellView, kind: str, draft: dict) -> ft.Control:
     _ = shell.vm.t
     args = {k: v for k, v in draft.items() if not k.endswith(":typing")}
     return act(shell.vm, "open_auction", _("Open the auction: bid {n}").format(n=draft.get("amount", 0)),
@@ -176,19 +181,19 @@ def _open_button(shell, kind: str, draft: dict) -> ft.Control:
                icon=ft.Icons.GAVEL, bar=True)
 
 
-def _city_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _city_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("city", {"city": None, "tile": "plain", "gold": 0, "influence": 0})
 
     def choose(city: str) -> None:
-        draft.update(city=city, amount=rules.CITY_MINIMUM * vm.state["cities"][city]["status"])
+        draft.update(city=city, amount=rules.CITY_MINIMUM * vm.game_state["cities"][city]["status"])
         shell.render()
 
     rows = [choice_chips("city", [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES], draft["city"], choose),
             shell.problem("city")]
     if not draft["city"]:
         return rows, None
-    low = rules.CITY_MINIMUM * vm.state["cities"][draft["city"]]["status"]
+    low = rules.CITY_MINIMUM * vm.game_state["cities"][draft["city"]]["status"]
     rows += [shell.fold("tile-kind", _("Tile: {tile}").format(tile=shell.game_text(f"tile.{draft['tile']}")),
                         [choice_chips("tile", [(k, shell.game_text(f"tile.{k}")) for k in rules.TILE_KINDS],
                                       draft["tile"], lambda v: (draft.update(tile=v), shell.render()))],
@@ -201,15 +206,15 @@ def _city_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return rows, _open_button(shell, "city", draft)
 
 
-def _pope_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _pope_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
-    if vm.state["pope"]:
-        return [text(_("{name} holds the Pope this decade.").format(name=shell.player_name(vm.state["pope"])))], None
+    if vm.game_state["pope"]:
+        return [text(_("{name} holds the Pope this decade.").format(name=shell.player_name(vm.game_state["pope"])))], None
     draft = shell.draft.setdefault("pope", {})
     return [_opening_bid(shell, "pope", draft, 0, rules.LEDGER_MAX)], _open_button(shell, "pope", draft)
 
 
-def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _event_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     _, vm = shell.vm.t, shell.vm
     draft = shell.draft.setdefault("event", {"event": None, "currency": None, "vp": 0})
 
@@ -218,7 +223,7 @@ def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
         shell.render()
 
     chips = choice_chips("event", [(e, shell.game_text(f"event.{e}")) for e in rules.EVENTS
-                                   if e not in vm.state["events_done"]], draft["event"], choose)
+                                   if e not in vm.game_state["events_done"]], draft["event"], choose)
     if not draft["event"]:
         return [text(_("Which event tile of this decade?"), SMALL), chips, shell.problem("event")], None
     # the tile chosen, its list folds away so that what is read off the tile comes into sight
@@ -236,11 +241,11 @@ def _event_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return rows, _open_button(shell, "event", draft)
 
 
-def _war_cities(shell, draft: dict, card: bool = False) -> list[ft.Control]:
+def _war_cities(shell: ShellView, draft: dict, card: bool = False) -> list[ft.Control]:
     """The attacking and defending cities, under a warning when no family has a troop to hire out."""
     _ = shell.vm.t
     cities = [(c, shell.game_text(f"city.{c}")) for c in rules.CITIES]
-    warning: list[ft.Control] = [] if rules.condottieri_for_hire(shell.vm.state) else [tid(
+    warning: list[ft.Control] = [] if rules.condottieri_for_hire(shell.vm.game_state) else [tid(
         "war-nobody", text(_("No family has a troop, so nobody can be hired as a condottiere: this war would end at "
                              "once, without a result.") if card else
                            _("No family has a troop, so nobody can be hired as a condottiere: this war would end at "
@@ -255,7 +260,7 @@ def _war_cities(shell, draft: dict, card: bool = False) -> list[ft.Control]:
             shell.problem("defender")]
 
 
-def _war_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def _war_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     _ = shell.vm.t
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
     primary = None
@@ -265,7 +270,7 @@ def _war_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return _war_cities(shell, draft), primary
 
 
-def _declare(shell, draft: dict, card: bool = False) -> None:
+def _declare(shell: ShellView, draft: dict, card: bool = False) -> None:
     """Declare the war; when nobody could veto it (no treachery card in any hand, no unused Lorenzo
     Medici), the same entry goes on to the condottiere auctions, as "No veto" would."""
     vm = shell.vm
@@ -274,7 +279,7 @@ def _declare(shell, draft: dict, card: bool = False) -> None:
         shell.render()
 
 
-def _start_war_card(shell) -> ft.Control:
+def _start_war_card(shell: ShellView) -> ft.Control:
     """Start War: an extra war at the end of the turn, not counted on the war track."""
     _ = shell.vm.t
     draft = shell.draft.setdefault("war", {"attacker": None, "defender": None})
@@ -284,18 +289,24 @@ def _start_war_card(shell) -> ft.Control:
                            lambda e: _declare(shell, draft, card=True), "declare-war-card")])
 
 
-def _extras(shell) -> list[ft.Control]:
+def _extras(shell: ShellView) -> list[ft.Control]:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     rows: list[ft.Control] = []
     family = rules.active_family(state, config)
     others = [f for f in _families(shell) if f != family]
+
+    def play(card_id: str) -> Callable[[str], object]:
+        return lambda target: vm.dispatch("play_card", player=family, card=card_id, target=target)
+
+    def lucrezia(owner: str) -> Callable[[str], object]:
+        return lambda target: vm.dispatch("ability", player=owner, ability="lucrezia_borgia", target=target)
+
     if state["players"][family]["treachery"] and not state["auction"] and vm.rule("play_card", family).refusal is None:
         for card_id, ident in (("steal_influence", "steal"), ("raid_gold", "raid")):
             rows += [text(_("{name} plays {card} on:").format(name=shell.player_name(family),
                                                                card=shell.game_text(f"card.{card_id}")), SMALL),
-                     _player_chips(shell, ident, others,
-                                   lambda f, c=card_id: vm.dispatch("play_card", player=family, card=c, target=f))]
+                     _player_chips(shell, ident, others, play(card_id))]
     for owner in _families(shell):
         unused = lambda ability: (rules.owns(state, owner, ability)  # noqa: E731, B023 - used in this iteration
                                   and f"{owner}:{ability}" not in state["used"])  # noqa: B023
@@ -305,7 +316,7 @@ def _extras(shell) -> list[ft.Control]:
             rows += [text(_("{name}: Banking (+ gold to influence, − influence to gold)").format(
                 name=shell.player_name(owner)), SMALL),
                 Stepper(f"bank-{owner}", _("Swap"), swap["amount"], -rules.BANKING, rules.BANKING,
-                        lambda v, s=swap: s.update(amount=v), big=0).control,
+                        setter(swap, "amount"), big=0).control,
                 act(vm, "ability", _("Swap"), lambda e, o=owner, s=swap: shell.send(
                     "ability", f"bank-{o}", player=o, ability="banking", amount=s["amount"]), f"bank-{owner}-go",
                     player=owner, primary=False)]
@@ -314,8 +325,7 @@ def _extras(shell) -> list[ft.Control]:
             rows += [text(_("{name}: Lucrezia Borgia takes 2 influence from:").format(name=shell.player_name(owner)),
                           SMALL),
                      _player_chips(shell, f"lucrezia-{owner}", [f for f in _families(shell) if f != owner],
-                                   lambda f, o=owner: vm.dispatch("ability", player=o, ability="lucrezia_borgia",
-                                                                  target=f))]
+                                   lucrezia(owner))]
         if owner == family and unused("alfonso_of_aragon"):
             rows.append(act(vm, "ability", _("{name}: Alfonso of Aragon draws a treachery card").format(
                 name=shell.player_name(owner)), lambda e, o=owner: vm.dispatch(
@@ -326,13 +336,13 @@ def _extras(shell) -> list[ft.Control]:
     return [shell.fold("extras", _("Cards, tile abilities and deals"), rows)]
 
 
-def _deal(shell) -> list[ft.Control]:
+def _deal(shell: ShellView) -> list[ft.Control]:
     """Gold or influence changing hands (VP counters too with the option)."""
     _, vm = shell.vm.t, shell.vm
     families = _families(shell)
     draft = shell.draft.setdefault("deal", {"giver": families[0], "taker": families[1], "currency": "gold",
                                             "amount": 1})
-    currencies = ["gold", "influence"] + (["vp"] if rules.option(vm.session["config"], "trade_vp") else [])
+    currencies = ["gold", "influence"] + (["vp"] if rules.option(vm.game_session["config"], "trade_vp") else [])
     return [heading(_("A deal")),
             text(_("Who gives:"), SMALL),
             _player_chips(shell, "giver", families, lambda f: (draft.update(giver=f), shell.render()), draft["giver"]),

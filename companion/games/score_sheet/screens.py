@@ -9,10 +9,14 @@ bottom bar: the next empty cell is chosen, so a round of three players is "digit
 times."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import flet as ft
 
 from . import rules
 from ...engine.model import Msg, N_
+from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (ACCENT, EDGE, GUILD_COLOURS, SMALL, TARGET, TEXT, Keypad, Screen, act, bar_button, button, card,
                       choice_chips, dot, error, heading, text, tid)
 from ...ui.widgets import title as title_
@@ -20,13 +24,13 @@ from ...ui.widgets import title as title_
 GAME = rules.ID
 
 
-def category(shell, key: str) -> str:
+def category(shell: ShellView, key: str) -> str:
     """A category's name: the players' own, or "Points" on a sheet per round without categories."""
-    sheet = shell.vm.session["config"]["sheet"]
+    sheet = shell.vm.game_session["config"]["sheet"]
     return shell.game_text("category.points") if key == rules.POINTS and not sheet["categories"] else key
 
 
-def form_title(shell, game_id: str) -> str:
+def form_title(shell: ShellView, game_id: str) -> str:
     _ = shell.vm.t
     sheet = shell.draft.get("new", {}).get("sheet", {})
     return _("New game: {game}").format(game=sheet["name"]) if sheet.get("id") else _("Another game")
@@ -44,7 +48,7 @@ def blank_form(sheet: dict | None = None) -> dict:
     return {"sheet": sheet, "count": 3, "players": [{"name": "", "colour": c} for c in rules.COLOURS]}
 
 
-def new_game_form(shell, game_id: str) -> Screen:
+def new_game_form(shell: ShellView, game_id: str) -> Screen:
     """The "Another game" form: the sheet (its name, how it scores, its categories, who wins), then the
     players; the bottom bar starts the game."""
     _, vm = shell.vm.t, shell.vm
@@ -52,7 +56,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     sheet = form["sheet"]
     players = form["players"][:form["count"]]
 
-    def update(**changes):
+    def update(**changes: object) -> None:
         sheet.update(changes)
         shell.render()
 
@@ -63,7 +67,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     return Screen(controls, bar_button(label, lambda e: _create(shell, form, players), "create", icon=ft.Icons.CHECK))
 
 
-def _scoring_fields(shell, sheet: dict, update) -> list[ft.Control]:
+def _scoring_fields(shell: ShellView, sheet: dict[str, Any], update: Callable[..., None]) -> list[ft.Control]:
     """The game's name and whether it scores per category or per round."""
     _, vm = shell.vm.t, shell.vm
     return [
@@ -80,7 +84,7 @@ def _scoring_fields(shell, sheet: dict, update) -> list[ft.Control]:
     ]
 
 
-def _category_fields(shell, sheet: dict) -> list[ft.Control]:
+def _category_fields(shell: ShellView, sheet: dict) -> list[ft.Control]:
     """A field per category, each with its remove button, and "Add a category" up to the limit."""
     _, vm = shell.vm.t, shell.vm
 
@@ -106,7 +110,7 @@ def _category_fields(shell, sheet: dict) -> list[ft.Control]:
     return controls
 
 
-def _winner_fields(shell, sheet: dict, update) -> list[ft.Control]:
+def _winner_fields(shell: ShellView, sheet: dict[str, Any], update: Callable[..., None]) -> list[ft.Control]:
     """Highest or lowest total wins, and the tie-breaker among the named categories (a tie-breaker no
     longer named is dropped)."""
     _, vm = shell.vm.t, shell.vm
@@ -130,7 +134,7 @@ def _winner_fields(shell, sheet: dict, update) -> list[ft.Control]:
     return controls
 
 
-def _player_fields(shell, form: dict, players: list) -> list[ft.Control]:
+def _player_fields(shell: ShellView, form: dict, players: list) -> list[ft.Control]:
     """The number of players, then each player's colour swatch and name."""
     _, vm = shell.vm.t, shell.vm
     controls: list[ft.Control] = [
@@ -158,7 +162,7 @@ def _swatch(colour: str) -> ft.Control:
                         border=ft.Border.all(2, ft.Colors.WHITE))
 
 
-def _next_colour(shell, form: dict, i: int) -> None:
+def _next_colour(shell: ShellView, form: dict, i: int) -> None:
     """The player's next colour that no other player of the form has."""
     taken = {p["colour"] for p in form["players"][:form["count"]]}
     current = rules.COLOURS.index(form["players"][i]["colour"])
@@ -170,7 +174,7 @@ def _next_colour(shell, form: dict, i: int) -> None:
     shell.render()
 
 
-def _create(shell, form: dict, players: list) -> None:
+def _create(shell: ShellView, form: dict, players: list) -> None:
     sheet = dict(form["sheet"], categories=[c for c in form["sheet"]["categories"] if c.strip()]
                  if form["sheet"]["per_round"] else list(form["sheet"]["categories"]))
     if shell.vm.new_sheet_game({"sheet": sheet, "start": 0, "players": [dict(p) for p in players]}):
@@ -181,9 +185,9 @@ def _create(shell, form: dict, players: list) -> None:
 # The sheet
 
 
-def round_screen(shell) -> Screen:
+def round_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     sheet = config["sheet"]
     keys = rules.categories(sheet)
     rounds = len(state["cells"][config["players"][0]["colour"]])
@@ -231,33 +235,33 @@ def round_screen(shell) -> Screen:
     return Screen(controls, _primary(shell, cursor, complete))
 
 
-def _line(shell, rows: list[dict], keys: list[str]) -> str:
+def _line(shell: ShellView, rows: list[dict], keys: list[str]) -> str:
     """A player's whole sheet in one short line: each round's sum, or each category's number."""
     _ = shell.vm.t
-    if shell.vm.session["config"]["sheet"]["per_round"]:
+    if shell.vm.game_session["config"]["sheet"]["per_round"]:
         return " · ".join(f"{r + 1}: {sum(cells.values()) if len(cells) == len(keys) else '…'}"
                           for r, cells in enumerate(rows) if cells or r == len(rows) - 1)
     return " · ".join(f"{category(shell, k)} {rows[0].get(k, '–')}" for k in keys)
 
 
-def _cursor(shell, keys: list[str], rounds: int) -> dict:
+def _cursor(shell: ShellView, keys: list[str], rounds: int) -> dict:
     """The cell being entered (kept in the draft): the one tapped, else the first empty one."""
-    state, config = shell.vm.state, shell.vm.session["config"]
+    state, config = shell.vm.game_state, shell.vm.game_session["config"]
     cursor = shell.draft.get("cell")
-    entries = shell.vm.session["version"]  # an undo (or another phone) changed the sheet: start afresh
-    if cursor is None or cursor.get("sid") != shell.vm.session["id"] or cursor["round"] > rounds \
+    entries = shell.vm.game_session["version"]  # an undo (or another phone) changed the sheet: start afresh
+    if cursor is None or cursor.get("sid") != shell.vm.game_session["id"] or cursor["round"] > rounds \
             or cursor["category"] not in keys or cursor["log"] != entries and not _typing(cursor):
         gap = rules.missing(state, config, range(rounds - 1, rounds)) or (config["players"][0]["colour"], rounds,
                                                                             keys[0])
-        cursor = shell.draft["cell"] = {"sid": shell.vm.session["id"], "player": gap[0], "round": gap[1],
+        cursor = shell.draft["cell"] = {"sid": shell.vm.game_session["id"], "player": gap[0], "round": gap[1],
                                         "category": gap[2], "value": 0, "log": entries}
     return cursor
 
 
-def _move(shell, player: str | None = None, round_: int | None = None, key: str | None = None) -> None:
+def _move(shell: ShellView, player: str | None = None, round_: int | None = None, key: str | None = None) -> None:
     cursor = shell.draft["cell"]
     cursor.update(player=player or cursor["player"], round=round_ or cursor["round"], category=key or
-                  cursor["category"], value=0, log=shell.vm.session["version"])
+                  cursor["category"], value=0, log=shell.vm.game_session["version"])
     cursor.pop("value:typing", None)
     shell.vm.problem = None
     shell.render()
@@ -268,18 +272,19 @@ def _typing(cursor: dict) -> bool:
     return "value:typing" in cursor
 
 
-def _primary(shell, cursor: dict, complete: bool) -> ft.Control:
+def _primary(shell: ShellView, cursor: dict, complete: bool) -> ft.Control:
     """Save the cell being typed; or, once the sheet (or its round) is complete, the next round or the
     final scoring."""
     _, vm = shell.vm.t, shell.vm
-    sheet = vm.session["config"]["sheet"]
+    sheet = vm.game_session["config"]["sheet"]
     if _typing(cursor):
         label = _("Save: {name}, {category} {value}").format(
             name=shell.player_name(cursor["player"]), category=category(shell, cursor["category"]),
             value=str(cursor["value"]).replace("-", "−"))
         return bar_button(label, lambda e: _send(shell, cursor, cursor["value"]), "cell-save", icon=ft.Icons.CHECK)
-    rounds = len(vm.state["cells"][cursor["player"]])
-    if sheet["per_round"] and rules.missing(vm.state, vm.session["config"], range(rounds - 1, rounds)) is None:
+    rounds = len(vm.game_state["cells"][cursor["player"]])
+    if sheet["per_round"] and rules.missing(vm.game_state, vm.game_session["config"],
+                                            range(rounds - 1, rounds)) is None:
         return act(vm, "next_round", _("Round {n} is complete: next round").format(n=rounds), lambda e: _next(shell),
                    "next-round", icon=ft.Icons.ARROW_FORWARD, bar=True)
     if complete:
@@ -290,31 +295,31 @@ def _primary(shell, cursor: dict, complete: bool) -> ft.Control:
         muted=True)
 
 
-def _send(shell, cursor: dict, value: int | None) -> None:
+def _send(shell: ShellView, cursor: dict, value: int | None) -> None:
     vm = shell.vm
     args = {"player": cursor["player"], "category": cursor["category"], "value": value}
-    if vm.session["config"]["sheet"]["per_round"]:
+    if vm.game_session["config"]["sheet"]["per_round"]:
         args["round"] = cursor["round"]
     if vm.dispatch("score", **args):
         shell.draft.pop("cell", None)  # the next empty cell is chosen when the screen is drawn
         shell.render()
 
 
-def _next(shell) -> None:
+def _next(shell: ShellView) -> None:
     if shell.vm.dispatch("next_round"):
         shell.draft.pop("cell", None)
         shell.render()
 
 
-def scores_screen(shell) -> list[ft.Control]:
+def scores_screen(shell: ShellView) -> list[ft.Control]:
     """The top bar's scores button: the whole sheet, every player's every cell, with the totals."""
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
+    config = vm.game_session["config"]
     keys = rules.categories(config["sheet"])
     controls: list[ft.Control] = [title_(_("The whole sheet"))]
-    for row in sorted(vm.game.result(vm.state, config)["players"], key=lambda r: r["place"]):
-        cells = vm.state["cells"][row["id"]]
-        lines = [ft.Row([ft.Text(f"{row['place']}.", size=20, weight=ft.FontWeight.BOLD),
+    for row in sorted(vm.game.result(vm.game_state, config)["players"], key=lambda r: r["place"]):
+        cells = vm.game_state["cells"][row["id"]]
+        lines: list[ft.Control] = [ft.Row([ft.Text(f"{row['place']}.", size=20, weight=ft.FontWeight.BOLD),
                          ft.Container(shell.track_label(row["id"]), expand=True),
                          ft.Text(str(row["total"]), size=20, weight=ft.FontWeight.BOLD)])]
         for r, round_cells in enumerate(cells):
@@ -323,3 +328,13 @@ def scores_screen(shell) -> list[ft.Control]:
                               else parts, SMALL))
         controls.append(card(lines, f"sheet-{row['id']}"))
     return controls
+
+
+#: What the shell asks of this game's screens (companion/ui/screen_contract.py).
+SCREENS = GameScreenHooks(
+    new_game_form=new_game_form,
+    round_screen=round_screen,
+    category=category,
+    form_title=form_title,
+    scores_screen=scores_screen,
+)

@@ -3,25 +3,31 @@ market day), the mass, the end of the game and the final scoring."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from . import rules
 from ...engine.model import Msg, N_
+from ...i18n import Translator
+from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (SMALL, TARGET, TEXT, Screen, Stepper, act, button, card, choice_chips, count,
-                      create_button, dot, error, heading, pick, text, tid, who)
+                      create_button, dot, error, heading, pick, text, tid, who, setter)
 
 GAME = rules.ID
 
+if TYPE_CHECKING:
+    from ...ui.viewmodel import ViewModel
 
-def category(shell, key: str) -> str:
+
+def category(shell: ShellView, key: str) -> str:
     _ = shell.vm.t
     return {"track": _("Prestige track"), "travel": _("Travel"), "council": _("Council chamber"),
             "church": _("Church"), "chronicle": _("Village chronicle"), "customers": _("Customers"),
             "coins": _("Coins")}.get(key, key)
 
 
-def _window(shell, index: int) -> str:
+def _window(shell: ShellView, index: int) -> str:
     _ = shell.vm.t
     return [_("Rightmost window"), _("2nd window from the right"), _("3rd window from the right"),
             _("Leftmost window")][index]
@@ -31,13 +37,13 @@ def _window(shell, index: int) -> str:
 # New game
 
 
-def new_game_form(shell, game_id: str) -> Screen:
+def new_game_form(shell: ShellView, game_id: str) -> Screen:
     _, vm = shell.vm.t, shell.vm
     form = shell.draft.setdefault("new", {"count": 2, "start": 0, "lap": 12,
                                           "players": [{"name": "", "colour": c} for c in rules.COLOURS]})
     players = form["players"][:form["count"]]
 
-    def update(**changes):
+    def update(**changes: object) -> None:
         form.update(changes)
         shell.render()
 
@@ -59,7 +65,7 @@ def new_game_form(shell, game_id: str) -> Screen:
     return Screen(controls, create_button(shell, lambda e: _create(shell, game_id, form, players)))
 
 
-def _create(shell, game_id: str, form: dict, players: list) -> None:
+def _create(shell: ShellView, game_id: str, form: dict, players: list) -> None:
     config = {"start": form["start"], "lap": form["lap"], "players": [dict(p) for p in players]}
     if shell.vm.new_game(game_id, config):
         shell.draft = {}
@@ -69,12 +75,12 @@ def _create(shell, game_id: str, form: dict, players: list) -> None:
 # The round
 
 
-def round_screen(shell) -> Screen:
-    state = shell.vm.state
+def round_screen(shell: ShellView) -> Screen:
+    state = shell.vm.game_state
     if state["phase"] == "mass":
         return mass_screen(shell)
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
+    config = vm.game_session["config"]
     players = config["players"]
     turn = players[state["turn"]]
     controls: list[ft.Control] = []
@@ -119,20 +125,20 @@ def round_screen(shell) -> Screen:
     return Screen(controls + shell.footer(), primary)
 
 
-def _steps(shell) -> ft.Control:
+def _steps(shell: ShellView) -> ft.Control:
     """The round's steps as numbers (the header names the current one)."""
     vm = shell.vm
     steps = [s for s in rules.STEPS if s.id != "mass"]
-    return ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == vm.state["step"] else ft.OutlinedButton)(
+    return ft.Row([tid(f"step-{s.id}", (ft.FilledButton if s.id == vm.game_state["step"] else ft.OutlinedButton)(
         content=ft.Text(str(i + 1), size=TEXT), width=48, height=TARGET, style=ft.ButtonStyle(padding=0),
         on_click=lambda e, s=s: vm.dispatch("goto_step", step=s.id))) for i, s in enumerate(steps)], spacing=4)
 
 
-def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def death_cards(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     """When a time marker passed the bridge: who dies and where he goes. The turn cannot end first,
     so "Record the death" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     controls = []
     primary = None
     for colour, player in state["players"].items():
@@ -144,23 +150,24 @@ def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
         places = [("chronicle", _("Chronicle (a space is free)")), ("grave", _("Anonymous grave"))]
         if state["phase"] == "final_actions":
             places.append(("removed", _("Out of the game (no space left)")))
-        rows = [heading(_("{name} passed the bridge: a family member dies").format(name=shell.player_name(colour))),
+        dies = _("{name} passed the bridge: a family member dies").format(name=shell.player_name(colour))
+        rows: list[ft.Control] = [heading(dies),
                 text(shell.game_text("death.body"), SMALL),
                 text(_("Number (the lowest visible one dies):"), SMALL),
                 choice_chips(f"death-number-{colour}", [(n, n) for n in numbers], draft["number"],
-                             lambda v, d=draft: (d.update(number=v), shell.render())),
+                             setter(draft, "number", shell.render)),
                 text(_("Where did he work?"), SMALL),
                 choice_chips(f"death-profession-{colour}", [(p, shell.game_text(f"profession.{p}"))
                                                             for p in rules.PROFESSIONS], draft["profession"],
-                             lambda v, d=draft: (d.update(profession=v), shell.render()))]
+                             setter(draft, "profession", shell.render))]
         if draft["profession"] == "church":
             rows.append(choice_chips(f"death-window-{colour}", [(str(i), _window(shell, i)) for i in range(4)
                                                                if player["windows"][i]],
                                      None if draft["window"] is None else str(draft["window"]),
-                                     lambda v, d=draft: (d.update(window=int(v)), shell.render())))
+                                     setter(draft, "window", shell.render, int)))
         rows += [text(_("Where does he go?"), SMALL),
                  choice_chips(f"death-place-{colour}", places, draft["place"],
-                              lambda v, d=draft: (d.update(place=v), shell.render())),
+                              setter(draft, "place", shell.render)),
                  shell.problem("number"), shell.problem("profession"), shell.problem("place")]
         controls.append(card(rows, f"death-card-{colour}", highlight=True))
         primary = primary or act(vm, "death", _("Record the death"), lambda e, c=colour, d=draft: shell.send(
@@ -169,8 +176,8 @@ def death_cards(shell) -> tuple[list[ft.Control], ft.Control | None]:
     return controls, primary
 
 
-def entry(shell, kind: str, label: str, ident: str, limit: Msg | None = None, bare: bool = False,
-          **args) -> ft.Control:
+def entry(shell: ShellView, kind: str, label: str, ident: str, limit: Msg | None = None, bare: bool = False,
+          **args: Any) -> ft.Control:
     """A quick entry of a family's books, drawn from the table of allowed actions; at a limit of the box
     or of the family (no coin left, a full farmyard) it is greyed too, and a tap says why, next to it
     (`bare`: the button alone, for a row of narrow entries that shows the reason below itself)."""
@@ -184,24 +191,24 @@ def entry(shell, kind: str, label: str, ident: str, limit: Msg | None = None, ba
     return ft.Column([control, error(reason, f"error-{ident}")], spacing=4) if reason and not bare else control
 
 
-def books(shell) -> list[ft.Control]:
+def books(shell: ShellView) -> list[ft.Control]:
     """One family's books (the player on turn unless another is chosen) with quick entries; an entry
     at its limit (no coin left, a full farmyard) is greyed and says why when tapped."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     colour = shell.draft.get("ledger") or config["players"][state["turn"]]["colour"]
     player = state["players"][colour]
     coins_left = rules.COINS - sum(p["coins"] for p in state["players"].values())
     grain_left = rules.GRAIN - sum(p["grain"] for p in state["players"].values())
     reason = _("quick entry")
 
-    def row(label, *entries):
+    def row(label: str, *entries: tuple[str, ft.Control]) -> ft.Control:
         return _book_row(vm, label, *entries)
 
-    def narrow(kind, label, ident, limit=None, **args):
+    def narrow(kind: str, label: str, ident: str, limit: Msg | None = None, **args: Any) -> tuple[str, ft.Control]:
         return ident, entry(shell, kind, label, ident, limit, bare=True, **args)
 
-    def pp(label, points, ident, limit=None):
+    def pp(label: str, points: int, ident: str, limit: Msg | None = None) -> tuple[str, ft.Control]:
         return narrow("correct", label, ident, limit, track=colour, points=points, reason=reason)
 
     rows = [
@@ -232,7 +239,7 @@ def books(shell) -> list[ft.Control]:
     return [card(rows, "books")]
 
 
-def _book_facts(_, state, config, colour) -> list[str]:
+def _book_facts(_: Translator, state: dict[str, Any], config: dict[str, Any], colour: str) -> list[str]:
     """The family's books in one line: prestige, time and the bridge, coins, grain, members."""
     player, lap = state["players"][colour], config["lap"]
     on_bridge = player["time"] > 0 and player["time"] % lap == 0
@@ -248,7 +255,7 @@ def _book_facts(_, state, config, colour) -> list[str]:
     ]
 
 
-def _book_row(vm, label, *entries, width=72) -> ft.Control:
+def _book_row(vm: ViewModel, label: str, *entries: tuple[str, ft.Control], width: int = 72) -> ft.Control:
     """A label and narrow entries side by side (each of a fixed width: a button fills what it is
     given), and below them the reason a tapped one is refused."""
     reasons = [error(vm.error_for(ident), f"error-{ident}") for ident, _control in entries if vm.error_for(ident)]
@@ -257,7 +264,7 @@ def _book_row(vm, label, *entries, width=72) -> ft.Control:
                              wrap=True, spacing=4, run_spacing=4), *reasons], spacing=4)
 
 
-def _family_entries(shell, colour, player) -> list[ft.Control]:
+def _family_entries(shell: ShellView, colour: str, player: dict[str, Any]) -> list[ft.Control]:
     """The family's own actions (birth, the black bag, the next-start marker) and the time each
     action costs."""
     _ = shell.vm.t
@@ -278,24 +285,24 @@ def _family_entries(shell, colour, player) -> list[ft.Control]:
     ]
 
 
-def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
+def market_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     """The market day: whose turn, what a sale costs, passing is final; then the refill. Once the
     customer's prestige is chosen, what is handed in for him takes the place of passing and ending the
     day (a tap on the prestige chooses again), and "Serve" takes the bottom bar's place."""
     _, vm = shell.vm.t, shell.vm
-    market = vm.state["market"]
+    market = vm.game_state["market"]
     turn = market["turn"]
     free = turn == market["trigger"] and not market["free_used"]
     draft = shell.draft.setdefault("sale", {"prestige": None})
     draft.setdefault("grain", 0)
     draft.setdefault("goods", [])
-    grain = vm.state["players"][turn]["grain"]
+    grain = vm.game_state["players"][turn]["grain"]
 
-    def add(good):
+    def add(good: str) -> None:
         draft["goods"].append(good)
         shell.render()
 
-    def clear(e):
+    def clear(e: object) -> None:
         draft["goods"].clear()
         shell.render()
 
@@ -330,7 +337,7 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
             goods=list(draft["goods"])), "market-sell", player=turn,
             icon=ft.Icons.CHECK, bar=True)
     controls = [card(rows, "market", highlight=True)]
-    if vm.state["phase"] == "play":         # a member who dies during the market day may end the game
+    if vm.game_state["phase"] == "play":         # a member who dies during the market day may end the game
         controls.append(end_check(shell))
     return controls, sell
 
@@ -339,7 +346,7 @@ def market_helper(shell) -> tuple[list[ft.Control], ft.Control | None]:
 CHIPS = 10
 
 
-def _sale_prestige(shell, draft: dict) -> list[ft.Control]:
+def _sale_prestige(shell: ShellView, draft: dict) -> list[ft.Control]:
     """The customer's printed prestige: chips until one is chosen, then one line (a tap chooses again),
     so that what is handed in comes into sight; a value above the chips keeps its stepper."""
     _ = shell.vm.t
@@ -352,10 +359,10 @@ def _sale_prestige(shell, draft: dict) -> list[ft.Control]:
         on_click=lambda e: (draft.update(prestige=None), shell.render())))]
 
 
-def _market_record(shell, market) -> list[ft.Control]:
+def _market_record(shell: ShellView, market: dict[str, Any]) -> list[ft.Control]:
     """The day so far (the customers served and what was paid, who has passed) and its rules."""
     _, vm = shell.vm.t, shell.vm
-    rows = []
+    rows: list[ft.Control] = []
     for sale in market["sales"]:
         paid = rules.payment(sale["grain"], sale["goods"])
         line = _("{name}: customer worth {n}").format(name=shell.player_name(sale["player"]), n=sale["prestige"])
@@ -369,17 +376,17 @@ def _market_record(shell, market) -> list[ft.Control]:
     return rows
 
 
-def end_check(shell) -> ft.Control:
+def end_check(shell: ShellView) -> ft.Control:
     """Who took the last chronicle space or the last grave (also during a market day)."""
     _, vm = shell.vm.t, shell.vm
     return card([heading(_("End of the game")),
                  text(_("Did a family member just take the last chronicle space or the last grave? "
                         "Whose was it?"), SMALL),
-                 choice_chips("end-trigger", [(p["colour"], p["name"]) for p in vm.session["config"]["players"]], None,
-                              lambda c: vm.dispatch("end_trigger", player=c))], "end-check")
+                 choice_chips("end-trigger", [(p["colour"], p["name"]) for p in vm.game_session["config"]["players"]],
+                              None, lambda c: vm.dispatch("end_trigger", player=c))], "end-check")
 
 
-def action_rules(shell) -> list[ft.Control]:
+def action_rules(shell: ShellView) -> list[ft.Control]:
     _ = shell.vm.t
     tiles = [tid(f"action-{key}", ft.ExpansionTile(
         title=ft.Text(shell.game_text(f"action.{key}.title"), size=TEXT), min_tile_height=56,
@@ -393,12 +400,12 @@ def action_rules(shell) -> list[ft.Control]:
 # The mass
 
 
-def mass_screen(shell) -> Screen:
+def mass_screen(shell: ShellView) -> Screen:
     """The mass in its three parts: four pieces out of the bag (buy, then draw the rest), moving up,
     and the majority. Families with nothing to do in a part are not asked; a mass in which nobody can
     act is one tap."""
     _, vm = shell.vm.t, shell.vm
-    state, config = vm.state, vm.session["config"]
+    state, config = vm.game_state, vm.game_session["config"]
     mass = state["mass"]
     players = config["players"]
     order = [players[(state["start"] + k) % len(players)] for k in range(len(players))]
@@ -428,10 +435,10 @@ def mass_screen(shell) -> Screen:
 MassPart = tuple[list[ft.Control], Callable[[], ft.Control]]
 
 
-def _mass_quiet(shell) -> MassPart:
+def _mass_quiet(shell: ShellView) -> MassPart:
     """A mass in which nobody can act: one tap scores the majority."""
     _, vm = shell.vm.t, shell.vm
-    final = vm.state["mass"]["final"]
+    final = vm.game_state["mass"]["final"]
     cards = [card([heading(_("Nobody can act in this mass")),
                    text(_("No family has a member in the black bag, and nobody can pay grain to move a "
                           "member up: the 4 pieces drawn are the monks."), SMALL),
@@ -442,10 +449,10 @@ def _mass_quiet(shell) -> MassPart:
                               lambda e: vm.dispatch("mass_quiet"), "mass-quiet-end", icon=ft.Icons.CHECK, bar=True)
 
 
-def _mass_out_of_bag(shell, order) -> MassPart:
+def _mass_out_of_bag(shell: ShellView, order: list[dict[str, Any]]) -> MassPart:
     """Part 1: four pieces out of the bag: the families buy their members out, then the rest is drawn."""
     _, vm = shell.vm.t, shell.vm
-    state = vm.state
+    state = vm.game_state
     bought = sum(state["mass"]["bought"].values())
     in_bag = [p for p in order if state["players"][p["colour"]]["bag"]]
     rows = [heading(_("1. Four pieces out of the bag: buy your members")), _rule(shell, "mass.buy"),
@@ -464,7 +471,7 @@ def _mass_out_of_bag(shell, order) -> MassPart:
     for p in in_bag:
         rows.append(pick(f"draw-{p['colour']}", who(p["name"], p["colour"]), draft["members"].get(p["colour"], 0),
                          0, min(state["players"][p["colour"]]["bag"], rules.MASS_PIECES - bought),
-                         lambda v, c=p["colour"]: draft["members"].update({c: v})))
+                         setter(draft["members"], p["colour"])))
     monks = rules.MASS_PIECES - bought - sum(draft["members"].values())
     rows.append(tid("monks", text(_("Monks drawn (back into the bag): {n}").format(n=max(monks, 0)), SMALL)))
     cards.append(card(rows, "mass-draw-card"))
@@ -473,10 +480,10 @@ def _mass_out_of_bag(shell, order) -> MassPart:
         bar=True)
 
 
-def _mass_move(shell, order, mover) -> MassPart:
+def _mass_move(shell: ShellView, order: list[dict[str, Any]], mover: str) -> MassPart:
     """Part 2: the family on turn moves its members up, paying grain; the others wait or cannot move."""
     _, vm = shell.vm.t, shell.vm
-    state = vm.state
+    state = vm.game_state
     p = next(q for q in order if q["colour"] == mover)
     book = state["players"][p["colour"]]
     draft = shell.draft.setdefault(f"move-{p['colour']}", {"source": None, "target": None, "grain": None})
@@ -486,14 +493,14 @@ def _mass_move(shell, order, mover) -> MassPart:
             text(_("From"), SMALL),
             choice_chips("move-from", [(str(i), _window(shell, i)) for i in range(3) if book["windows"][i]],
                          None if draft["source"] is None else str(draft["source"]),
-                         lambda v, d=draft: (d.update(source=int(v)), shell.render())),
+                         setter(draft, "source", shell.render, int)),
             text(_("To"), SMALL),
             choice_chips("move-to", [(str(i), _window(shell, i)) for i in range(1, 4)
                                      if draft["source"] is None or i > draft["source"]],
                          None if draft["target"] is None else str(draft["target"]),
-                         lambda v, d=draft: (d.update(target=int(v)), shell.render())),
+                         setter(draft, "target", shell.render, int)),
             pick("move-grain", _("Grain paid (see the board)"), draft["grain"], 0,
-                 min(book["grain"], rules.FARMYARD_GRAIN), lambda v, d=draft: d.update(grain=v)),
+                 min(book["grain"], rules.FARMYARD_GRAIN), setter(draft, "grain")),
             shell.problem("grain"), shell.problem("target"), shell.problem("source"),
             act(vm, "mass_move", _("Move"), lambda e, c=p["colour"], d=draft: shell.send(
                 "mass_move", f"move-{c}", player=c, source=d["source"], target=d["target"],
@@ -509,7 +516,7 @@ def _mass_move(shell, order, mover) -> MassPart:
         player=p["colour"], icon=ft.Icons.CHECK, bar=True)
 
 
-def _mass_majority(shell) -> MassPart:
+def _mass_majority(shell: ShellView) -> MassPart:
     """Part 3: the majority bonus, then the mass ends."""
     _, vm = shell.vm.t, shell.vm
     rows = [heading(_("3. The majority")), _rule(shell, "mass.majority"),
@@ -519,15 +526,15 @@ def _mass_majority(shell) -> MassPart:
                                                       icon=ft.Icons.CHECK, bar=True)
 
 
-def _rule(shell, key: str) -> ft.Control:
+def _rule(shell: ShellView, key: str) -> ft.Control:
     """A part of the mass's rule, folded to one line."""
     _ = shell.vm.t
     return tid(f"rule-{key}", ft.ExpansionTile(title=ft.Text(_("Rules of this part"), size=TEXT), min_tile_height=52,
                                                controls=[text(shell.game_text(key), SMALL)]))
 
 
-def _majority_names(shell) -> str:
-    winners = rules.mass_majority({c: b["windows"] for c, b in shell.vm.state["players"].items()})
+def _majority_names(shell: ShellView) -> str:
+    winners = rules.mass_majority({c: b["windows"] for c, b in shell.vm.game_state["players"].items()})
     return ", ".join(shell.player_name(c) for c in winners) or "—"
 
 
@@ -535,9 +542,9 @@ def _majority_names(shell) -> str:
 # Final scoring
 
 
-def final_screen(shell) -> Screen:
+def final_screen(shell: ShellView) -> Screen:
     _, vm = shell.vm.t, shell.vm
-    config = vm.session["config"]
+    config = vm.game_session["config"]
     draft = shell.draft.setdefault("final", {p["colour"]: {"cities_visited": 0, "council": [0, 0, 0, 0]}
                                              for p in config["players"]})
     controls: list[ft.Control] = [text(_("Count on the board what the app cannot know: each family's travel markers "
@@ -547,15 +554,24 @@ def final_screen(shell) -> Screen:
         entry = draft[p["colour"]]
         rows = [ft.Row([who(p["name"], p["colour"], 20)]),
                 pick(f"cities-{p['colour']}", _("Cities visited (travel markers)"), entry["cities_visited"], 0,
-                     rules.TRAVEL_MARKERS, lambda v, e=entry: e.update(cities_visited=v)),
+                     rules.TRAVEL_MARKERS, setter(entry, "cities_visited")),
                 shell.problem(f"{p['colour']}.cities_visited")]
         for stage in range(4):
             rows.append(Stepper(f"council-{p['colour']}-{stage + 1}", _("Council stage {n}").format(n=stage + 1),
                                 entry["council"][stage], 0, rules.MEMBERS,
-                                lambda v, e=entry, s=stage: e["council"].__setitem__(s, v), big=0).control)
+                                setter(entry["council"], stage), big=0).control)
         rows.append(shell.problem(f"{p['colour']}.council"))
         controls.append(card(rows, f"final-{p['colour']}"))
     finish = act(vm, "finish", _("Show the winner"), lambda e: shell.send(
         "finish", "final", players={c: {"cities_visited": v["cities_visited"], "council": list(v["council"])}
                                     for c, v in draft.items()}), "finish", icon=ft.Icons.EMOJI_EVENTS, bar=True)
     return Screen(controls + shell.footer(), finish)
+
+
+#: What the shell asks of this game's screens (companion/ui/screen_contract.py).
+SCREENS = GameScreenHooks(
+    new_game_form=new_game_form,
+    round_screen=round_screen,
+    category=category,
+    final_screen=final_screen,
+)
