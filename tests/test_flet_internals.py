@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import importlib
 import importlib.metadata
 import inspect
 import re
@@ -40,6 +41,35 @@ def test_a_controls_properties_are_in_its_values_and_its_id_in_i():
     assert fields.get("on_click") is handler and isinstance(fields.get("content"), ft.Text), f"_values: {UPGRADE}"
     assert isinstance(flet_internals.control_id(button), int), f"_i: {UPGRADE}"
     assert flet_internals.control_id(button) != flet_internals.control_id(button.content)
+
+
+def _controls(kind: type) -> set[type]:
+    found = {kind}
+    for sub in kind.__subclasses__():
+        found |= _controls(sub)
+    return found
+
+
+def test_every_field_of_every_flet_control_is_where_set_fields_reads():
+    """What set_fields reads, for every control class of Flet: each public dataclass field is a Prop
+    (kept in `_values` when it is not its default) or a plain attribute (in the instance's dict). A
+    field behind a property or another descriptor would keep a handler or a child where the shell's
+    walk (stamping handlers with the version drawn) never looks. The screen tests walk their draws
+    with set_fields (tests/test_screens.py), trusting this."""
+    from flet.controls.value_types import Prop
+    for name in dir(ft):  # Flet imports its controls when they are first named
+        getattr(ft, name, None)
+    hidden = []
+    for kind in _controls(ft.BaseControl):
+        if not dataclasses.is_dataclass(kind):
+            continue
+        for field in dataclasses.fields(kind):
+            if field.name.startswith("_"):
+                continue
+            raw = next((vars(k)[field.name] for k in kind.__mro__ if field.name in vars(k)), None)
+            if not isinstance(raw, Prop) and hasattr(raw, "__set__"):
+                hidden.append(f"{kind.__name__}.{field.name}: {type(raw).__name__}")
+    assert len(_controls(ft.BaseControl)) > 150 and not hidden, f"{hidden}: {UPGRADE}"
 
 
 def test_the_session_dispatches_events_by_control_id_and_holds_an_index():

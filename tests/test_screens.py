@@ -34,34 +34,18 @@ class Page:
         """Test ids are keys too (widgets.tid): two on one screen would confuse the redraw."""
         seen = collections.Counter(identifiers(self.controls))
         assert not [i for i, n in seen.items() if n > 1], seen
-        assert not unseen_fields(self.controls)
 
 
 def controls_of(controls):
-    """Every control under `controls`, depth first."""
+    """Every control under `controls`, depth first (its children as `set_fields` finds them: every one,
+    tests/test_flet_internals.py checks)."""
     for control in controls:
         yield control
-        for field in dataclasses.fields(control):
-            value = getattr(control, field.name, None)
+        for _name, value in set_fields(control):
             if isinstance(value, ft.BaseControl):
                 yield from controls_of([value])
             elif isinstance(value, list):
                 yield from controls_of([v for v in value if isinstance(v, ft.BaseControl)])
-
-
-def unseen_fields(controls) -> list[str]:
-    """The handlers and child controls that `set_fields` (the shell's walk over a draw: Flet's internal
-    `_values`) does not find: none on any screen, or a tap would not be judged by its version."""
-    lost = []
-    for control in controls_of(controls):
-        found = {name: value for name, value in set_fields(control)}
-        for field in dataclasses.fields(control):
-            value = getattr(control, field.name, None)
-            holds = isinstance(value, ft.BaseControl) or (isinstance(value, list) and value and isinstance(
-                value[0], ft.BaseControl)) or (field.name.startswith("on_") and value is not None)
-            if holds and found.get(field.name) is not value:
-                lost.append(f"{type(control).__name__}.{field.name}")
-    return lost
 
 
 def identifiers(controls):
