@@ -32,6 +32,8 @@ RUNS = (("cs", {"width": 360, "height": 740}, "cs-CZ"), ("en", {"width": 390, "h
 FLOWS = {
     "flanders-city": (flanders.prepare_city, flanders.play_city),
     "flanders-round-no-city": (flanders.prepare_round, flanders.play_round_no_city),
+    "flanders-city-4p": (flanders.prepare_city_4p, flanders.play_city_4p),
+    "flanders-round-no-city-4p": (flanders.prepare_round_4p, flanders.play_round_no_city_4p),
     "princes-auction": (princes.prepare_auction, princes.play_auction),
     "princes-war": (princes.prepare_war, princes.play_war),
     "princes-income": (princes.prepare_income, princes.play_income),
