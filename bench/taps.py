@@ -40,6 +40,7 @@ FLOWS = {
     "princes-troop": (princes.prepare_troop, princes.play_troop),
     "elfengold-auction": (elfenland.prepare_auction, elfenland.play_auction_with_a_bystander),
     "elfengold-quiet-round": (elfenland.prepare_quiet_round, elfenland.play_quiet_round),
+    "elfengold-gold-road": (elfenland.prepare_gold_road, elfenland.play_gold_road),
     "village-turn": (village.prepare_turn, village.play_turn),
     "village-market": (village.prepare_turn, village.play_market),
     "village-quiet-mass": (village.prepare_quiet_mass, village.play_quiet_mass),
