@@ -43,6 +43,7 @@ FLOWS = {
     "elfengold-gold-road": (elfenland.prepare_gold_road, elfenland.play_gold_road),
     "village-turn": (village.prepare_turn, village.play_turn),
     "village-market": (village.prepare_turn, village.play_market),
+    "village-market-3p": (village.prepare_market_3p, village.play_market_3p),
     "village-quiet-mass": (village.prepare_quiet_mass, village.play_quiet_mass),
     "carcassonne-road": (carcassonne.prepare_road, carcassonne.play_road),
     "carcassonne-tied-city": (carcassonne.prepare_tied_city, carcassonne.play_tied_city),
