@@ -654,14 +654,24 @@ def test_a_greyed_chip_says_why_next_to_its_row():
     assert "This phone belongs to Ben" in reason.content.value and len(vm.session["log"]) == 2
 
 
-def test_the_move_marks_say_why_before_a_town_is_tapped():
+def test_the_move_offers_no_road_to_the_town_the_mover_is_in_and_no_marks_before_a_town():
+    """Issue 35: a move to the town the player is in was offered, then refused with its reason out of
+    sight; the towns offered are where a road may lead from the last one (`destinations`), and the
+    marks of the last town reached (gold road, flying carpet, take back) come once there is one, not
+    moving stands in their place before."""
     vm, shell = shell_on(TABLE, [("begin", {}), ("advance", {"to": "auction"}),
                                  ("no_more_bids", {"tile": 0, "winner": None, "price": None}),
                                  ("advance", {"to": "move"})])
     from companion.ui.app import _walk
-    chip = next(c for c in _walk(shell.page.controls) if c.key == "gold-road")
+    keys = lambda: {c.key for c in _walk(shell.page.controls) if c.key}  # noqa: E731
+    assert el.destinations("elvenhold") == [t for t in el.TOWN_LIST if t != "elvenhold"]
+    assert "town-elvenhold" not in keys() and "town-usselen" in keys() and "pass-move" in keys()
+    assert not keys() & {"gold-road", "carpet", "visit-back"}
+    chip = next(c for c in _walk(shell.page.controls) if c.key == "town-usselen")
     next(c for c in _walk([chip]) if getattr(c, "on_click", None)).on_click(None)
-    assert vm.problem.text == "Tap the towns reached first: this marks the last one." and vm.problem.field == "visits"
+    shell.render()
+    assert "town-usselen" not in keys() and "town-elvenhold" in keys()
+    assert {"gold-road", "carpet", "visit-back"} <= keys() and "pass-move" not in keys()
 
 
 # ----------------------------------------------------------------------------------------------

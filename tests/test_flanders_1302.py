@@ -10,7 +10,7 @@ import pytest
 
 from companion import texts
 from companion.engine import flow
-from companion.engine.model import InvalidAction
+from companion.engine.model import ALLOWED, InvalidAction
 from companion.games.flanders_1302 import rules as fl
 from tests.conftest import ROOT, SHARED, assert_refused, needs_shared
 from tests.conftest import run_score as score
@@ -434,6 +434,23 @@ def test_the_header_names_the_player_on_turn_in_step_4_not_the_start_player():
         assert G.moves(state, config)["action_done"].by == {header.actor}
         state = flow.apply(G, config, state, {"type": "action_done", "args": {"player": header.actor}})
     assert order == ["green", "blue", "yellow", "red"] and state["step"] == "start_gold"
+
+
+def test_everyone_having_acted_is_one_entry_after_the_first_actions_or_none():
+    """Issue 35: step 4 is over in one entry (the actions are carried out in the turn order all the
+    same: the app only records that they are): from the start of step 4 or after some players' own
+    entries; anyone at the table may enter it; refused before the order is worked out and after."""
+    config, state = play(FOUR, [("begin", {}), REVEAL])
+    assert G.moves(state, config)["all_acted"].refusal.english().startswith("The players carry out their actions")
+    state = flow.apply(G, config, state, {"type": "turn_order",
+                                          "args": {"cards": {"yellow": 1, "green": 3, "blue": 2, "red": 1}}})
+    assert G.moves(state, config)["all_acted"] == ALLOWED
+    state = flow.apply(G, config, state, {"type": "action_done", "args": {"player": "green"}})
+    state = flow.apply(G, config, state, {"type": "all_acted", "args": {}})
+    assert state["step"] == "start_gold" and state["order"]["acted"] == 4 and fl.on_turn(state, config) is None
+    state = flow.apply(G, config, state, {"type": "goto_step", "args": {"step": "actions"}})
+    assert "Every player has carried out" in G.moves(state, config)["all_acted"].refusal.english()
+    assert G.describe({"type": "all_acted", "args": {}}, config).english() == "Every player carried out the action"
 
 
 @pytest.mark.parametrize("step, actor", [

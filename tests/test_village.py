@@ -475,11 +475,24 @@ def test_a_market_sale_records_the_grain_and_goods_handed_in():
 def test_the_market_screen_sends_the_grain_and_goods_handed_in():
     vm, shell = village_shell([("begin", {}), ("grain", {"player": "blue", "delta": 2}),
                                ("market_start", {"player": "blue"})])
-    for ident in ("sale-6", "sale-grain-2", "sale-good-scroll", "sale-good-horse", "market-sell"):
+    for ident in ("sale-grain-2", "sale-good-scroll", "sale-good-horse", "sale-6"):   # the prestige serves
         tap(shell, ident)
     assert vm.state["players"]["blue"]["grain"] == 0
     assert vm.state["market"]["sales"][0]["goods"] == ["scroll", "horse"]
+    assert vm.state["market"]["sales"][0]["prestige"] == 6
     assert any("paid: 2 grain bags, scroll, horse" in s for s in tap(shell, "market-pass"))
+
+
+def test_a_customer_above_the_chips_is_served_from_the_bar_and_nothing_handed_in_is_refused():
+    """Issue 35: a tap on the prestige serves the customer; one showing more than the chips goes on the
+    stepper and the bar's "Serve"; a prestige tapped before anything is handed in is refused, with the
+    reason, and records nothing."""
+    vm, shell = village_shell([("begin", {}), ("market_start", {"player": "blue"})])
+    tap(shell, "sale-4")
+    assert vm.state["market"]["sales"] == [] and "enter what is handed in" in vm.problem.text
+    for ident in ("sale-good-ox", "sale-more", "sale-plus", "market-sell"):
+        tap(shell, ident)
+    assert vm.state["market"]["sales"][0]["prestige"] == 12 and vm.state["market"]["sales"][0]["goods"] == ["ox"]
 
 
 def test_a_game_takes_two_to_four_players_but_one_estate_is_scored():

@@ -268,10 +268,14 @@ class App:
             return top - box["y"]
         if box["y"] + box["height"] > bottom + 1 and not (self._part_of("bar", target) or self._part_of("message", target)):
             return box["y"] + box["height"] - bottom
-        if (abs(box["y"] - top) <= 1 and top > 0) or abs(box["y"] + box["height"] - bottom) <= 1:
-            # Flutter clips the box of a control partly behind the header or the bar to the part in
-            # sight: the rest is what the player scrolls to see it whole
-            target.first.scroll_into_view_if_needed(timeout=10_000)
+        clipped_top = abs(box["y"] - top) <= 1 and top > 0
+        if clipped_top or abs(box["y"] + box["height"] - bottom) <= 1:
+            # Flutter clips the box of a control partly behind the header or the bar (or the viewport's
+            # edge) to the part in sight: the rest is what the player scrolls to see it whole. The
+            # accessibility tree's own scroll leaves the canvas where it was, so the wheel moves the
+            # control toward the middle, where its box is whole again.
+            self.page.mouse.move(self.page.viewport_size["width"] / 2, (top + bottom) / 2)
+            self.page.mouse.wheel(0, -(bottom - top) / 2 if clipped_top else (bottom - top) / 2)
             self._steady(target.first)
             whole = target.first.bounding_box()
             if whole is not None and whole["height"] > box["height"] + 1:

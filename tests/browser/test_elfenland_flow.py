@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import assert_fits_a_phone, layout
+from tests.browser.conftest import PHONES, assert_fits_a_phone, layout
 
 
 def new_game(app) -> None:
@@ -75,6 +75,24 @@ def play_quiet_round(app) -> None:
     app.tap("next-phase")          # move
     app.tap("nobody-moves")        # everyone draws 2 cards: end of the round
     app.tap("next-phase")          # the next round (after round 6: the final scoring)
+
+
+def prepare_gold_road(app) -> None:
+    """The taps benchmark's start: the move phase of round 1 of a new Elfengold game, Anna to move."""
+    prepare_auction(app)
+    app.tap("next-phase")          # auction
+    app.tap("no-more-bids")        # plan routes
+    app.tap("next-phase")          # move
+
+
+def play_gold_road(app) -> None:
+    """Anna moves to Usselen (4), then along a road with a gold tile to Grangor (5, doubled), and takes
+    the 14 gold."""
+    app.tap("town-usselen")
+    app.tap("town-grangor")
+    app.tap("gold-road")
+    app.tap("take-gold")
+    app.says("fig-red", figure(app, 2, 12 + 14))
 
 
 def figure(app, towns: int, gold: int) -> str:
@@ -215,7 +233,7 @@ def reason_in_sight(app, identifier: str) -> None:
 
 def test_a_greyed_control_says_why_in_sight_at_360_by_740(app, server):
     """Issue 22: the gold pile at all 7 gold cards greys "+1 card"; a tap says why next to it, in sight
-    on the smallest phone, and so does a tap on a move's mark before a town is tapped."""
+    on the smallest phone."""
     app.page.set_viewport_size({"width": 360, "height": 740})
     app.open(server.url)
     app.language("cs")
@@ -223,9 +241,6 @@ def test_a_greyed_control_says_why_in_sight_at_360_by_740(app, server):
     app.tap("next-phase")          # auction
     app.tap("no-more-bids")        # plan routes
     app.tap("next-phase")          # move
-    app.tap("gold-road")           # no town tapped yet: nothing to mark
-    reason_in_sight(app, "error-visits")
-    app.says("error-visits", app.t("Tap the towns reached first: this marks the last one."))
     for _ in range(7):
         app.tap("gold-card")
     app.says("gold-pile", app.n("Gold pile: {n} card, worth {gold} gold", "Gold pile: {n} cards, worth {gold} gold",
@@ -255,3 +270,49 @@ def test_a_bystander_costs_one_tap_a_round_and_not_moving_is_in_sight_on_a_small
     app.tap("next-phase")                                   # move
     assert app.reach(app.id("pass-move")) == 0.0
     app.in_sight("pass-move")
+
+
+@pytest.mark.parametrize("lang, size", [("cs", PHONES[1]), ("en", PHONES[0])])
+def test_a_move_along_a_gold_road_costs_four_taps_and_no_scrolling(app, server, lang, size):
+    """Issue 35: at 360×740 in Czech and 390×844 in English, a move to Usselen and along a gold road to
+    Grangor is 4 taps with every town, the marks and the bar in sight (the 20 towns were a list 556 px
+    long)."""
+    app.page.set_viewport_size(size)
+    app.open(server.url)
+    app.language(lang)
+    prepare_gold_road(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_gold_road(app)
+    assert (app.taps, app.scrolled) == (4, 0.0), (app.taps, app.scrolled)
+
+
+def test_the_town_the_mover_is_in_is_not_offered_and_a_refused_move_says_why_in_sight(app, server):
+    """Issue 35: a move to the town the player is in was offered and refused, its reason drawn above the
+    screen; at 360×740 in Czech neither the start town nor the last town reached is offered, and a move
+    the rules refuse (a flying carpet without the 3 gold) says why in sight."""
+    app.page.set_viewport_size(PHONES[1])
+    app.open(server.url)
+    app.language("cs")
+    new_game(app)
+    app.tap("begin")
+    app.tap("next-phase")                       # auction: Anna bids all her 12 gold, and pays them
+    app.tap("bid-other")
+    app.tap("bid-keypad-key-2")
+    app.tap("bid-keypad-key-0")
+    app.tap("bid")
+    app.tap("pass-bid")
+    app.tap("pass-bid")
+    app.tap("no-more-bids")
+    app.tap("next-phase")                       # move: Anna, 0 gold, in Elvenhold
+    app.says("fig-red", figure(app, 0, 0))
+    expect(app.id("town-elvenhold")).to_have_count(0)
+    app.tap("town-usselen")
+    expect(app.id("town-usselen")).to_have_count(0)
+    expect(app.id("town-elvenhold")).to_have_count(1)
+    app.tap("town-al_baran")
+    app.tap("carpet")
+    app.tap("take-gold")                        # refused: the carpet costs 3 gold
+    app.says("banner", app.t("The wizard costs {n} gold; this player has {have}.", n=3, have=0))
+    app.in_sight("banner")
+    if app.id("error-visits").count():
+        app.in_sight("error-visits")

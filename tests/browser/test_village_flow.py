@@ -10,9 +10,11 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONES, assert_fits_a_phone, layout
 
 
-def new_game(app) -> None:
+def new_game(app, names=("Anna", "Bořek")) -> None:
     app.tap("new-village")
-    app.names("Anna", "Bořek")                          # red, yellow
+    if len(names) > 2:
+        app.tap(f"count-{len(names)}")
+    app.names(*names)                                   # red, yellow, (green)
     app.tap("create")
 
 
@@ -32,14 +34,30 @@ def play_turn(app) -> None:
 
 def play_market(app) -> None:
     """A market day Anna starts: she hands in a horse to a customer showing 6 prestige, Bořek one to a
-    customer showing 3, and nobody sells any more: the day ends."""
+    customer showing 3 (the prestige's tap serves him), and nobody sells any more: the day ends."""
     app.tap("market-start")
+    app.tap("sale-good-horse")
     app.tap("sale-6")
     app.tap("sale-good-horse")
-    app.tap("market-sell")
     app.tap("sale-3")
-    app.tap("sale-good-horse")
-    app.tap("market-sell")
+    app.tap("market-end")
+    expect(app.id("market")).to_have_count(0)
+
+
+def prepare_market_3p(app) -> None:
+    """The taps benchmark's start: a 3-player game, Anna on turn."""
+    new_game(app, ("Anna", "Bořek", "Cyril"))
+    app.tap("begin")
+
+
+def play_market_3p(app) -> None:
+    """A 3-player market day Anna starts: three sales (Anna a horse to a customer showing 6, free;
+    Bořek a plow to one showing 3; Cyril a horse to one showing 2), then all three pass: nobody sells
+    any more, the day ends."""
+    app.tap("market-start")
+    for good, prestige in (("horse", 6), ("plow", 3), ("horse", 2)):
+        app.tap(f"sale-good-{good}")
+        app.tap(f"sale-{prestige}")
     app.tap("market-end")
     expect(app.id("market")).to_have_count(0)
 
@@ -70,14 +88,12 @@ def test_a_two_player_village_game(app, server, lang):
     # a market day triggered by Anna: her first sale is free, Bořek's costs 1 time
     app.tap("market-start")
     app.says("actor", "Anna")
-    app.tap("sale-6")                              # the customer shows 6 prestige
     app.tap("sale-good-horse")
-    app.frame_holds("market-sell")
-    app.tap("market-sell")
+    app.frame_holds("market-end")
+    app.tap("sale-6")                              # the customer shows 6 prestige: served
     app.says("actor", "Bořek")
-    app.tap("sale-3")
     app.tap("sale-good-horse")
-    app.tap("market-sell")
+    app.tap("sale-3")
     app.tap("market-pass")                         # Anna passes for the day
     app.tap("market-pass")                         # Bořek too: the day ends
     expect(app.id("market")).to_have_count(0)
@@ -128,9 +144,9 @@ def test_a_two_player_village_game(app, server, lang):
 @pytest.mark.parametrize("lang, size", [("cs", PHONES[1]), ("en", PHONES[0])])
 def test_a_turn_a_market_and_a_quiet_mass_cost_few_taps_and_no_scrolling(app, server, lang, size):
     """Issue 25: in Czech at 360×740 and in English at 390×844, the round's end (the last cube) and a
-    mass nobody can act in are 2 taps, a turn 4 and a market day with two sales 8 (at most 8: since
-    issue 34 a sale records what is handed in, a tap each), every control in sight between the pinned
-    bars."""
+    mass nobody can act in are 2 taps, a turn 4 and a market day with two sales 6 (since issue 34 a
+    sale records what is handed in, a tap each; since issue 35 the prestige's tap serves), every
+    control in sight between the pinned bars."""
     app.page.set_viewport_size(size)
     app.open(server.url)
     app.language(lang)
@@ -145,7 +161,22 @@ def test_a_turn_a_market_and_a_quiet_mass_cost_few_taps_and_no_scrolling(app, se
     app.says("actor", "Bořek")
     app.taps = 0
     play_market(app)
-    assert (app.taps, app.scrolled) == (8, 0.0)
+    assert (app.taps, app.scrolled) == (6, 0.0)
+
+
+@pytest.mark.parametrize("lang, size", [("cs", PHONES[1]), ("en", PHONES[0])])
+def test_a_three_player_market_day_with_three_sales_costs_eight_taps(app, server, lang, size):
+    """Issue 35: with 3 players, a market day of three sales after which everyone passes is 8 taps
+    (what is handed in, then the customer's prestige serves him; the passes in one), no scrolling."""
+    app.page.set_viewport_size(size)
+    app.open(server.url)
+    app.language(lang)
+    prepare_market_3p(app)
+    app.taps, app.scrolled = 0, 0.0
+    play_market_3p(app)
+    assert (app.taps, app.scrolled) == (8, 0.0), (app.taps, app.scrolled)
+    app.tap("ledger-blue")                         # Cyril
+    app.says("facts-blue", app.t("Customers {n}", n=1))
 
 
 def test_village_screens_fit_a_phone(app, server):

@@ -57,6 +57,12 @@ def waiting_movers(state: Mapping, config: Mapping) -> list[str]:
     return [c for c in seats if not state["players"][c]["moved"]]
 
 
+def destinations(here: str) -> list[str]:
+    """The towns a road may lead to from `here` (FACTS §5.1: a move travels roads between towns): every
+    other town (the board's roads are not encoded: the players see them), in the box's order."""
+    return [t for t in TOWN_LIST if t != here]
+
+
 def _check_visits(state: Mapping, config: Mapping, family: str, raw: Any) -> list[dict]:
     if not isinstance(raw, list) or not raw:
         raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
@@ -64,7 +70,7 @@ def _check_visits(state: Mapping, config: Mapping, family: str, raw: Any) -> lis
     for visit in raw:
         if not isinstance(visit, Mapping) or visit.get("town") not in TOWN_LIST:
             raise InvalidAction(Msg(N_("Tap the towns reached, in order.")), field="visits")
-        if visit["town"] == here:
+        if visit["town"] not in destinations(here):
             raise InvalidAction(Msg(N_("A road leads to another town.")), field="visits")
         carpet, gold_road = bool(visit.get("carpet")), bool(visit.get("gold_road"))
         if carpet and not config["wizards"]:

@@ -21,7 +21,7 @@ from ...engine.model import ALLOWED, GameDef, Msg, N_, Rule, refused
 from .describe import describe, guide
 from .elfengold import (GOLD_CARDS, GOLD_PER_CARD, INCOME, WIZARD_CARPET, WIZARD_OBSTACLE, _adjust, _bid, _gold_card,
                         _bid_again, _no_bid, _pass_bid, _reveal, _sit_out, _take_pile, bank, coins, move_gold)
-from .moves import TERRAINS, TRANSPORTS, WATERS, _move, _pass_move, _town, road_cost, waiting_movers
+from .moves import TERRAINS, TRANSPORTS, WATERS, _move, _pass_move, _town, destinations, road_cost, waiting_movers
 from .phases import _advance, _begin, _next_phase, _no_more_bids, _nobody_moves, next_stop
 from .scoring import _cards, _finish, final_scores, result, score_cli
 from .preparation import (COLOURS, ELFENGOLD, GOLD_DISCS, GOLD_IN_BOX, HAND_AFTER_MOVE, ID, TOWN_LIST, _variant, colour_at,
@@ -29,8 +29,8 @@ from .preparation import (COLOURS, ELFENGOLD, GOLD_DISCS, GOLD_IN_BOX, HAND_AFTE
 
 __all__ = ["COLOURS", "ELFENGOLD", "GAME", "GOLD_CARDS", "GOLD_DISCS", "GOLD_IN_BOX", "GOLD_PER_CARD",
            "HAND_AFTER_MOVE", "ID", "INCOME", "REDUCERS", "TERRAINS", "TOWN_LIST", "TRANSPORTS", "WATERS",
-           "WIZARD_CARPET", "WIZARD_OBSTACLE", "bank", "coins", "colour_at", "describe", "final_scores", "guide", "move_gold",
-           "moves", "next_stop", "road_cost", "score_cli", "setup_items", "text", "waiting_movers"]
+           "WIZARD_CARPET", "WIZARD_OBSTACLE", "bank", "coins", "colour_at", "describe", "destinations", "final_scores",
+           "guide", "move_gold", "moves", "next_stop", "road_cost", "score_cli", "setup_items", "text", "waiting_movers"]
 
 
 #: Where gold cards turn up and the gold pile is taken: when travel cards are drawn, in the draw phase or

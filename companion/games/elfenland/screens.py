@@ -10,7 +10,6 @@ from typing import Any
 import flet as ft
 
 from ...engine import auction as bidding
-from ...engine.model import Msg, N_
 from . import rules
 from ...ui.screen_contract import GameScreenHooks, ShellView
 from ...ui.widgets import (ACCENT, MUTED, MUTED_FILL, SMALL, TARGET, TEXT, Act, Keypad, Screen, act, button,
@@ -104,10 +103,6 @@ def _chip(shell: ShellView, kind: str, label: str, on_click: Callable[..., objec
     control = _small_button(label, handler, ident, filled=filled, muted=refusal is not None, **look)
     control.data = Act(kind, player, refusal)
     return control
-
-
-#: Why the marks of the last town reached cannot be used before a town is tapped.
-NO_TOWN_YET = N_("Tap the towns reached first: this marks the last one.")
 
 
 def _race(shell: ShellView) -> ft.Control:
@@ -371,15 +366,12 @@ def _move(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
         controls.append(text(_("Everyone has moved.")))
         return controls, None
     mover = rules.colour_at(config, state["turn"])
-    name = shell.player_name(mover)
     draft = shell.draft.get("move")
     if not draft or draft["for"] != (state["round"], mover):      # a move entered on another phone meanwhile
         draft = shell.draft["move"] = {"for": (state["round"], mover), "visits": [], "obstacles": 0, "gold_cards": 0}
     visits = draft["visits"]
-    moving = card(_route(shell, draft, state["players"][mover]["at"]), "move", highlight=True)
-    # before any town is tapped, not moving comes first: it would otherwise sit below the 22 towns
-    if visits:
-        controls.append(moving)
+    # the route first (not moving in its place before any town is tapped), then what the move takes
+    controls.append(card(_route(shell, draft, state["players"][mover]["at"], mover), "move", highlight=True))
     roads = sum(not v["carpet"] for v in visits)
     draft["obstacles"] = min(draft["obstacles"], roads)           # a road holds at most one obstacle
     cost = rules.WIZARD_OBSTACLE * draft["obstacles"] + rules.WIZARD_CARPET * sum(v["carpet"] for v in visits)
@@ -387,21 +379,40 @@ def _move(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
     paid = min(earned, rules.bank(state) + cost)           # the wizards are paid to the bank first
     if _gold_game(shell):
         controls.append(card(_take(shell, mover, roads, cost, paid, earned), "take"))
-    elif not visits:
-        controls.append(act(vm, "pass_move", _("{name} does not move").format(name=name),
-                            lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False))
-    if not visits:
-        controls.append(moving)
     return controls, _move_done(shell, mover, cost, paid)
 
 
-def _route(shell: ShellView, draft: dict, here: str) -> list[ft.Control]:
-    """The route so far, the marks for the last town reached (taken back, gold road, flying carpet) and
-    the towns to tap."""
+def _route(shell: ShellView, draft: dict, here: str, mover: str) -> list[ft.Control]:
+    """The route so far, the marks for the last town reached (taken back, gold road, flying carpet), or
+    before any town is tapped not moving, and the towns a road leads to from the last one (compact: all
+    of them in sight with the route on a small phone: by name, the route says what each pays)."""
     _, vm = shell.vm.t, shell.vm
     visits = draft["visits"]
     route = ", ".join(_visit(shell, v) for v in visits) or _("tap the towns reached, in order")
-    lastone = visits[-1] if visits else None
+    towns = [_small_button(shell.game_text(f"town.{t}"), lambda e, t=t: (visits.append({"town": t, "gold_road": False,
+                                                                           "carpet": False}), shell.render()),
+                           f"town-{t}", size=SMALL, padding=6)
+             for t in rules.destinations(visits[-1]["town"] if visits else here)]
+    if visits:
+        marks = _marks(shell, visits)
+    else:
+        pass_label = (_("{name} does not move (draws 2 cards)") if _gold_game(shell)
+                      else _("{name} does not move")).format(name=shell.player_name(mover))
+        marks = [act(vm, "pass_move", pass_label, lambda e: _send_pass(shell, mover), "pass-move", player=mover,
+                     primary=False)]
+    return [
+        tid("route", text(_("From {town}: {route}").format(town=shell.game_text(f"town.{here}"), route=route),
+                          SMALL)),
+        ft.Row(marks, wrap=True, spacing=4, run_spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        shell.problem("visits"),
+        ft.Row(towns, wrap=True, spacing=4, run_spacing=4),
+    ]
+
+
+def _marks(shell: ShellView, visits: list[dict[str, Any]]) -> list[ft.Control]:
+    """The marks of the last town reached: taken back, its road had a gold tile, a carpet flew there."""
+    _ = shell.vm.t
+    lastone = visits[-1]
 
     def flip(key: str) -> Callable[[object], None]:
         def handler(e: object) -> None:
@@ -412,34 +423,22 @@ def _route(shell: ShellView, draft: dict, here: str) -> list[ft.Control]:
             shell.render()
         return handler
 
-    def no_town(e: object) -> None:      # nothing to take back or to mark yet: greyed, and a tap says why
-        vm.refuse(Msg(NO_TOWN_YET), "visits")
-
     marks = [tid("visit-back", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, tooltip=_("Take back the last town"),
-                                             width=TARGET, height=TARGET, icon_color=None if visits else MUTED,
-                                             on_click=(lambda e: (visits.pop(), shell.render())) if visits
-                                             else no_town))]
-    if _gold_game(shell):       # they mark the last town reached: its road had a gold tile, or a carpet flew there
-        marks.append(_small_button(_("Gold road"), flip("gold_road") if visits else no_town, "gold-road",
-                                   filled=bool(lastone and lastone["gold_road"]), muted=not visits))
-    if vm.game_session["config"]["wizards"]:
-        marks.append(_small_button(_("Flying carpet"), flip("carpet") if visits else no_town, "carpet",
-                                   filled=bool(lastone and lastone["carpet"]), muted=not visits))
-    towns = [_small_button(_town(shell, t), lambda e, t=t: (visits.append({"town": t, "gold_road": False,
-                                                                           "carpet": False}), shell.render()),
-                           f"town-{t}") for t in rules.TOWN_LIST]
-    return [
-        tid("route", text(_("From {town}: {route}").format(town=shell.game_text(f"town.{here}"), route=route))),
-        ft.Row(marks, wrap=True, spacing=6, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        shell.problem("visits"),
-        ft.Row(towns, wrap=True, spacing=6, run_spacing=6),
-    ]
+                                             width=TARGET, height=TARGET,
+                                             on_click=lambda e: (visits.pop(), shell.render())))]
+    if _gold_game(shell):
+        marks.append(_small_button(_("Gold road"), flip("gold_road"), "gold-road", filled=lastone["gold_road"],
+                                   size=SMALL, padding=8))
+    if shell.vm.game_session["config"]["wizards"]:
+        marks.append(_small_button(_("Flying carpet"), flip("carpet"), "carpet", filled=lastone["carpet"],
+                                   size=SMALL, padding=8))
+    return marks
 
 
 def _take(shell: ShellView, mover: str, roads: int, cost: int, paid: int, earned: int) -> list[ft.Control]:
     """Elfengold's side of the move: obstacles passed with a wizard card, what the wizards cost, a bank
-    that cannot pay the move's gold in full, gold cards drawn, and 2 cards instead of the gold (or,
-    before any town is tapped, not moving)."""
+    that cannot pay the move's gold in full, gold cards drawn, and 2 cards instead of the gold (once a
+    town is tapped; not moving stands in the route's card)."""
     _, vm = shell.vm.t, shell.vm
     state, draft = vm.game_state, shell.draft["move"]
     name = shell.player_name(mover)
@@ -457,10 +456,8 @@ def _take(shell: ShellView, mover: str, roads: int, cost: int, paid: int, earned
                          draft["gold_cards"], 0, rules.GOLD_CARDS - state["gold_pile"],
                          lambda v: draft.update(gold_cards=v), chips=2),
                    shell.problem("gold_cards"),
-                   act(vm, "move", _("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"),
-                       "take-cards", player=mover, primary=False) if draft["visits"] else
-                   act(vm, "pass_move", _("{name} does not move (draws 2 cards)").format(name=name),
-                       lambda e: _send_pass(shell, mover), "pass-move", player=mover, primary=False)]
+                   *([act(vm, "move", _("Draw 2 cards instead"), lambda e: _send_move(shell, mover, "cards"),
+                          "take-cards", player=mover, primary=False)] if draft["visits"] else [])]
 
 
 def _move_done(shell: ShellView, mover: str, cost: int, paid: int) -> ft.Control:

@@ -2,7 +2,9 @@
 
 - turn order in step 3 (rulebook "3. Odkrytí karet"; FACTS §1.4, TV-F1): `turn_order`, `explain_order`;
 - step 4 follows the turn order of step 3: each player's action is marked done in that order (by the
-  player on turn): `on_turn`, `_action_done`;
+  player on turn), or the table says at once that everyone has acted (the actions are carried out
+  in that order all the same; the app only records that step 4 is over): `on_turn`, `_action_done`,
+  `_all_acted`;
 - step 5, the start player's gold influence card: `_gold_influence`;
 - the end of the round and the end triggers (rulebook "Konec hry"; FACTS §1.8): `_end_round`.
 """
@@ -90,6 +92,12 @@ def _action_done(state: dict, args: Mapping, config: Mapping) -> None:
     state["order"]["acted"] += 1
     if state["order"]["acted"] == len(state["order"]["order"]):
         state["step"] = "start_gold"
+
+
+def _all_acted(state: dict, args: Mapping, config: Mapping) -> None:
+    """Step 4: every player still to act has carried out the action, in the turn order; step 5 follows."""
+    state["order"]["acted"] = len(state["order"]["order"])
+    state["step"] = "start_gold"
 
 
 def _gold_influence(state: dict, args: Mapping, config: Mapping) -> None:

@@ -18,7 +18,7 @@ that makes them; the ones made here:
 - with 3 players the empty city's building spaces do not count for the end condition "at most one
   empty building space": nothing can be built there (`end_question` asks with that text);
 - steps 2, 3 and 6 are everyone's, steps 1 and 5 the start player's, step 4 the player on turn's
-  (`moves`, `guide`).
+  (`moves`, `guide`); that everyone has acted in step 4 anyone at the table may enter (`all_acted`).
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from ...engine.flow import score_track
 from ...engine.model import ALLOWED, GameDef, Guide, Msg, N_, Rule, refused
 from .cities import _score_city, check_city, city_value, most_masters, rank_table, score_city
-from .rounds import (_action_done, _begin, _end_round, _gold_influence, _goto_step, _turn_order, explain_order,
-                     on_turn, turn_order)
+from .rounds import (_action_done, _all_acted, _begin, _end_round, _gold_influence, _goto_step, _turn_order,
+                     explain_order, on_turn, turn_order)
 from .scoring import _finish, final_scores, result, score_cli
 from .preparation import (BEFORE_ACTIONS, CATHEDRALS, CITIES, COLOURS, GOLD_CARDS, GUILDS, ID, NEUTRAL_CENTRES,
                     SILVER_INFLUENCE, STANDARD,
@@ -67,7 +67,7 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
         return table
     start = config["players"][state["start"]]["colour"]
     if not standard:
-        turn_order = action_done = refused(N_("The two-player variant has no turn order to work out."))
+        turn_order = action_done = all_acted = refused(N_("The two-player variant has no turn order to work out."))
         gold = refused(N_("The two-player variant plays without gold cards."))
     else:
         if step not in BEFORE_ACTIONS:
@@ -84,6 +84,8 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
             action_done = refused(N_("Every player has carried out an action this round."))
         else:
             action_done = Rule(by=frozenset({turn}))
+        # everyone's, once someone is on turn: the table says at once that step 4 is over
+        all_acted = ALLOWED if action_done.refusal is None else action_done
         if step != "start_gold":
             gold = refused(N_("The start player reveals the gold card in step 5."))
         elif state["gold_influence"] == state["round"]:
@@ -97,7 +99,8 @@ def moves(state: Mapping, config: Mapping) -> dict[str, Rule]:
         end_round = ALLOWED if standard else Rule(by=frozenset({start}))
     return {
         "begin": refused(N_("The game has already begun.")), "goto_step": ALLOWED, "turn_order": turn_order,
-        "action_done": action_done, "gold_influence": gold, "score_city": _city_rule(state, config),
+        "action_done": action_done, "all_acted": all_acted, "gold_influence": gold,
+        "score_city": _city_rule(state, config),
         "end_round": end_round,
         "finish": refused(N_("The final scoring begins once the end of the game is checked after step 6.")
                           if standard else
@@ -117,7 +120,7 @@ def _city_rule(state: Mapping, config: Mapping) -> Rule:
 
 REDUCERS = {
     "begin": _begin, "goto_step": _goto_step, "turn_order": _turn_order, "action_done": _action_done,
-    "gold_influence": _gold_influence,
+    "all_acted": _all_acted, "gold_influence": _gold_influence,
     "score_city": _score_city, "end_round": _end_round, "finish": _finish,
 }
 
@@ -137,6 +140,8 @@ def describe(action: Mapping, config: Mapping) -> Msg:
         return Msg(N_("Cards revealed: {cards}"), {"cards": ", ".join(f"{names[c]} {cards.get(c)}" for c in names)})
     if kind == "action_done":
         return Msg(N_("{name} carried out the action"), {"name": names.get(args.get("player"), "")})
+    if kind == "all_acted":
+        return Msg(N_("Every player carried out the action"))
     if kind == "gold_influence":
         return Msg(N_("The start player kept a gold influence card"))
     if kind == "score_city":

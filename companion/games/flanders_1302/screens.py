@@ -157,11 +157,16 @@ def _influence_line(shell: ShellView) -> ft.Control:
 
 
 def turn_order_helper(shell: ShellView) -> list[ft.Control]:
+    """The cards revealed → the turn order, then the order with who has acted; in step 4 "everyone
+    has acted" stands at its top while the table allows it."""
     _, vm = shell.vm.t, shell.vm
     config, state = vm.game_session["config"], vm.game_state
     names = {p["colour"]: p for p in config["players"]}
     if state["order"]:
         lines: list[ft.Control] = [heading(_("Turn order"))]
+        if state["step"] == "actions" and vm.rule("all_acted").refusal is None:
+            lines.append(act(vm, "all_acted", _("Everyone has acted"), lambda e: vm.dispatch("all_acted"),
+                             "all-acted", primary=False, icon=ft.Icons.DONE_ALL))
         acted = state["order"]["acted"] if state["step"] == "actions" else 0
         for i, colour in enumerate(state["order"]["order"]):
             mark = ([ft.Icon(ft.Icons.CHECK, color=ACCENT, size=22)] if i < acted
@@ -186,8 +191,9 @@ def turn_order_helper(shell: ShellView) -> list[ft.Control]:
         rows += [ft.Row([ft.Container(who(p["name"], p["colour"]), width=96), *chips.controls], wrap=True,
                         spacing=4, run_spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
                  shell.problem(f"cards.{p['colour']}")]
-    rows += [_influence_line(shell), act(vm, "turn_order", _("Work out the order"),
-                                         lambda e: shell.send("turn_order", "cards", cards=dict(draft)), "order")]
+    # the order's button right under the counts (in sight on a small phone with 4 players), the hands after it
+    rows += [act(vm, "turn_order", _("Work out the order"),
+                 lambda e: shell.send("turn_order", "cards", cards=dict(draft)), "order"), _influence_line(shell)]
     return sealed + [card(rows, "turn-order-helper")]
 
 
@@ -412,8 +418,21 @@ def _question(shell: ShellView, draft: dict[str, Any], question: Question, answe
     else:
         label, value, high = (_("Of them with a cathedral"), draft["church_with_cathedral"],
                               min(draft["church_all"], rules.CATHEDRALS))
+    extra: list[ft.Control] = []
+    left = [g for g in rules.guilds_in_play(shell.vm.game_session["config"]) if ["q", g] not in draft["answered"]]
+    if kind == "q" and guild in left and len(left) > 1:  # the guilds still to ask have no quarters here: one tap, not one each
+        extra.append(tid("q-rest", ft.OutlinedButton(
+            content=ft.Text(_("0 for this and the rest"), size=TEXT), height=TARGET,
+            on_click=lambda e: _no_more_quarters(shell, draft, left))))
     return tid("question", pick(f"{kind}-{guild}" if guild else kind, label, value, 0, high,
-                                lambda v: answer(question, v)))
+                                lambda v: answer(question, v), extra))
+
+
+def _no_more_quarters(shell: ShellView, draft: dict[str, Any], guilds: list[str]) -> None:
+    """The guild asked and every guild after it: no completed quarters in this city."""
+    for guild in guilds:
+        _record_answer(draft, ("q", guild), 0)
+    shell.render()
 
 
 def _answer(shell: ShellView, draft: dict[str, Any], question: Question) -> str:

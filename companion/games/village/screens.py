@@ -286,9 +286,10 @@ def _family_entries(shell: ShellView, colour: str, player: dict[str, Any]) -> li
 
 
 def market_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None]:
-    """The market day: whose turn, what a sale costs, passing is final; then the refill. Once the
-    customer's prestige is chosen, what is handed in for him takes the place of passing and ending the
-    day (a tap on the prestige chooses again), and "Serve" takes the bottom bar's place."""
+    """The market day: whose turn, what a sale costs, passing is final; then the refill. A sale is what
+    is handed in for the customer (goods, grain), then a tap on the prestige printed on him, which
+    serves him (a value above the chips goes on a stepper and "Serve" in the bottom bar). Until
+    something is handed in, the bottom bar ends the day: nobody sells any more (everyone passes)."""
     _, vm = shell.vm.t, shell.vm
     market = vm.game_state["market"]
     turn = market["turn"]
@@ -306,57 +307,63 @@ def market_helper(shell: ShellView) -> tuple[list[ft.Control], ft.Control | None
         draft["goods"].clear()
         shell.render()
 
+    def sell(prestige: int) -> None:
+        shell.send("market_sell", "sale", player=turn, prestige=prestige, grain=min(draft["grain"], grain),
+                   goods=list(draft["goods"]))
+
     handed = ", ".join(shell.game_text(f"good.{g}") for g in draft["goods"]) or "—"
     rows = [heading(_("Market day")),
             tid("market-turn", ft.Row([ft.Text(_("At the market:"), size=20), who(shell.player_name(turn), turn, 20)])),
             text(_("This sale is free.") if free else _("This sale costs 1 green cube and 1 time (added for you)."),
                  SMALL, color=ft.Colors.AMBER_200),
-            *_sale_prestige(shell, draft),
-            shell.problem("prestige")]
-    if draft["prestige"] is None:   # no customer chosen yet: passing and an empty market are in sight
-        rows += [act(vm, "market_pass", _("Pass for the rest of the day"),
-                     lambda e: vm.dispatch("market_pass", player=turn), "market-pass", player=turn, primary=False),
-                 act(vm, "market_end", _("Nobody sells any more: the day ends"), lambda e: vm.dispatch("market_end"),
-                     "market-end", primary=False)]
-    else:                           # a customer chosen: what is handed in for him (a sale needs it)
-        rows += [text(_("Goods handed in (on the customer tile): {goods}").format(goods=handed), SMALL),
-                 ft.Row([tid(f"sale-good-{g}", ft.OutlinedButton(
-                     content=ft.Text(f"+ {shell.game_text(f'good.{g}')}", size=TEXT), height=TARGET,
-                     on_click=lambda e, g=g: add(g))) for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
-                 *([button(_("Clear the goods"), clear, "sale-goods-clear", primary=False)] if draft["goods"] else []),
-                 shell.problem("goods")]
-        if grain:                   # a farmyard without grain has none to hand in
-            rows += [pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
-                          min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
-                     shell.problem("grain")]
+            # what is handed in so far, and (once there is some) clearing it on the same line
+            ft.Row([ft.Container(text(_("Goods handed in (on the customer tile): {goods}").format(goods=handed),
+                                      SMALL), expand=True),
+                    *([tid("sale-goods-clear", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, tooltip=_("Clear the goods"),
+                                                             width=TARGET, height=TARGET, on_click=clear))]
+                      if draft["goods"] else [])], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            ft.Row([tid(f"sale-good-{g}", ft.OutlinedButton(  # compact: the five in one row on a small phone
+                content=ft.Text(f"+ {shell.game_text(f'good.{g}')}", size=SMALL), height=TARGET,
+                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+                on_click=lambda e, g=g: add(g))) for g in rules.GOODS], wrap=True, spacing=4, run_spacing=4),
+            shell.problem("goods")]
+    if grain:                       # a farmyard without grain has none to hand in
+        rows += [pick("sale-grain", _("Grain handed in (on the customer tile)"), min(draft["grain"], grain), 0,
+                      min(grain, rules.FARMYARD_GRAIN), lambda v: draft.update(grain=v)),
+                 shell.problem("grain")]
+    rows += [_sale_prestige(shell, draft, sell), shell.problem("prestige"),
+             act(vm, "market_pass", _("Pass for the rest of the day"),
+                 lambda e: vm.dispatch("market_pass", player=turn), "market-pass", player=turn, primary=False)]
     rows += _market_record(shell, market)
-    sell = None
-    if draft["prestige"] is not None:
-        sell = act(vm, "market_sell", _("Serve the customer ({n})").format(n=draft["prestige"]), lambda e: shell.send(
-            "market_sell", "sale", player=turn, prestige=draft["prestige"], grain=min(draft["grain"], grain),
-            goods=list(draft["goods"])), "market-sell", player=turn,
-            icon=ft.Icons.CHECK, bar=True)
+    if draft["prestige"] is not None:       # above the chips: the stepper's value is served from the bar
+        primary = act(vm, "market_sell", _("Serve the customer ({n})").format(n=draft["prestige"]),
+                      lambda e: sell(draft["prestige"]), "market-sell", player=turn, icon=ft.Icons.CHECK, bar=True)
+    else:
+        primary = act(vm, "market_end", _("Nobody sells any more: the day ends"), lambda e: vm.dispatch("market_end"),
+                      "market-end", icon=ft.Icons.STOREFRONT, bar=True)
     controls = [card(rows, "market", highlight=True)]
     if vm.game_state["phase"] == "play":         # a member who dies during the market day may end the game
         controls.append(end_check(shell))
-    return controls, sell
+    return controls, primary
 
 
 #: The customer's prestige chips before its stepper (count's own default).
 CHIPS = 10
 
 
-def _sale_prestige(shell: ShellView, draft: dict) -> list[ft.Control]:
-    """The customer's printed prestige: chips until one is chosen, then one line (a tap chooses again),
-    so that what is handed in comes into sight; a value above the chips keeps its stepper."""
+def _sale_prestige(shell: ShellView, draft: dict[str, Any], sell: Callable[[int], object]) -> ft.Control:
+    """The customer's printed prestige: a chip serves him at once; "more" puts a value above the
+    chips on a stepper (served from the bottom bar)."""
     _ = shell.vm.t
     chosen = draft["prestige"]
-    if chosen is None or chosen > CHIPS:
-        return [count("sale", _("Prestige printed on the customer"), chosen, 0, rules.CUSTOMER_PRESTIGE_MAX,
-                      lambda v: draft.update(prestige=v), chips=CHIPS)]
-    return [tid("sale-prestige", ft.TextButton(
-        content=text(_("Prestige printed on the customer: {n} (tap to change)").format(n=chosen)), height=TARGET,
-        on_click=lambda e: (draft.update(prestige=None), shell.render())))]
+
+    def picked(n: int) -> None:
+        if n > CHIPS or chosen is not None:
+            draft["prestige"] = n
+        else:
+            sell(n)
+    return count("sale", _("Serve: the prestige printed on the customer"), chosen, 0, rules.CUSTOMER_PRESTIGE_MAX,
+                 picked, chips=CHIPS)
 
 
 def _market_record(shell: ShellView, market: dict[str, Any]) -> list[ft.Control]:
