@@ -114,8 +114,9 @@ def saved(store: Store) -> Saved:
 
 class Verdict(NamedTuple):
     """The referee's answer. Accepted: `log`, `state` and `version` are the game's new ones. Refused:
-    `refusal` says why; `stale` when the game had moved on since the screen the action came from (then
-    `log`, `state` and `version` are the game as it now is, to be shown), `lost` when the game is gone."""
+    `refusal` says why (and `field` which entry it is about); `stale` when the game had moved on since
+    the screen the action came from (then `log`, `state` and `version` are the game as it now is, to be
+    shown), `lost` when the game is gone."""
 
     log: list[dict[str, Any]] | None = None
     state: dict[str, Any] | None = None
@@ -123,6 +124,7 @@ class Verdict(NamedTuple):
     refusal: Msg | None = None
     stale: bool = False
     lost: bool = False
+    field: str | None = None  # the entry the refusal is about, where it is one (shown next to it)
 
     @property
     def accepted(self) -> bool:
@@ -235,7 +237,7 @@ class Referee:
                 try:
                     new = flow.apply(game, config, kept.state, action)
                 except InvalidAction as error:
-                    return Verdict(kept.log, kept.state, kept.version, error.msg)
+                    return Verdict(kept.log, kept.state, kept.version, error.msg, field=error.field)
                 recorded = {**action, "at": time.time(), **({"by": me} if me else {})}  # who entered it: Undo
                 log = kept.log + [recorded]                                              # on another phone asks
                 result = finished_result(game, config, new, log)

@@ -129,3 +129,20 @@ def test_a_stale_tap_says_what_happened_meanwhile_and_who_acts_now(tmp_path):
     assert verdict.stale
     said = verdict.refusal.english()
     assert said.startswith("Meanwhile: Turn ended. On turn: Bořek.") and "not recorded" in said, said
+
+
+def test_a_refusal_of_the_rules_keeps_the_field_it_is_about(tmp_path):
+    """The referee passed on an engine refusal's message but not its field, so every game's refused
+    entry was shown at the top of the screen instead of next to what was wrong (a Carcassonne feature's
+    tiles, a Village sale's goods)."""
+    store = Store(tmp_path)
+    vm = ViewModel(store)
+    assert vm.new_game("carcassonne", {"start": 0, "players": [{"colour": "red", "name": "Anna"},
+                                                               {"colour": "blue", "name": "Bořek"}]})
+    assert vm.dispatch("begin")
+    action = {"type": "score_feature", "args": {"type": "road", "tiles": 0, "meeples": {"red": 1}}}
+    verdict = Referee(store).submit(vm.session["id"], "carcassonne", vm.session["config"], vm.session["version"],
+                                    action)
+    assert verdict.refusal is not None and verdict.field == "tiles", verdict
+    assert not vm.dispatch("score_feature", type="road", tiles=0, meeples={"red": 1})
+    assert vm.problem.field == "tiles"

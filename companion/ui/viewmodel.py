@@ -346,7 +346,7 @@ class ViewModel(Records):
             self._changed()
             return False
         if verdict.refusal is not None:
-            return self._refuse(InvalidAction(verdict.refusal))
+            return self._refuse(InvalidAction(verdict.refusal, verdict.field))
         self._took(verdict)
         self.recorded += 1
         if self._shown is not None:
