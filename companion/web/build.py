@@ -67,8 +67,9 @@ MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same so
 BACKGROUND = "#000000"
 #: What the browser fetches only when the app asks for it, not at every start, so the service worker
 #: does not keep it beforehand (sw.js's ON_DEMAND): the web client's two builds (each browser loads
-#: one, below) and the licence text.
-ON_DEMAND = ("main.dart.", "canvaskit/", "assets/NOTICES")
+#: one, below), the licence text, and the manifest's icons (the browser fetches the one it installs
+#: itself, not always through the service worker: kept beforehand too, it was downloaded twice).
+ON_DEMAND = ("main.dart.", "canvaskit/", "assets/NOTICES", "icons/")
 #: The web client's build Chromium loads (Flutter's loader picks it where WebAssembly GC and WebGL
 #: are there): Dart compiled to WebAssembly, drawn by the skwasm renderer. Firefox and Safari get
 #: Dart compiled to JavaScript, drawn by the full canvaskit renderer.

@@ -6,15 +6,16 @@
 // anything big (page.js), so each file the page and its Python worker fetch passes through here
 // once and is kept as it streams by; what the page fetched before (index.html, the start screen's
 // icon) is taken from the browser's HTTP cache, never from the network again. Files nobody asks
-// for are not kept: the renderer build this browser does not use, the licence text. A new build
-// (an update) takes the files it shares with the old one from the old cache and downloads only
-// what changed; it is used from the next start, once every tab of the old one is closed.
+// for are not kept: the renderer build this browser does not use, the licence text, the icons of
+// the manifest (the browser fetches the one it installs). A new build (an update) takes the files
+// it shares with the old one from the old cache and downloads only what changed; it is used from
+// the next start, once every tab of the old one is closed.
 "use strict";
 
 const VERSION = "%VERSION%";
 const FILES = %FILES%;
-// Kept only when the app asks for them: the renderer (two builds, one per kind of browser) and
-// the licence text, which the app never shows.
+// Kept only when the app asks for them: the renderer (two builds, one per kind of browser), the
+// licence text, which the app never shows, and the manifest's icons (the browser's to fetch).
 const ON_DEMAND = %ON_DEMAND%;
 const atStart = (name) => !ON_DEMAND.some((start) => name.startsWith(start));
 // The web client's WebAssembly build (Chromium's; other browsers load main.dart.js).
