@@ -116,9 +116,8 @@ class Shell(Home, GameScreens):
         self.page, self.vm = page, vm
         self.join, self.qr = join, qr  # table mode: the join link and its QR code
         self.prefs = None              # the phone's own storage (whose phone in each game, rules unfolded)
-        self._me_for: str | None = None
-        self._draft_for: str | None = None  # the game whose draft this tab asked the phone for ...
-        self._draft_kept: str | None = None # ... and what it last told the phone to keep (None: not yet)
+        self._recalled_for: str | None = None  # the game this tab asked the phone about (recall_game) ...
+        self._draft_kept: str | None = None     # ... and the draft it last told the phone to keep (None: not yet)
         self._recalled = False              # the draft came from the phone (a reload), not from taps
         self.confirming: str | None = None  # the Undo this phone asks about (another player's entry)
         self.gone = False                   # the phone's connection is gone: nothing is drawn
@@ -330,8 +329,7 @@ class Shell(Home, GameScreens):
             self._due.cancel()  # this draw is the one that was waiting
             self._due = None
         _ = self.vm.t
-        self.recall_me()
-        self.recall_draft()
+        self.recall_game()
         self.page.title = _("Table companion")
         try:
             frame = self._frame()
@@ -458,32 +456,29 @@ class Shell(Home, GameScreens):
         self.draft = {}
         self.vm.home()
 
-    def recall_me(self) -> None:
-        """Table mode: on opening a game, ask the phone whom it belonged to in that game last time."""
+    def recall_game(self) -> None:
+        """On opening a game, ask the phone what it kept for that game: whom it belonged to last time
+        (table mode), and the form entries not yet sent when the page was left (a reload)."""
         sid = self.vm.session["id"] if self.vm.session else None
-        if not self.prefs or sid == self._me_for:
+        if not self.prefs or sid == self._recalled_for:
             return
-        self._me_for, self.me = sid, None
+        self._recalled_for, self.me, self._draft_kept, self._recalled = sid, None, None, False
         if sid:
-            self.page.run_task(self._recall_me, sid)
+            self.page.run_task(self._recall_game, sid)
 
-    def recall_draft(self) -> None:
-        """On opening a game, ask the phone for the form entries it kept for it (a reload)."""
-        sid = self.vm.session["id"] if self.vm.session else None
-        if not self.prefs or sid == self._draft_for:
+    async def _recall_game(self, sid: str) -> None:
+        me, draft = await asyncio.gather(self._phone_setting(f"companion.me.{sid}"),
+                                         self._phone_setting(drafts.key(sid)))
+        if not self.vm.session or self.vm.session["id"] != sid:
             return
-        self._draft_for, self._draft_kept, self._recalled = sid, None, False
-        if sid:
-            self.page.run_task(self._recall_draft, sid)
-
-    async def _recall_draft(self, sid: str) -> None:
-        value = await self._phone_setting(drafts.key(sid))
-        if not self.vm.session or self.vm.session["id"] != sid or self._draft_kept is not None:
-            return
-        self._draft_kept = value if isinstance(value, str) else ""
-        draft = drafts.recalled(value, self._screen)
-        if draft:  # over the one the first draw made itself (the phone answers before a player taps)
-            self.draft, self._recalled = draft, True
+        players = {p["colour"] for p in self.vm.session["config"]["players"]}
+        if me in players:
+            self.me = me
+        self._draft_kept = draft or ""
+        kept = drafts.recalled(draft, self._screen)
+        if kept:  # over the one the first draw made itself (the phone answers before a player taps)
+            self.draft, self._recalled = kept, True
+        if me in players or kept:
             self.render()
 
     def keep_draft(self) -> None:
@@ -505,13 +500,6 @@ class Shell(Home, GameScreens):
             return None if value is None else str(value)
         except Exception:  # noqa: BLE001 - Flet fails a call to a gone phone in several ways (a closed
             return None    # session, a connection already let go, no answer): the setting is just unknown
-
-    async def _recall_me(self, sid: str) -> None:
-        value = await self._phone_setting(f"companion.me.{sid}")
-        players = {p["colour"] for p in self.vm.session["config"]["players"]} if self.vm.session else set()
-        if value in players and self.vm.session and self.vm.session["id"] == sid:
-            self.me = value
-            self.render()
 
     async def recall_rules(self) -> None:
         """Open the step rules at start-up if this phone had them open last time."""
