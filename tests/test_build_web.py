@@ -31,7 +31,7 @@ from companion.storage import journal
 from companion.store import Store
 from companion.ui.viewmodel import ViewModel
 from companion.web import browser
-from companion.web.build import ARCHIVE, SERVICE_WORKER, BuildError, app_files, build
+from companion.web.build import ARCHIVE, DART_CONSTANTS, SERVICE_WORKER, BuildError, app_files, build
 from tests.conftest import ROOT
 
 NO_NETWORK = """
@@ -162,6 +162,12 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
         assert size == len(tree[name])
     # the Dart program's strings compiled as imported string constants
     assert tree["main.dart.mjs"].count(b"importedStringConstants: ''") == 2
+    # Flutter's loader tells the page its build, which compiles the Dart program in a worker with the
+    # options main.dart.mjs compiles it with (else the page compiles it itself)
+    assert "u=a.builds.find(l);globalThis.companionClient?.(u);" in config
+    page = tree["page.js"].decode()
+    options = page.split('"main.dart.wasm": ', 1)[1].split("},", 1)[0] + "}"
+    assert options.replace('"', "'").replace("{ ", "{").replace(" }", "}") in DART_CONSTANTS
     # Rive's runtime: no other host, in either build
     assert b"cdn.jsdelivr.net" not in tree["main.dart.js"] and b"cdn.jsdelivr.net" not in tree["main.dart.wasm"]
     assert {"main.dart.js", "main.dart.wasm", "canvaskit/canvaskit.wasm", "canvaskit/skwasm.wasm"} <= set(listed)

@@ -290,6 +290,9 @@ def _patch_bootstrap(path: Path) -> None:
     patched = _replace_once(patched, "assetBase: flet.assetBase\n", 'assetBase: flet.assetBase,\n    canvasKitVariant: "full",\n'
                             '    wasmAllowList: { blink: typeof ImageDecoder !== "undefined" }\n',
                             path.name)
+    # The build chosen, told to the page at once (page.js compiles its WebAssembly in a worker).
+    patched = _replace_once(patched, "u=a.builds.find(l);", "u=a.builds.find(l);globalThis.companionClient?.(u);",
+                            path.name)
     path.write_text(patched, encoding="utf-8")
 
 

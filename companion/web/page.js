@@ -108,6 +108,55 @@ function companionPython() {
   return python;
 }
 
+// The web client's two WebAssembly programs, its Dart program and its renderer, are compiled in a
+// worker of their own. Compiled on the page, each would be decoded, as it streams in, on the page's
+// main thread, which the phone's slow CPU holds back and which then runs the Dart program and draws
+// (about 0.6 s of it in a traced reload); in a worker V8 also keeps their compiled code for the next
+// start, which it does not for the page's. Flutter's loader says which build it chose (build.py adds
+// the call); when it is the WebAssembly one, the page's WebAssembly.compileStreaming answers those two
+// programs with the worker's modules (and compiles on the page itself if the worker failed).
+const COMPANION_PROGRAMS = {
+  "main.dart.wasm": { builtins: ["js-string"], importedStringConstants: "" },  // main.dart.mjs's options
+  "canvaskit/skwasm.wasm": undefined,
+};
+const COMPANION_COMPILER = `onmessage = ({ data: [url, options] }) => WebAssembly.compileStreaming(fetch(url), options)
+  .then((module) => postMessage([url, module]), (error) => postMessage([url, null, String(error)]));`;
+
+globalThis.companionClient = function (build) {
+  if (build.compileTarget !== "dart2wasm" || typeof Worker === "undefined") {
+    return;
+  }
+  const compiler = new Worker(URL.createObjectURL(new Blob([COMPANION_COMPILER], { type: "text/javascript" })));
+  const compiled = companion.compiled = new Map();  // emptied as Flutter takes each program
+  const answers = new Map();
+  compiler.onmessage = ({ data: [url, module, error] }) => answers.get(url)(module, error);
+  for (const [name, options] of Object.entries(COMPANION_PROGRAMS)) {
+    const url = new URL(name, document.baseURI).href;
+    compiled.set(url, {
+      options: JSON.stringify(options ?? null),
+      module: new Promise((resolve, reject) => answers.set(url, (module, error) => module ? resolve(module) : reject(error))),
+    });
+    compiler.postMessage([url, options]);
+  }
+  companion.compiler = compiler;  // kept while the page lives: V8 keeps the compiled code from there
+  const onPage = WebAssembly.compileStreaming;
+  WebAssembly.compileStreaming = async function (source, options) {
+    const response = await source;
+    const program = compiled.get(response.url);
+    if (program && program.options === JSON.stringify(options ?? null)) {
+      compiled.delete(response.url);
+      try {
+        const module = await program.module;
+        response.body?.cancel();
+        return module;
+      } catch (error) {
+        console.warn(`companion: ${response.url} not compiled in a worker (${error}); compiled on the page`);
+      }
+    }
+    return onPage.call(WebAssembly, response, options);
+  };
+};
+
 // Flutter connects to Python (python.js's jsConnect, in place): to the worker started at once, or
 // to a new one when it connects again.
 globalThis.jsConnect = async function (appId, args, dartOnMessage) {

@@ -191,6 +191,8 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     reopen(app, app.page.reload)
     progress(app, items, 1)
     assert python_start(app.page) == "python restored"
+    # the web client's two WebAssembly programs were compiled in a worker, not on the page
+    assert app.page.evaluate("companion.compiled && [...companion.compiled.keys()]") == []
 
     # a second tab is told the app is open in the first; once that is closed, it takes over
     second = context.new_page()
