@@ -30,7 +30,7 @@
 (function () {
   const MAGIC = 0xfd2fb528;
   const BLOCK_MAX = 1 << 17; // 128 KiB, 3.1.1.2.3 Block_Maximum_Size
-  const BIG_FRAME = 1 << 28; // frames larger than this grow their buffer as they go
+  const BIG_FRAME = 1 << 25; // a frame said to be larger starts with this buffer and grows it
 
   function fail(message) {
     throw new Error("zstd: " + message);
