@@ -808,14 +808,21 @@
         pos -= 16;
         ofv = (1 << ofCode) + (high << 16) + bitsAt(src, pos, 16);
       }
-      const mlCode = mlE & 255;
-      n = ML_BITS[mlCode];
-      pos -= n;
-      const ml = ML_BASE[mlCode] + bitsAt(src, pos, n);
-      const llCode = llE & 255;
-      n = LL_BITS[llCode];
-      pos -= n;
-      const ll = LL_BASE[llCode] + bitsAt(src, pos, n);
+      // match length and literals length extra bits, with one read when they fit in 25 bits
+      const mlCode = mlE & 255, llCode = llE & 255;
+      const nM = ML_BITS[mlCode], nL = LL_BITS[llCode];
+      let ml, ll;
+      if (nM + nL <= 25) {
+        pos -= nM + nL;
+        const v = bitsAt(src, pos, nM + nL);
+        ml = ML_BASE[mlCode] + (v >>> nL);
+        ll = LL_BASE[llCode] + (v & ((1 << nL) - 1));
+      } else {
+        pos -= nM;
+        ml = ML_BASE[mlCode] + bitsAt(src, pos, nM);
+        pos -= nL;
+        ll = LL_BASE[llCode] + bitsAt(src, pos, nL);
+      }
       // 3.1.1.5 repeat offsets
       let off;
       if (ofv > 3) {
@@ -837,28 +844,34 @@
           r1 = off;
         }
       }
-      if (i + 1 < nbSeq) { // state updates: LL, ML, OF
-        n = (llE >> 8) & 255;
-        pos -= n;
-        llS = (llE >>> 16) + bitsAt(src, pos, n);
-        n = (mlE >> 8) & 255;
-        pos -= n;
-        mlS = (mlE >>> 16) + bitsAt(src, pos, n);
-        n = (ofE >> 8) & 255;
-        pos -= n;
-        ofS = (ofE >>> 16) + bitsAt(src, pos, n);
+      if (i + 1 < nbSeq) { // state updates: LL, ML, OF, with one read when they fit in 25 bits
+        const uL = (llE >> 8) & 255, uM = (mlE >> 8) & 255, uO = (ofE >> 8) & 255;
+        if (uL + uM + uO <= 25) {
+          pos -= uL + uM + uO;
+          const v = bitsAt(src, pos, uL + uM + uO);
+          llS = (llE >>> 16) + (v >>> (uM + uO));
+          mlS = (mlE >>> 16) + ((v >>> uO) & ((1 << uM) - 1));
+          ofS = (ofE >>> 16) + (v & ((1 << uO) - 1));
+        } else {
+          pos -= uL;
+          llS = (llE >>> 16) + bitsAt(src, pos, uL);
+          pos -= uM;
+          mlS = (mlE >>> 16) + bitsAt(src, pos, uM);
+          pos -= uO;
+          ofS = (ofE >>> 16) + bitsAt(src, pos, uO);
+        }
       }
       if (pos < lo) fail("corrupt sequences bitstream");
       // 3.1.1.4 execution: ll literals, then ml bytes from off back
       if (litAt + ll > litEnd) fail("sequences use more literals than there are");
       if (op + ll + ml > limit) fail("block output over the maximum");
-      if (ll > 16) out.set(lit.subarray(litAt, litAt + ll), op);
+      if (ll > 48) out.set(lit.subarray(litAt, litAt + ll), op);
       else for (let k = 0; k < ll; k++) out[op + k] = lit[litAt + k];
       op += ll;
       litAt += ll;
       if (off > op || off > window || off === 0) fail("offset beyond the window");
       const s = op - off;
-      if (ml <= 16) {
+      if (ml <= 48) {
         for (let k = 0; k < ml; k++) out[op + k] = out[s + k];
       } else if (off >= ml) {
         out.copyWithin(op, s, s + ml);
