@@ -19,9 +19,10 @@
 //   3.1.1.3.2 sequences section: predefined, RLE, FSE-compressed and repeat modes (3.1.1.3.2.1),
 //            the codes and their extra bits (3.1.1.3.2.1.1), predefined distributions (3.1.1.3.2.2);
 //   3.1.1.4  sequence execution; 3.1.1.5 repeat offsets (with the literal-length-0 shift);
-//   4.1      FSE: table description (4.1.1) and decoding (4.1.2);
-//   4.2      Huffman: tree description (4.2.1), weights FSE-compressed or 4-bit direct
-//            (4.2.1.2, 4.2.1.3), prefix codes (4.2.1.4), the streams (4.2.2).
+//   4.1      FSE: table description (4.1.1), decoding tables and states (4.1);
+//   4.2      Huffman: tree description (4.2.1: the header, weights 4 bits each or FSE-compressed
+//            (4.2.1.2), their prefix codes (4.2.1.3)), the streams (4.2.2).
+// (Section numbers as in RFC 8878; the field names are the RFC's own, e.g. Block_Maximum_Size.)
 // Not implemented: dictionaries (5): a frame that names one throws an Error.
 //
 // Corrupt or truncated input throws an Error with a short message; every loop is bounded by the
@@ -29,7 +30,7 @@
 "use strict";
 (function () {
   const MAGIC = 0xfd2fb528;
-  const BLOCK_MAX = 1 << 17; // 128 KiB, 3.1.1.2.3 Block_Maximum_Size
+  const BLOCK_MAX = 1 << 17; // 128 KiB, the largest Block_Maximum_Size (3.1.1.2)
   const BIG_FRAME = 1 << 25; // a frame said to be larger starts with this buffer and grows it
 
   function fail(message) {
@@ -205,7 +206,7 @@
       n = fseWeights(src, p, p + head);
       p += head;
     } else {
-      n = head - 127; // 4.2.1.3: direct, 4 bits each, the first in the high half
+      n = head - 127; // 4.2.1.1: direct, 4 bits each, the first in the high half
       if (p + ((n + 1) >> 1) > end) fail("truncated Huffman tree");
       for (let i = 0; i < n; i++) {
         const b = src[p + (i >> 1)];
@@ -224,8 +225,8 @@
     if (maxBits > 11) fail("Huffman codes too long");
     const rest = (1 << maxBits) - sum;
     if (rest & (rest - 1)) fail("bad Huffman tree");
-    weights[n++] = 32 - Math.clz32(rest); // the last weight is implied (4.2.1.1)
-    // 4.2.1.4: codes by increasing weight, then by symbol; a symbol of weight w fills 2^(w-1) slots
+    weights[n++] = 32 - Math.clz32(rest); // the last weight is implied (4.2.1)
+    // 4.2.1.3: codes by increasing weight, then by symbol; a symbol of weight w fills 2^(w-1) slots
     rankStart.fill(0);
     for (let i = 0; i < n; i++) if (weights[i]) rankStart[weights[i]] += 1 << (weights[i] - 1);
     let at = 0;
@@ -326,14 +327,13 @@
   const P5H = 0x27d4eb2f, P5L = 0x165667c5;
   const x = new Uint32Array(2); // scratch result [high, low]
 
-  // x = a * b mod 2^64
+  // x = a * b mod 2^64: the low halves' full product from 16-bit pieces, the cross terms mod 2^32
   function mul64(ah, al, bh, bl) {
     const a0 = al & 0xffff, a1 = al >>> 16, b0 = bl & 0xffff, b1 = bl >>> 16;
-    const mid = a1 * b0 + a0 * b1;
-    const low = a0 * b0 + (mid % 65536) * 65536;
-    const carry = Math.floor(low / 4294967296) + Math.floor(mid / 65536) + a1 * b1;
-    x[1] = low;
-    x[0] = carry + Math.imul(ah, bl) + Math.imul(al, bh);
+    const m1 = a1 * b0, m2 = a0 * b1;
+    const carry = ((a0 * b0) >>> 16) + (m1 & 0xffff) + (m2 & 0xffff);
+    x[1] = Math.imul(al, bl);
+    x[0] = a1 * b1 + (m1 >>> 16) + (m2 >>> 16) + (carry >>> 16) + Math.imul(ah, bl) + Math.imul(al, bh);
   }
 
   // x = a + b mod 2^64
@@ -621,7 +621,7 @@
       const b0 = src[p];
       const type = b0 & 3, format = (b0 >> 2) & 3;
       let litSrc = this.lit, litAt = 0, litEnd;
-      if (type < 2) { // 3.1.1.3.1.1 raw or RLE literals
+      if (type < 2) { // 3.1.1.3.1 Literals_Section_Header: raw or RLE literals
         let size;
         if ((format & 1) === 0) {
           size = b0 >> 3;
@@ -680,7 +680,7 @@
       this.sequences(src, p, end, litSrc, litAt, litEnd, limit);
     }
 
-    // 3.1.1.3.1.6: 1 stream, or 4 after a 6-byte jump table
+    // 3.1.1.3.1: 1 Huffman stream, or 4 after a 6-byte Jump_Table
     huffmanLiterals(src, p, end, regen, four) {
       const out = this.lit, table = this.huf, bits = this.hufBits;
       if (!four) {
