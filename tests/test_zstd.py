@@ -152,6 +152,36 @@ def test_several_frames_and_a_skippable_one(tmp_path: Path) -> None:
     assert [r.get("ok") for r in results] == [True, True, True]
 
 
+def reheader(frame: bytes, size: int, fcs_bytes: int, single: bool, did_bytes: int) -> bytes:
+    """The frame with its header written again (3.1.1.1): Frame_Content_Size `size` in 0, 1, 2, 4 or
+    8 bytes, the single-segment flag, a Dictionary_ID of 0 in 0, 1, 2 or 4 bytes."""
+    fcs_flag = {0: 0, 1: 0, 2: 1, 4: 2, 8: 3}[fcs_bytes]
+    assert (fcs_bytes == 1) == (single and fcs_flag == 0)
+    fhd = fcs_flag << 6 | single << 5 | (frame[4] & 0x04) | {0: 0, 1: 1, 2: 2, 4: 3}[did_bytes]
+    window = b"" if single else frame[5:6]
+    value = 0 if fcs_bytes == 0 else size - 256 if fcs_bytes == 2 else size
+    return (frame[:4] + bytes([fhd]) + window + bytes(did_bytes) + value.to_bytes(fcs_bytes, "little")
+            + frame[header_size(frame):])
+
+
+def test_every_header_form(tmp_path: Path) -> None:
+    """Frame_Content_Size in each of its sizes, with and without the single-segment flag, and an empty
+    Dictionary_ID in each of its sizes, around the same blocks."""
+    jobs = []
+    for name, level in (("short", 19), ("text", 3), ("runs", 1)):
+        data = corpus()[name]
+        frame = compressed(name, level, True, False)  # a window descriptor, no content size
+        assert not frame[4] & 0x20
+        forms = [(0, False, 0), (4, False, 1), (8, False, 2), (4, True, 4), (8, True, 0)]
+        if 256 <= len(data) < 65_792:
+            forms += [(2, False, 0), (2, True, 2)]
+        if len(data) < 256:
+            forms += [(1, True, 1)]
+        jobs += [{"input": reheader(frame, len(data), *form), "expect": data} for form in forms]
+    results = run(tmp_path, jobs)
+    assert all(r.get("ok") for r in results), results
+
+
 def test_stream_in_awkward_chunks(tmp_path: Path) -> None:
     rng = random.Random(8878)
     sizes = [rng.choice([1, 2, 3, 5, 100, 4095, 70_000]) for _ in range(50)]
