@@ -182,6 +182,18 @@ def test_every_header_form(tmp_path: Path) -> None:
     assert all(r.get("ok") for r in results), results
 
 
+def test_a_match_more_than_64_mib_back(tmp_path: Path) -> None:
+    """An offset code over 25 (an offset of 64 MiB or more, whose extra bits are read in two parts):
+    1 MiB of random bytes seen again 66 MiB later, found by long-distance matching in a 128 MiB window."""
+    again = random.Random(5).randbytes(1 << 20)
+    data = again + bytes(66 << 20) + again
+    params = zstandard.ZstdCompressionParameters.from_level(1, window_log=27, enable_ldm=True)
+    frame = zstandard.ZstdCompressor(compression_params=params).compress(data)
+    assert len(frame) < 1.1 * len(again)  # the second time is a match
+    [result] = run(tmp_path, [{"input": frame, "expect": data}])
+    assert result.get("ok"), result
+
+
 def test_stream_in_awkward_chunks(tmp_path: Path) -> None:
     rng = random.Random(8878)
     sizes = [rng.choice([1, 2, 3, 5, 100, 4095, 70_000]) for _ in range(50)]

@@ -806,7 +806,7 @@
         pos -= ofCode - 16;
         const high = bitsAt(src, pos, ofCode - 16);
         pos -= 16;
-        ofv = (1 << ofCode) + (high << 16) + bitsAt(src, pos, 16);
+        ofv = 2 ** ofCode + high * 65536 + bitsAt(src, pos, 16);
       }
       // match length and literals length extra bits, with one read when they fit in 25 bits
       const mlCode = mlE & 255, llCode = llE & 255;
