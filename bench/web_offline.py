@@ -61,7 +61,7 @@ def main(runs: int) -> None:
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as folder:
         built = build(Path(folder) / "site")
-        print(f"folder: {built.files} files, {built.size / 1e6:.1f} MB; app.tar.gz {built.archive / 1e6:.2f} MB; "
+        print(f"folder: {built.files} files, {built.size / 1e6:.1f} MB; app.tar.zst {built.archive / 1e6:.2f} MB; "
               f"bytecode: {'yes' if built.bytecode else 'no (node.js not found)'}; built in {built.seconds:.1f} s")
         cold, warm = [], []
         with sync_playwright() as p:

@@ -356,7 +356,7 @@ def build_web(out_dir: str) -> int:
         built = build(out_dir)
     except (BuildError, OSError) as error:
         return _fail(str(error))
-    print(f"built {built.folder}: {built.files} files, {built.size / 1e6:.1f} MB (app.tar.gz "
+    print(f"built {built.folder}: {built.files} files, {built.size / 1e6:.1f} MB (app.tar.zst "
           f"{built.archive / 1e6:.2f} MB), version {built.version}, in {built.seconds:.1f} s")
     if not built.bytecode:
         print("note: node.js (18 or newer) was not found, so the modules are not compiled: the app starts "

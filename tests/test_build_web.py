@@ -25,13 +25,14 @@ from types import SimpleNamespace
 
 import flet as ft
 import pytest
+import zstandard
 
 from companion import exchange, i18n
 from companion.storage import journal
 from companion.store import Store
 from companion.ui.viewmodel import ViewModel
 from companion.web import browser
-from companion.web.build import ARCHIVE, DART_CONSTANTS, SERVICE_WORKER, BuildError, app_files, build
+from companion.web.build import ARCHIVE, DART_CONSTANTS, PACKED, SERVICE_WORKER, BuildError, app_files, build
 from tests.conftest import ROOT
 
 NO_NETWORK = """
@@ -73,8 +74,13 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def _unpacked(site: Path, name: str) -> bytes:
+    """A file the folder holds packed (`<name>.zst`), unpacked."""
+    return zstandard.ZstdDecompressor().decompress((site / f"{name}.zst").read_bytes())
+
+
 def _members(site: Path) -> dict[str, bytes]:
-    with tarfile.open(site / ARCHIVE) as tar:
+    with tarfile.open(fileobj=io.BytesIO(_unpacked(site, ARCHIVE))) as tar:
         return {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
 
 
@@ -105,7 +111,7 @@ def test_every_module_is_bytecode_of_pyodide_s_python(builds):
     assert [n for n in members if n.endswith(".py")] == []
     magic = members["companion/store.pyc"][:8]
     assert magic[:2] == (3627).to_bytes(2, "little") and struct.unpack("<I", magic[4:8])[0] == 0b01  # 3.14
-    with zipfile.ZipFile(builds[0] / "pyodide" / "python_stdlib.zip") as stdlib:
+    with zipfile.ZipFile(io.BytesIO(_unpacked(builds[0], "pyodide/python_stdlib.zip"))) as stdlib:
         names = stdlib.namelist()
         assert "asyncio/__init__.pyc" in names and not [n for n in names if n.endswith(".py")]
         assert stdlib.read("json/__init__.pyc")[:8] == magic
@@ -147,7 +153,7 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
     index = (site / "index.html").read_text(encoding="utf-8")
     for setting in ('flet.pyodide = true;', 'flet.routeUrlStrategy="hash";', 'flet.pyodideUrl="./pyodide/pyodide.mjs";',
                     'flet.noCdn=true;', 'flet.webRenderer="auto";', '<base href="./">', 'flet.assetBase="./";',
-                    '<script src="page.js"></script>', 'flet.appPackageUrl = "app.tar.gz";'):
+                    '<script src="page.js"></script>', 'flet.appPackageUrl = "app.tar";'):
         assert setting in index
     config, loading = (site / "flutter_bootstrap.js").read_text(encoding="utf-8").split("_flutter.loader.load(", 1)
     assert "serviceWorker" not in loading  # Flutter's own service worker is not registered
@@ -169,8 +175,14 @@ def test_the_page_runs_python_from_the_folder_with_hash_routes_and_our_service_w
     options = page.split('"main.dart.wasm": ', 1)[1].split("},", 1)[0] + "}"
     assert options.replace('"', "'").replace("{ ", "{").replace(" }", "}") in DART_CONSTANTS
     # Rive's runtime: no other host, in either build
-    assert b"cdn.jsdelivr.net" not in tree["main.dart.js"] and b"cdn.jsdelivr.net" not in tree["main.dart.wasm"]
-    assert {"main.dart.js", "main.dart.wasm", "canvaskit/canvaskit.wasm", "canvaskit/skwasm.wasm"} <= set(listed)
+    assert b"cdn.jsdelivr.net" not in tree["main.dart.js"] and b"cdn.jsdelivr.net" not in _unpacked(site, "main.dart.wasm")
+    assert {"main.dart.js", "main.dart.wasm.zst", "canvaskit/canvaskit.wasm.zst", "canvaskit/skwasm.wasm.zst"} <= set(listed)
+    # the big files packed, each only so; the service worker knows each one's digest unpacked
+    packed = json.loads(worker.split("const PACKED = ", 1)[1].split(";", 1)[0])
+    assert sorted(packed) == sorted(PACKED) and not set(PACKED) & set(tree)
+    for name, integrity in packed.items():
+        assert integrity == "sha256-" + base64.b64encode(hashlib.sha256(_unpacked(site, name)).digest()).decode()
+    assert json.loads(page.split("const COMPANION_PACKED = ", 1)[1].split(";", 1)[0]) == list(PACKED)
     assert not [n for n in listed if n.endswith((".symbols", ".map", ".whl")) or n.startswith("canvaskit/chromium/")
                 or "skwasm_heavy" in n or "wimp" in n]
     manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
@@ -628,12 +640,13 @@ def test_the_standard_library_holds_what_the_app_can_import_and_not_the_rest(bui
     """Trimmed for a first visit: mail, HTTP, XML, tests, debuggers and the REPL are left out."""
     if not shutil.which("node"):
         pytest.skip("node.js is not installed: Pyodide's standard library is shipped whole")
-    with zipfile.ZipFile(builds[0] / "pyodide" / "python_stdlib.zip") as stdlib:
+    with zipfile.ZipFile(io.BytesIO(_unpacked(builds[0], "pyodide/python_stdlib.zip"))) as stdlib:
         tops = {name.split("/")[0].removesuffix(".pyc") for name in stdlib.namelist()}
     assert {"asyncio", "json", "csv", "zipfile", "tarfile", "gzip", "gettext", "tomllib", "uuid", "_strptime",
             "encodings", "pyodide", "_pyodide", "runpy", "traceback", "urllib"} <= tops
     assert not tops & {"email", "http", "xml", "unittest", "multiprocessing", "_pyrepl", "pydoc_data", "pdb"}
-    assert (builds[0] / "pyodide" / "python_stdlib.zip").stat().st_size < 2_700_000  # Pyodide's: 4.5 MB compiled
+    # packed: 0.9 MB (Pyodide's: 4.5 MB compiled, 2.3 MB with gzip)
+    assert (builds[0] / "pyodide" / "python_stdlib.zip.zst").stat().st_size < 1_000_000
 
 
 #: Under node.js, Pyodide with the built folder's own (trimmed) standard library runs the app's code:
@@ -670,13 +683,19 @@ print(Store.__doc__ == ".", Store.__init__.__doc__ is None, {p[0] for p in init.
 def test_the_app_runs_on_the_trimmed_standard_library(builds, tmp_path):
     if not shutil.which("node"):
         pytest.skip("node.js is not installed: Pyodide's standard library is shipped whole")
-    with tarfile.open(builds[0] / ARCHIVE) as tar:
+    with tarfile.open(fileobj=io.BytesIO(_unpacked(builds[0], ARCHIVE))) as tar:
         tar.extractall(tmp_path / "app", filter="data")
+    site = tmp_path / "site"  # Pyodide as the service worker hands it over: unpacked
+    (site / "pyodide").mkdir(parents=True)
+    for name in ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs"):
+        shutil.copyfile(builds[0] / name, site / name)
+    for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
+        (site / name).write_bytes(_unpacked(builds[0], name))
     script = tmp_path / "run.mjs"
     script.write_text(TRIMMED_RUN.replace("FORM)", f"{FORM!r})"), encoding="utf-8")
     # the folder ships no lock file: the worker gives Pyodide one without packages (worker.js)
     lock = re.search(r"^const LOCK_FILE = (.*);$", (builds[0] / "worker.js").read_text(encoding="utf-8"), re.M)[1]
-    done = subprocess.run(["node", str(script), str(builds[0]), str(tmp_path / "app"), lock], capture_output=True,
+    done = subprocess.run(["node", str(script), str(site), str(tmp_path / "app"), lock], capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     # the app's bytecode: no docstrings (a class keeps ".": a dataclass would make its own),

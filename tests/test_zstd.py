@@ -215,6 +215,15 @@ def test_stream_gives_output_before_the_input_ends(tmp_path: Path) -> None:
     assert result["early"] > len(corpus()["mixed"]) // 4
 
 
+def test_stream_chunks_own_their_bytes(tmp_path: Path) -> None:
+    """Each chunk stream() gives is a buffer of its own, not a view of the frame's whole output: the
+    service worker clones the response it hands on (sw.js keeps a copy), and a clone copies each chunk
+    with all of its buffer (a 10 MB .wasm cost 13 s of the worker's CPU that way)."""
+    data = compressed("mixed", 19, False, True)
+    [result] = run(tmp_path, [{"input": data, "expect": corpus()["mixed"], "chunks": [65536]}])
+    assert result["ok"] and result["shared"] == 0
+
+
 def test_classic_script_and_module(tmp_path: Path) -> None:
     """The same file works as a classic script (importScripts, <script>) and as a module import."""
     module = tmp_path / "zstd.mjs"

@@ -4,7 +4,8 @@
 //
 // JOBS_JSON is a list of jobs; it prints one JSON list of results, one per job:
 // - {"input": path, "expect": path, "chunks": [sizes...] (stream(), the sizes in turn) or absent
-//   (decompress())} -> {"ok": output equals expect, "size": output size} or {"error": message};
+//   (decompress())} -> {"ok": output equals expect, "size": output size, "shared": how many of
+//   stream()'s chunks are views of a larger buffer} or {"error": message};
 // - {"input": path, "expect": path, "flips": [[offset, xor], ...]} -> for each flip, decompress() of
 //   the input with that byte changed: "error: message", "same" (the expected output) or "different";
 //   and the slowest flip's time in ms;
@@ -88,8 +89,10 @@ async function runJob(job) {
     return { outcomes, slowest };
   }
   try {
-    const out = job.chunks ? concat(await viaStream(input, job.chunks, Infinity)) : decompress(input);
-    return { ok: same(out, expect), size: out.length };
+    const parts = job.chunks ? await viaStream(input, job.chunks, Infinity) : [decompress(input)];
+    const out = concat(parts);
+    const shared = parts.filter((part) => part.byteLength !== part.buffer.byteLength).length;
+    return { ok: same(out, expect), size: out.length, shared };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }

@@ -21,7 +21,7 @@ The folder:
   them: it keeps each file the app fetches as it passes, once, so the app starts offline after the
   first visit; `page.js` registers it, then starts Python and Flutter side by side;
 - `manifest.json` (name, icons, black theme) and the icons, drawn at build time (icons.py);
-- `app.tar.gz`: `main.py` (the browser entry), `companion/`, `data/`, the Czech catalogue compiled to
+- `app.tar`: `main.py` (the browser entry), `companion/`, `data/`, the Czech catalogue compiled to
   `.mo`, and under `__pypackages__/` pure-Python copies of flet (without `testing`), msgpack (its
   pure-Python fallback), repath, six and tinydb. It holds no `requirements.txt` or
   `pyproject.toml`: Flet's worker would then ask micropip, which goes to the network. Every module
@@ -29,11 +29,15 @@ The folder:
   Python loads only bytecode of its own version; Pyodide's standard library is shipped compiled
   too, which halves Pyodide's own start. (Tracebacks in the browser then name files and lines but
   show no source.) Without node.js both are sources, which the browser compiles at every start.
+- the big files packed with Zstandard (PACKED: the WebAssembly programs, the standard library, the
+  app), as `<name>.zst` in place of `<name>`: a first visit downloads 8.5 MB instead of the 10.6 MB a
+  host's gzip makes of them. The service worker (sw.js) unpacks each as it streams in, hands it on and
+  keeps it unpacked; without one (a page that is not secure) the page and its Python worker unpack
+  what they fetch themselves (page.js, worker.js). The decoder is ours, in plain JavaScript (zstd.js).
 """
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import io
 import json
@@ -43,8 +47,11 @@ import subprocess
 import tarfile
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+
+import zstandard
 
 from .. import i18n, texts
 from ..flet_internals import FLET_VERSION
@@ -54,9 +61,10 @@ from .icons import icons
 
 PACKAGE = Path(__file__).resolve().parent
 COMPANION = PACKAGE.parent
-ARCHIVE = "app.tar.gz"
+ARCHIVE = "app.tar"
 ENTRY = "main.py"
 SERVICE_WORKER = "sw.js"
+DECODER = "zstd.js"  # Zstandard's decoder (PACKED below), written into sw.js; the page and its worker import it without one
 WORKER = "worker.js"
 #: What the Python worker's snapshot depends on besides the worker itself (worker.js): Pyodide, its
 #: standard library and the app.
@@ -67,13 +75,19 @@ MTIME = 1577836800  # every file in the archive is dated 2020-01-01: the same so
 BACKGROUND = "#000000"
 #: What the browser fetches only when the app asks for it, not at every start, so the service worker
 #: does not keep it beforehand (sw.js's ON_DEMAND): the web client's two builds (each browser loads
-#: one, below), the licence text, and the manifest's icons (the browser fetches the one it installs
-#: itself, not always through the service worker: kept beforehand too, it was downloaded twice).
-ON_DEMAND = ("main.dart.", "canvaskit/", "assets/NOTICES", "icons/")
+#: one, below), the licence text, the manifest's icons (the browser fetches the one it installs
+#: itself, not always through the service worker: kept beforehand too, it was downloaded twice),
+#: and the decoder, which the service worker imports itself and a page asks for only without one.
+ON_DEMAND = ("main.dart.", "canvaskit/", "assets/NOTICES", "icons/", DECODER)
 #: The web client's build Chromium loads (Flutter's loader picks it where WebAssembly GC and WebGL
 #: are there): Dart compiled to WebAssembly, drawn by the skwasm renderer. Firefox and Safari get
 #: Dart compiled to JavaScript, drawn by the full canvaskit renderer.
 WASM_BUILD = ("main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/skwasm.wasm")
+#: The files the folder holds packed with Zstandard, as `<name>.zst`: everything big that the browser
+#: fetches (not main.dart.js, which Flutter's loader loads with a <script>, where nothing could unpack it).
+PACKED = ("main.dart.wasm", "canvaskit/skwasm.wasm", "canvaskit/canvaskit.wasm", "pyodide/pyodide.asm.wasm",
+          "pyodide/python_stdlib.zip", ARCHIVE)
+PACKED_LEVEL = 19  # 22 packs the WebAssembly no smaller and takes longer
 LOADING = N_("Loading the app… {percent} %")
 PREPARING = N_("Preparing the rules… {percent} %")
 #: The start screen, shown from the page's first moment until the app's home screen is drawn:
@@ -140,7 +154,7 @@ class Built:
     folder: Path
     files: int
     size: int           # bytes, the whole folder
-    archive: int        # bytes, app.tar.gz
+    archive: int        # bytes, app.tar.zst
     version: str        # the service worker's cache version
     bytecode: bool      # the archive carries compiled modules (node.js was found)
     seconds: float
@@ -186,13 +200,15 @@ def build(out_dir: str | Path) -> Built:
         files = {name: data for name, data in files.items() if not name.endswith(".py")} | compiled
     (out / ARCHIVE).write_bytes(archive(files))
     _write_worker(out, web / "pyodide" / "pyodide-lock.json")
+    shutil.copyfile(PACKAGE / DECODER, out / DECODER)
+    packed = _pack(out)
     _write_page(out)
-    version = _write_service_worker(out)
+    version = _write_service_worker(out, packed)
     if final.exists():
         shutil.rmtree(final)
     out.rename(final)
     written = [p for p in final.rglob("*") if p.is_file()]
-    return Built(final, len(written), sum(p.stat().st_size for p in written), (final / ARCHIVE).stat().st_size,
+    return Built(final, len(written), sum(p.stat().st_size for p in written), (final / f"{ARCHIVE}.zst").stat().st_size,
                  version, bool(compiled), time.monotonic() - started)
 
 
@@ -251,14 +267,16 @@ def _patch_index(path: Path, pyodide_version: str) -> None:
 
 
 def _write_page(out: Path) -> None:
-    """page.js with the start screen's texts in both languages and the bytes a start downloads (the
-    files the app fetches at every start: all but the on-demand ones, Chromium's renderer among them)."""
+    """page.js with the start screen's texts in both languages, the bytes a start downloads (the
+    files the app fetches at every start: all but the on-demand ones, Chromium's renderer among them)
+    and the names of the packed files."""
     texts = {lang: {"name": translations.gettext("Table companion"), "loading": translations.gettext(LOADING),
                     "preparing": translations.gettext(PREPARING)}
              for lang in ("cs", "en") for translations in (i18n.translations(lang),)}
     start = sum(p.stat().st_size for p in out.rglob("*") if p.is_file() and _at_start(p.relative_to(out).as_posix()))
     script = (PACKAGE / "page.js").read_text(encoding="utf-8")
     script = script.replace('"%TEXTS%"', json.dumps(texts, ensure_ascii=False)).replace('"%START_BYTES%"', str(start))
+    script = script.replace('"%PACKED%"', json.dumps(PACKED))
     (out / "page.js").write_text(script, encoding="utf-8")
 
 
@@ -275,6 +293,7 @@ def _write_worker(out: Path, lock_file: Path) -> None:
 
 
 def _at_start(name: str) -> bool:
+    name = name.removesuffix(".zst")
     return name in WASM_BUILD or not name.startswith(ON_DEMAND)
 
 
@@ -438,10 +457,9 @@ def bytecode(files: dict[str, bytes], pyodide: Path, stdlib: Path) -> dict[str, 
 
 
 def archive(files: dict[str, bytes]) -> bytes:
-    """A .tar.gz of `files` with nothing that depends on when or where it was made."""
+    """A tar of `files` with nothing that depends on when or where it was made (packed by `_pack`)."""
     buffer = io.BytesIO()
-    with (gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as packed,
-          tarfile.open(fileobj=packed, mode="w", format=tarfile.USTAR_FORMAT) as tar):
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         for name in sorted(files):
             info = tarfile.TarInfo(name)
             info.size, info.mtime, info.mode = len(files[name]), MTIME, 0o644
@@ -451,21 +469,43 @@ def archive(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def _write_service_worker(out: Path) -> str:
+def _integrity(data: bytes) -> str:
+    """A digest as Subresource Integrity writes it."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
+def _pack(out: Path) -> dict[str, str]:
+    """Each of PACKED replaced by `<name>.zst` (Zstandard, with the unpacked size in its header);
+    each one's unpacked digest, which the service worker checks a copy kept by an older build against."""
+    def pack(name: str) -> str:
+        data = (out / name).read_bytes()
+        packer = zstandard.ZstdCompressor(level=PACKED_LEVEL, write_checksum=False, write_content_size=True)
+        (out / f"{name}.zst").write_bytes(packer.compress(data))
+        (out / name).unlink()
+        return _integrity(data)
+
+    with ThreadPoolExecutor() as pool:  # one file per thread: the same bytes as one after the other
+        return dict(zip(PACKED, pool.map(pack, PACKED)))
+
+
+def _write_service_worker(out: Path, packed: dict[str, str]) -> str:
     """sw.js with every file's digest (as Subresource Integrity writes it) and size, and a version
     that changes whenever any file does, this worker too (a new worker keeping its files under the
-    old one's name would download them all again)."""
+    old one's name would download them all again). A packed file is listed as the folder holds it
+    (`<name>.zst`: the digest and size of what the host sends); `packed` maps its own name to the
+    digest of the file unpacked."""
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
     digest = hashlib.sha256(script.encode())
     files = {}
     for name in names:
         data = (out / name).read_bytes()
-        sha = hashlib.sha256(data).digest()
-        digest.update(name.encode() + b"\0" + sha)
-        files[name] = ["sha256-" + base64.b64encode(sha).decode(), len(data)]
+        files[name] = [_integrity(data), len(data)]
+        digest.update(name.encode() + b"\0" + files[name][0].encode())
     version = digest.hexdigest()[:16]
     script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
     script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND)).replace("%WASM_BUILD%", json.dumps(WASM_BUILD))
+    script = script.replace("%PACKED%", json.dumps(packed, indent=0))
+    script = script.replace("%DECODER%", (PACKAGE / DECODER).read_text(encoding="utf-8"))
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")
     return version

@@ -17,7 +17,9 @@
 //   A module under FOLDER that imports one of them fails the build (but webbrowser, which Flet
 //   imports only to open a desktop browser).
 //   Docstrings are left out of the standard library's bytecode (as `python -OO` does; asserts too),
-//   and of the encodings only those the app and its packages name are kept (ENCODINGS).
+//   and of the encodings only those the app and its packages name are kept (ENCODINGS). Its entries
+//   are stored, not compressed: the build packs the whole zip with Zstandard (build.py), which finds
+//   what the modules have in common, and Python then imports them without inflating each one.
 // All bytecode is "unchecked hash": nothing depends on a file's time, and the same source gives the
 // same bytes. Its line table gives every instruction of a function the line the function starts at
 // (a fifth of the bytes once compressed): a traceback names each file, function and that line.
@@ -139,7 +141,7 @@ with zipfile.ZipFile("/pyodide/python_stdlib.zip") as stdlib:
             for info in by_top[top]:
                 if info.filename.endswith(".py"):
                     wanted |= imported(stdlib.read(info), top)
-    with zipfile.ZipFile(stdlib_out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as compiled:
+    with zipfile.ZipFile(stdlib_out, "w", zipfile.ZIP_STORED) as compiled:
         for info in stdlib.infolist():
             if info.filename.split("/")[0].removesuffix(".py") not in seen:
                 continue
@@ -151,7 +153,7 @@ with zipfile.ZipFile("/pyodide/python_stdlib.zip") as stdlib:
                 code = compile(data, where, "exec", dont_inherit=True, optimize=2)
                 data = pyc(data, code)
                 info = zipfile.ZipInfo(info.filename[:-3] + ".pyc", info.date_time)
-                info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             compiled.writestr(info, data)
 `);
 } catch (error) {

@@ -6,9 +6,13 @@
 
 const COMPANION_TEXTS = "%TEXTS%";
 const COMPANION_START_BYTES = "%START_BYTES%";
+// The big files, which the folder holds packed (build.py): the service worker unpacks them on their
+// way (sw.js). Without one (a page that is not secure: plain http on the local network) the page and
+// its Python worker unpack what they fetch themselves.
+const COMPANION_PACKED = "%PACKED%";
 
 const companion = {
-  python: null, got: new Set(), bytes: 0, flutter: false, marks: [],
+  python: null, got: new Set(), bytes: 0, flutter: false, marks: [], unpack: null,
   lang: (() => {
     const chosen = localStorage.getItem("companion-lang");  // the UI's language, told by Python
     if (chosen in COMPANION_TEXTS) {
@@ -104,7 +108,7 @@ function companionPython() {
   const worker = new Worker("worker.js", { type: "module" });
   const python = { worker, inbox: [] };
   worker.onmessage = (event) => companionFromPython(event) || python.inbox.push(event);
-  worker.postMessage({ documentUrl: document.URL, archive: flet.appPackageUrl });
+  worker.postMessage({ documentUrl: document.URL, archive: flet.appPackageUrl, unpack: companion.unpack });
   return python;
 }
 
@@ -123,8 +127,8 @@ const COMPANION_COMPILER = `onmessage = ({ data: [url, options] }) => WebAssembl
   .then((module) => postMessage([url, module]), (error) => postMessage([url, null, String(error)]));`;
 
 globalThis.companionClient = function (build) {
-  if (build.compileTarget !== "dart2wasm" || typeof Worker === "undefined") {
-    return;
+  if (build.compileTarget !== "dart2wasm" || typeof Worker === "undefined" || companion.unpack) {
+    return;  // (the page unpacks what it fetches itself: it compiles them too)
   }
   const compiler = new Worker(URL.createObjectURL(new Blob([COMPANION_COMPILER], { type: "text/javascript" })));
   const compiled = companion.compiled = new Map();  // emptied as Flutter takes each program
@@ -199,7 +203,7 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
 };
 
 companionMark("page");
-companionServiceWorker().then((first) => {
+companionServiceWorker().then(async (first) => {
   companionMark("service worker");
   if (first && !self.crossOriginIsolated && !sessionStorage.getItem("companion-isolated")) {
     // A first visit: the page came from the host, which cannot isolate it; the service worker,
@@ -207,6 +211,11 @@ companionServiceWorker().then((first) => {
     sessionStorage.setItem("companion-isolated", "1");
     location.reload();
     return;
+  }
+  if (!navigator.serviceWorker?.controller) {
+    await import("./zstd.js");
+    companion.unpack = COMPANION_PACKED;
+    self.fetch = companionZstd.fetching(self.fetch.bind(self), COMPANION_PACKED, document.baseURI);
   }
   companion.python = companionPython();
   const flutter = document.createElement("script");

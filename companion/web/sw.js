@@ -13,7 +13,16 @@
 "use strict";
 
 const VERSION = "%VERSION%";
-const FILES = %FILES%;
+const FILES = %FILES%;  // each file of the folder: its digest and size
+// The big files, which the folder holds packed (as <name>.zst: what the host sends), each with its
+// digest unpacked: this worker unpacks them as they stream in (zstd.js), hands them on and keeps
+// them unpacked. The app asks for them by their own names.
+const PACKED = %PACKED%;
+// The decoder (zstd.js), written in here by the build: an imported script would be fetched again
+// at every check for a new build, as this one is.
+%DECODER%
+const NAMES = new Set(Object.keys(FILES).map((file) => file.endsWith(".zst") && file.slice(0, -4) in PACKED ? file.slice(0, -4) : file));
+const inFolder = (name) => name in PACKED ? `${name}.zst` : name;
 // Kept only when the app asks for them: the renderer (two builds, one per kind of browser), the
 // licence text, which the app never shows, and the manifest's icons (the browser's to fetch).
 const ON_DEMAND = %ON_DEMAND%;
@@ -35,7 +44,7 @@ const KEEPING = new Map();
 // Tell the start screen a file is here (its progress line counts the bytes).
 async function got(name) {
   for (const client of await self.clients.matchAll({ type: "window" })) {
-    client.postMessage({ got: name, size: FILES[name][1] });
+    client.postMessage({ got: name, size: FILES[inFolder(name)][1] });
   }
 }
 
@@ -65,23 +74,27 @@ async function earlier(name, urls) {
   return null;
 }
 
+// `name` from the host; a packed one as <name>.zst, unpacked as it streams in.
+async function fromHost(name, options) {
+  return name in PACKED ? companionZstd.unpacked(await fetch(`${name}.zst`, options), name) : fetch(name, options);
+}
+
 // `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
 // (what the page fetched before this worker ran) or from an older build's cache when the bytes
 // are the same; only then from the host.
 async function keep(cache, name, urls, older) {
-  const integrity = FILES[name][0];
-  const cached = await earlier(name, urls);
+  const cached = name in PACKED ? null : await earlier(name, urls);
   if (cached) {
     return cache.put(name, cached);
   }
   for (const old of older) {
     const hit = await old.match(name);
-    if (hit && await digest(hit.clone()) === integrity) {
+    if (hit && await digest(hit.clone()) === (PACKED[name] || FILES[name][0])) {
       return cache.put(name, hit);
     }
   }
   // "no-cache": revalidated with the host, so a file of an older build is never taken for this one.
-  return cache.put(name, await fetch(name, { cache: "no-cache", integrity }));
+  return cache.put(name, await fromHost(name, { cache: "no-cache", integrity: FILES[inFolder(name)][0] }));
 }
 
 self.addEventListener("install", (event) => {
@@ -102,7 +115,7 @@ self.addEventListener("install", (event) => {
         older.push(old);
         for (const request of await old.keys()) {
           const name = fileName(request.url);
-          if (name in FILES) {
+          if (NAMES.has(name)) {
             wanted.add(name);
           }
         }
@@ -111,9 +124,9 @@ self.addEventListener("install", (event) => {
     // Every file the app needs at its start, also one the old build did not have: the first start
     // of this build may be offline. A build from before the WebAssembly client kept the JavaScript
     // one; this browser may now load the WebAssembly build, so it is kept too (the one time).
-    Object.keys(FILES).filter(atStart).forEach((name) => wanted.add(name));
+    [...NAMES].filter(atStart).forEach((name) => wanted.add(name));
     if (wanted.has("main.dart.js") && !WASM_BUILD.some((name) => wanted.has(name))) {
-      WASM_BUILD.filter((name) => name in FILES).forEach((name) => wanted.add(name));
+      WASM_BUILD.filter((name) => NAMES.has(name)).forEach((name) => wanted.add(name));
     }
     for (const name of wanted) {
       await keep(cache, name, [], older);
@@ -140,7 +153,7 @@ self.addEventListener("message", (event) => {
   }
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    for (const name of Object.keys(FILES)) {
+    for (const name of NAMES) {
       if (atStart(name) && !(await cache.match(name))) {
         await keep(cache, name, name === "index.html" ? [SCOPE.href, name] : [name], []);
       }
@@ -169,7 +182,7 @@ self.addEventListener("fetch", (event) => {
     }
     const kept = request.mode === "navigate" ? "index.html" : name;
     let hit = await cache.match(kept);
-    if (!hit && kept in FILES) {
+    if (!hit && NAMES.has(kept) && !(kept in PACKED)) {
       // What the page fetched before this worker ran: a first visit's page loads itself again once
       // this worker controls it (page.js), and asks for those files again.
       hit = await earlier(kept, kept === "index.html" ? [request.url, SCOPE.href] : [request.url]);
@@ -178,14 +191,15 @@ self.addEventListener("fetch", (event) => {
       }
     }
     if (hit) {
-      if (name in FILES) {
+      if (NAMES.has(name)) {
         event.waitUntil(got(name));
       }
       return ISOLATE.has(kept) ? isolated(hit) : hit;
     }
     // "no-cache": never a file of an older build that the HTTP cache kept.
-    const response = request.mode === "navigate" ? fetch(request) : fetch(request, { cache: "no-cache" });
-    if (name in FILES && request.mode !== "navigate") {
+    const response = request.mode === "navigate" ? fetch(request)
+      : name in PACKED ? fromHost(name, { cache: "no-cache" }) : fetch(request, { cache: "no-cache" });
+    if (NAMES.has(name) && request.mode !== "navigate") {
       // Marked as being kept from the moment it is asked for; the copy is taken before the page reads it.
       const keeping = response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => got(name)));
       KEEPING.set(name, keeping);

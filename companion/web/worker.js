@@ -70,28 +70,16 @@ async function writeSnapshot(key, snapshot) {
   });
 }
 
-// The archive (a gzipped tar of the USTAR kind) as a tar's bytes. A host that sends it with
-// "Content-Encoding: gzip" has the browser unpack it on the way: then it is the tar already. A
-// browser without DecompressionStream (Safari before 16.4) gets the gzipped bytes (unpack below).
+// The archive (a tar of the USTAR kind; the service worker, or this worker, unpacked it from its .zst).
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b || typeof DecompressionStream === "undefined") {
-    return bytes;
-  }
-  const tar = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(tar).arrayBuffer());
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 function unpack(pyodide, tar, root) {
-  if (tar[0] === 0x1f && tar[1] === 0x8b) {  // still gzipped: Python unpacks it
-    pyodide.FS.writeFile("/tmp/app.tar.gz", tar);
-    pyodide.runPython(`import tarfile\nwith tarfile.open("/tmp/app.tar.gz") as t: t.extractall("${root}", filter="data")`);
-    return;
-  }
   const FS = pyodide.FS;
   const decoder = new TextDecoder();
   const text = (at, length) => decoder.decode(tar.subarray(at, at + length)).replace(/\0[^]*$/, "");
@@ -145,6 +133,10 @@ async function python(files, key) {
 
 async function start(settings) {
   mark("worker");
+  if (settings.unpack) {  // no service worker unpacks the big files on their way (page.js): this worker does
+    await import("./zstd.js");
+    self.fetch = companionZstd.fetching(self.fetch.bind(self), settings.unpack, new URL(".", self.location).href);
+  }
   const files = download(settings.archive);
   files.catch(() => null);  // awaited below
   const key = `${KEY} ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;

@@ -4,9 +4,10 @@
 //
 // It works as a classic script (importScripts, <script>), as a module (import "./zstd.js") and in
 // node: it only sets
-//   globalThis.companionZstd = { decompress, stream }
+//   globalThis.companionZstd = { decompress, stream, unpacked, fetching }
 //   decompress(bytes: Uint8Array) -> Uint8Array   all frames, one after the other
 //   stream() -> TransformStream<Uint8Array, Uint8Array>   each block's output as soon as it is whole
+//   unpacked(response, name), fetching(fetch, names, base): the app's packed files (at the end)
 //
 // What of RFC 8878 it implements:
 //   3.1.1    Zstandard frames: magic number, frame header (3.1.1.1: descriptor, window descriptor,
@@ -921,7 +922,9 @@
     return new TransformStream({
       transform(chunk, controller) {
         d.push(chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk));
-        d.run((part) => controller.enqueue(part));
+        // A copy of each block's output, not a view of the frame's buffer: a response's clone (a
+        // service worker keeping what it hands on) copies each chunk with its whole buffer.
+        d.run((part) => controller.enqueue(part.slice()));
       },
       flush() {
         d.finish();
@@ -929,5 +932,29 @@
     });
   }
 
-  globalThis.companionZstd = { decompress, stream };
+  // ---- the app's packed files -----------------------------------------------------------------------
+  // The folder holds its big files packed (build.py: <name>.zst). The service worker unpacks them on
+  // their way to the page (sw.js); without one, the page and its Python worker do (page.js, worker.js).
+
+  const TYPES = { wasm: "application/wasm", zip: "application/zip", tar: "application/x-tar" };
+
+  // The host's response for <name>.zst as the response for `name`: unpacked as it streams in.
+  function unpacked(response, name) {
+    if (!response.ok) return response;
+    const type = TYPES[name.slice(name.lastIndexOf(".") + 1)] || "application/octet-stream";
+    return new Response(response.body.pipeThrough(stream()), { headers: { "Content-Type": type } });
+  }
+
+  // `fetch`, but each of `names` (relative to `base`) is asked for packed and handed on unpacked.
+  function fetching(fetch, names, base) {
+    return async (input, options) => {
+      const url = new URL(input instanceof Request ? input.url : input, base).href;
+      const name = url.startsWith(base) ? url.slice(base.length) : null;
+      if (!names.includes(name)) return fetch(input, options);
+      const { integrity, ...rest } = options || {};  // (a digest of the file unpacked)
+      return unpacked(await fetch(`${url}.zst`, rest), name);
+    };
+  }
+
+  globalThis.companionZstd = { decompress, stream, unpacked, fetching };
 })();

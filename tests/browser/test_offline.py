@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from companion.i18n import translations
 from companion.web.browser import ELSEWHERE
-from companion.web.build import build
+from companion.web.build import PACKED, build
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, App, edge_to_edge, free_port
 from tests.browser.test_flanders_flow import new_three_player_game
 from tests.browser.test_history_flow import pick
@@ -230,7 +230,7 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     progress(app, items, 0)
 
     # the static server stopped: the app starts from its service worker and records a tap
-    assert {"index.html", "worker.js", "app.tar.gz", "main.dart.wasm", "pyodide/pyodide.asm.wasm",
+    assert {"index.html", "worker.js", "app.tar", "main.dart.wasm", "pyodide/pyodide.asm.wasm",
             "pyodide/python_stdlib.zip"} <= set(cached_files(app.page))
     static.stop()
     reopen(app, app.page.reload)
@@ -281,7 +281,8 @@ def test_a_first_visit_downloads_each_file_once_and_keeps_only_what_the_app_uses
         context.close()
     finally:
         server.stop()
-    fetched = Counter("index.html" if path == "" else path for path, _status, _sent in requests)
+    # (a packed file is fetched as <name>.zst, and kept unpacked under its own name)
+    fetched = Counter("index.html" if path == "" else path.removesuffix(".zst") for path, _status, _sent in requests)
     # Every file once: the service worker kept what passed through it, and took what the page had
     # fetched before it ran from the HTTP cache. (sw.js: the browser checks it for a new build.)
     assert {path: n for path, n in fetched.items() if n > 1 and path != "sw.js"} == {}
@@ -293,7 +294,24 @@ def test_a_first_visit_downloads_each_file_once_and_keeps_only_what_the_app_uses
     assert {"main.dart.wasm", "canvaskit/skwasm.wasm"} <= set(cached)
     assert not {"main.dart.js", "canvaskit/canvaskit.wasm", "canvaskit/canvaskit.js", "assets/NOTICES"} & set(fetched)
     assert "index.html" in cached and "pyodide/pyodide.asm.wasm" in cached
-    assert sum(sent for _path, _status, sent in requests) < 20_000_000
+    assert sum(sent for _path, _status, sent in requests) < 10_000_000  # issue 37: 8.5 MB
+
+
+def test_without_a_service_worker_the_page_and_its_python_unpack_the_big_files(browser_type, static, tmp_path):
+    """A page that is not secure (plain http on the local network) gets no service worker, which
+    would unpack the files the folder holds packed: the page and its Python worker do it themselves."""
+    context = launch(browser_type, tmp_path / "profile", static, service_workers="block")
+    app = App(context.pages[0], "en")
+    reopen(app, lambda: app.page.goto(static.url))
+    assert app.page.evaluate("[navigator.serviceWorker.controller, companion.unpack]") == [None, list(PACKED)]
+    new_three_player_game(app)
+    items = app.page.locator('[flt-semantics-identifier^="tick-"]').count()
+    app.tap("tick-board")
+    progress(app, items, 1)
+    fetched = {path for path, _status, _sent in static.requests()}
+    assert {"zstd.js", "main.dart.wasm.zst", "canvaskit/skwasm.wasm.zst", "pyodide/pyodide.asm.wasm.zst",
+            "pyodide/python_stdlib.zip.zst", "app.tar.zst"} <= fetched
+    context.close()
 
 
 def test_a_czech_arrow_and_an_emoji_in_a_name_draw_without_a_failed_request(browser_type, site, tmp_path):
@@ -365,8 +383,8 @@ def test_a_phone_with_build_a_switches_to_build_b_and_keeps_its_game(browser_typ
         fetched = [path for path, _status, _sent in server.requests()[before:]]
         # B took what did not change from A's cache: Pyodide's files and the JavaScript client are not
         # downloaded again; the WebAssembly client, which A had not kept, is downloaded now, online
-        assert "app.tar.gz" in fetched and "main.dart.wasm" in fetched
-        assert not {"main.dart.js", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"} & set(fetched)
+        assert "app.tar.zst" in fetched and "main.dart.wasm.zst" in fetched
+        assert not {"main.dart.js", "pyodide/pyodide.asm.wasm.zst", "pyodide/python_stdlib.zip.zst"} & set(fetched)
 
         # every tab of A closed, the network gone, the app opened from its icon: it is build B, with the game
         page = context.new_page()  # (a blank page keeps the browser open)
