@@ -497,10 +497,10 @@ def _write_service_worker(out: Path, packed: dict[str, str]) -> str:
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     script = (PACKAGE / SERVICE_WORKER).read_text(encoding="utf-8")
     digest = hashlib.sha256(script.encode())
-    files = {}
+    files: dict[str, tuple[str, int]] = {}
     for name in names:
         data = (out / name).read_bytes()
-        files[name] = [_integrity(data), len(data)]
+        files[name] = (_integrity(data), len(data))
         digest.update(name.encode() + b"\0" + files[name][0].encode())
     version = digest.hexdigest()[:16]
     script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
