@@ -118,7 +118,9 @@ function companionPython() {
 // (about 0.6 s of it in a traced reload); in a worker V8 also keeps their compiled code for the next
 // start, which it does not for the page's. Flutter's loader says which build it chose (build.py adds
 // the call); when it is the WebAssembly one, the page's WebAssembly.compileStreaming answers those two
-// programs with the worker's modules (and compiles on the page itself if the worker failed).
+// programs with the worker's modules (and compiles on the page itself if the worker failed). The
+// page's own fetch of them gets a stand-in with no body: the worker's is the one download, and it
+// compiles them as they stream in.
 const COMPANION_PROGRAMS = {
   "main.dart.wasm": { builtins: ["js-string"], importedStringConstants: "" },  // main.dart.mjs's options
   "canvaskit/skwasm.wasm": undefined,
@@ -143,19 +145,32 @@ globalThis.companionClient = function (build) {
     compiler.postMessage([url, options]);
   }
   companion.compiler = compiler;  // kept while the page lives: V8 keeps the compiled code from there
+  const fetchOnPage = self.fetch;
+  const standIns = new WeakMap();  // stand-in response -> the program's URL
+  self.fetch = function (input, init) {
+    const url = new URL(input instanceof Request ? input.url : input, document.baseURI).href;
+    if (!compiled.has(url)) {
+      return fetchOnPage.call(self, input, init);
+    }
+    const standIn = new Response(null);
+    standIns.set(standIn, url);
+    return Promise.resolve(standIn);
+  };
   const onPage = WebAssembly.compileStreaming;
   WebAssembly.compileStreaming = async function (source, options) {
-    const response = await source;
-    const program = compiled.get(response.url);
+    let response = await source;
+    const url = standIns.get(response) ?? response.url;
+    const program = compiled.get(url);
     if (program && program.options === JSON.stringify(options ?? null)) {
-      compiled.delete(response.url);
+      compiled.delete(url);
       try {
-        const module = await program.module;
-        response.body?.cancel();
-        return module;
+        return await program.module;
       } catch (error) {
-        console.warn(`companion: ${response.url} not compiled in a worker (${error}); compiled on the page`);
+        console.warn(`companion: ${url} not compiled in a worker (${error}); compiled on the page`);
       }
+    }
+    if (standIns.has(response)) {
+      response = await fetchOnPage.call(self, url);
     }
     return onPage.call(WebAssembly, response, options);
   };

@@ -37,8 +37,8 @@ const CACHE = `companion-${VERSION}`;
 const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
 const ISOLATE = new Set(["index.html", "worker.js"]);
 const SCOPE = new URL(self.registration.scope);
-// The files being downloaded and kept right now: a second request for one of them waits for it
-// instead of downloading it again.
+// For each file asked for right now, the last request's turn (the fetch handler): a second request
+// for a file being downloaded and kept waits for it instead of downloading it again.
 const KEEPING = new Map();
 
 // Tell the start screen a file is here (its progress line counts the bytes).
@@ -168,43 +168,58 @@ function isolated(response) {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+// The file `name` for `request`: from the cache, or downloaded and kept as the page reads it. The
+// answer, and what keeping it waits for (null when nothing is downloaded).
+async function answer(event, request, name) {
+  const cache = await caches.open(CACHE);
+  // Every page of the app is index.html: the route is in the hash, which no request carries.
+  const kept = request.mode === "navigate" ? "index.html" : name;
+  let hit = await cache.match(kept);
+  if (!hit && NAMES.has(kept) && !(kept in PACKED)) {
+    // What the page fetched before this worker ran: a first visit's page loads itself again once
+    // this worker controls it (page.js), and asks for those files again.
+    hit = await earlier(kept, kept === "index.html" ? [request.url, SCOPE.href] : [request.url]);
+    if (hit) {
+      await cache.put(kept, hit.clone());
+    }
+  }
+  if (hit) {
+    if (NAMES.has(name)) {
+      event.waitUntil(got(name));
+    }
+    return [ISOLATE.has(kept) ? isolated(hit) : hit, null];
+  }
+  // "no-cache": never a file of an older build that the HTTP cache kept.
+  const response = request.mode === "navigate" ? fetch(request)
+    : name in PACKED ? fromHost(name, { cache: "no-cache" }) : fetch(request, { cache: "no-cache" });
+  // The copy is taken before the page reads it.
+  const keeping = NAMES.has(name) && request.mode !== "navigate"
+    ? response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => got(name))) : null;
+  return [ISOLATE.has(kept) ? response.then((fetched) => fetched.ok ? isolated(fetched) : fetched) : response, keeping];
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const name = request.method === "GET" ? fileName(request.url) : null;
   if (name === null || new URL(request.url).origin !== self.location.origin) {
     return;
   }
-  event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    // Every page of the app is index.html: the route is in the hash, which no request carries.
-    if (KEEPING.has(name)) {
-      await KEEPING.get(name).catch(() => null);
+  // Requests for one file take turns, from the moment each is made: a second one (the web client's
+  // program is asked for by the page and by the worker that compiles it) waits until the first is
+  // answered and kept, and is answered from the cache.
+  const before = KEEPING.get(name);
+  let release;
+  const turn = new Promise((resolve) => { release = resolve; });
+  KEEPING.set(name, turn);
+  const answered = (async () => {
+    await before;
+    return answer(event, request, name);
+  })();
+  event.respondWith(answered.then(([response]) => response));
+  event.waitUntil(answered.then(([, keeping]) => keeping).catch(() => null).finally(() => {
+    release();
+    if (KEEPING.get(name) === turn) {
+      KEEPING.delete(name);
     }
-    const kept = request.mode === "navigate" ? "index.html" : name;
-    let hit = await cache.match(kept);
-    if (!hit && NAMES.has(kept) && !(kept in PACKED)) {
-      // What the page fetched before this worker ran: a first visit's page loads itself again once
-      // this worker controls it (page.js), and asks for those files again.
-      hit = await earlier(kept, kept === "index.html" ? [request.url, SCOPE.href] : [request.url]);
-      if (hit) {
-        await cache.put(kept, hit.clone());
-      }
-    }
-    if (hit) {
-      if (NAMES.has(name)) {
-        event.waitUntil(got(name));
-      }
-      return ISOLATE.has(kept) ? isolated(hit) : hit;
-    }
-    // "no-cache": never a file of an older build that the HTTP cache kept.
-    const response = request.mode === "navigate" ? fetch(request)
-      : name in PACKED ? fromHost(name, { cache: "no-cache" }) : fetch(request, { cache: "no-cache" });
-    if (NAMES.has(name) && request.mode !== "navigate") {
-      // Marked as being kept from the moment it is asked for; the copy is taken before the page reads it.
-      const keeping = response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => got(name)));
-      KEEPING.set(name, keeping);
-      event.waitUntil(keeping.catch(() => null).finally(() => KEEPING.delete(name)));
-    }
-    return ISOLATE.has(kept) ? response.then((fetched) => fetched.ok ? isolated(fetched) : fetched) : response;
-  })());
+  }));
 });

@@ -193,6 +193,9 @@ def test_the_phone_alone(browser_type, static, tmp_path, lang):
     assert python_start(app.page) == "python restored"
     # the web client's two WebAssembly programs were compiled in a worker, not on the page
     assert app.page.evaluate("companion.compiled && [...companion.compiled.keys()]") == []
+    # and downloaded there only: the page's own fetch of them got a stand-in
+    assert app.page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)"
+                             ".filter((name) => name.endsWith('.wasm'))") == []
 
     # a second tab is told the app is open in the first; once that is closed, it takes over
     second = context.new_page()
