@@ -38,8 +38,8 @@ const ISOLATED = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Em
 const ISOLATE = new Set(["index.html", "worker.js"]);
 const SCOPE = new URL(self.registration.scope);
 // For each file asked for right now, the last request's turn (the fetch handler): a second request
-// for a file being downloaded and kept waits for it instead of downloading it again.
-const KEEPING = new Map();
+// for a file being downloaded and kept waits for its turn instead of downloading it again.
+const TURNS = new Map();
 
 // Tell the start screen a file is here (its progress line counts the bytes).
 async function got(name) {
@@ -207,10 +207,10 @@ self.addEventListener("fetch", (event) => {
   // Requests for one file take turns, from the moment each is made: a second one (the web client's
   // program is asked for by the page and by the worker that compiles it) waits until the first is
   // answered and kept, and is answered from the cache.
-  const before = KEEPING.get(name);
+  const before = TURNS.get(name);
   let release;
   const turn = new Promise((resolve) => { release = resolve; });
-  KEEPING.set(name, turn);
+  TURNS.set(name, turn);
   const answered = (async () => {
     await before;
     return answer(event, request, name);
@@ -218,8 +218,8 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(answered.then(([response]) => response));
   event.waitUntil(answered.then(([, keeping]) => keeping).catch(() => null).finally(() => {
     release();
-    if (KEEPING.get(name) === turn) {
-      KEEPING.delete(name);
+    if (TURNS.get(name) === turn) {
+      TURNS.delete(name);
     }
   }));
 });
