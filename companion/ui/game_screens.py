@@ -48,8 +48,8 @@ class GameScreens(Frame):
         controls += [self.problem(), *self.footer()]
         start = self.ui.start_label
         label = start(self) if start else _("Start round 1")
-        if done < len(items):
-            label = _("{start} (setup not complete)").format(start=label)
+        if done < len(items):  # how far the setup is, short enough for half the bar at 360 px in Czech too
+            label = _("{start} ({done}/{total} set up)").format(start=label, done=done, total=len(items))
         return Screen(controls, bar_button(label, lambda e: vm.dispatch("begin"), "begin", icon=ft.Icons.PLAY_ARROW))
 
     # -- rules browser ------------------------------------------------------------------------------

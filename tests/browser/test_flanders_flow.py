@@ -130,6 +130,9 @@ def test_a_whole_three_player_game(app, server, lang):
     app.tap("tick-empty_city")
     expect(app.id("setup-progress")).to_have_text(app.n("{done} of {n} item ticked", "{done} of {n} items ticked",
                                                         items, done=2))
+    # the start button says how far the setup is, in few enough words for half the bar at 360 px
+    expect(app.id("begin")).to_contain_text(app.t("{start} ({done}/{total} set up)", start=app.t("Start round 1"),
+                                                  done=2, total=items))
     app.frame_holds("begin")
     app.tap("begin")
     app.says("where", app.t("Round {round} · step {n} of {all}: {step}", round=1, n=1, all=6, step="")[:8])
