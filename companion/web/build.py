@@ -505,7 +505,7 @@ def _write_service_worker(out: Path, packed: dict[str, str]) -> str:
     version = digest.hexdigest()[:16]
     script = script.replace('"%VERSION%"', json.dumps(version)).replace("%FILES%", json.dumps(files, indent=0))
     script = script.replace("%ON_DEMAND%", json.dumps(ON_DEMAND)).replace("%WASM_BUILD%", json.dumps(WASM_BUILD))
-    script = script.replace("%PACKED%", json.dumps(packed, indent=0))
+    script = script.replace("%PACKED%", json.dumps(packed, indent=0)).replace("%AHEAD%", json.dumps(PYTHON))
     script = script.replace("%DECODER%", (PACKAGE / DECODER).read_text(encoding="utf-8"))
     (out / SERVICE_WORKER).write_text(script, encoding="utf-8")
     return version

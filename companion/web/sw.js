@@ -40,6 +40,12 @@ const SCOPE = new URL(self.registration.scope);
 // For each file asked for right now, the last request's turn (the fetch handler): a second request
 // for a file being downloaded and kept waits for its turn instead of downloading it again.
 const TURNS = new Map();
+// A first visit asks the host for Python's files (every browser needs them) the moment this worker is
+// installed, a second before the Python worker would: the page first loads itself again to be
+// isolated, then starts that worker, which loads Pyodide's loader. Each is kept as it streams in and
+// handed to the request that comes for it.
+const AHEAD = %AHEAD%;
+const fetchedAhead = new Map();  // name -> [the response for the page, what keeping it waits for]
 
 // Tell the start screen a file is here (its progress line counts the bytes).
 async function got(name) {
@@ -101,6 +107,13 @@ self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     if (!self.registration.active) {
       // A first visit: the page is waiting for this worker, and no other build is running.
+      const cache = await caches.open(CACHE);
+      for (const name of AHEAD) {
+        const response = fromHost(name, { cache: "no-cache" });
+        const keeping = response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()));
+        keeping.catch(() => null);  // the request for it tries again (answer)
+        fetchedAhead.set(name, [response, keeping]);
+      }
       await self.skipWaiting();
       return;
     }
@@ -174,6 +187,12 @@ async function answer(event, request, name) {
   const cache = await caches.open(CACHE);
   // Every page of the app is index.html: the route is in the hash, which no request carries.
   const kept = request.mode === "navigate" ? "index.html" : name;
+  const ahead = fetchedAhead.get(name);
+  fetchedAhead.delete(name);
+  const early = ahead && await ahead[0].catch(() => null);
+  if (early && early.ok) {
+    return [early, ahead[1].then(() => got(name))];
+  }
   let hit = await cache.match(kept);
   if (!hit && NAMES.has(kept) && !(kept in PACKED)) {
     // What the page fetched before this worker ran: a first visit's page loads itself again once
