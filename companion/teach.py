@@ -58,9 +58,6 @@ def teaches(game_id: str) -> bool:
     return f"{game_id}.teach.card.win.title" in _texts(game_id)
 
 
-#: The games that teach, by the registry's order of folders.
-GAMES = tuple(game_id for game_id in games.GAME_IDS if teaches(game_id))
-
 
 @cache
 def _part(game_id: str) -> ModuleType | None:
