@@ -58,7 +58,6 @@ def teaches(game_id: str) -> bool:
     return f"{game_id}.teach.card.win.title" in _texts(game_id)
 
 
-
 @cache
 def _part(game_id: str) -> ModuleType | None:
     """The game's own teaching, `companion/games/<id>/teach.py` (None: it has none)."""

@@ -1,8 +1,7 @@
 """A static host for the phone-alone build, as common hosts serve a folder: files as they are, text
 compressed with gzip when the browser accepts it (as GitHub Pages, Netlify or nginx with
-`gzip on` do), and two lines per request in a log (`ASK <path>` when it comes in, `GET <path>
-<status> <bytes sent>` when it is answered), so a test can count what the browser fetched and in
-which order it asked.
+`gzip on` do), and one line per request in a log (`GET <path> <status> <bytes sent>`), so a test
+can count what the browser fetched.
 
     python tests/static_host.py FOLDER PORT [LOG] [--plain] [--phone]
 
@@ -83,9 +82,6 @@ class Handler(SimpleHTTPRequestHandler):
 
     def do_GET(self):
         self.sent, self.code = 0, 0
-        if self.log_file is not None:
-            with self.lock, open(self.log_file, "a", encoding="utf-8") as log:
-                log.write(f"ASK {self.path.split('?')[0]}\n")
         if self.link is not None:
             time.sleep(Link.LATENCY)
         super().do_GET()

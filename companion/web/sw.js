@@ -85,6 +85,12 @@ async function fromHost(name, options) {
   return name in PACKED ? companionZstd.unpacked(await fetch(`${name}.zst`, options), name) : fetch(name, options);
 }
 
+// Keep `name` in `cache` from `response` (the host's answer, to come) as the page reads it: the copy is
+// taken before the page reads it. True once kept; false when the host said no.
+function keepAsItStreams(cache, name, response) {
+  return response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => true));
+}
+
 // `name` into `cache` without downloading it again if the browser has it: from the HTTP cache
 // (what the page fetched before this worker ran) or from an older build's cache when the bytes
 // are the same; only then from the host.
@@ -110,7 +116,7 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(CACHE);
       for (const name of AHEAD) {
         const response = fromHost(name, { cache: "no-cache" });
-        const keeping = response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()));
+        const keeping = keepAsItStreams(cache, name, response);
         keeping.catch(() => null);  // the request for it tries again (answer)
         fetchedAhead.set(name, [response, keeping]);
       }
@@ -211,9 +217,8 @@ async function answer(event, request, name) {
   // "no-cache": never a file of an older build that the HTTP cache kept.
   const response = request.mode === "navigate" ? fetch(request)
     : name in PACKED ? fromHost(name, { cache: "no-cache" }) : fetch(request, { cache: "no-cache" });
-  // The copy is taken before the page reads it.
   const keeping = NAMES.has(name) && request.mode !== "navigate"
-    ? response.then((fetched) => fetched.ok && cache.put(name, fetched.clone()).then(() => got(name))) : null;
+    ? keepAsItStreams(cache, name, response).then((kept) => kept && got(name)) : null;
   return [ISOLATE.has(kept) ? response.then((fetched) => fetched.ok ? isolated(fetched) : fetched) : response, keeping];
 }
 
