@@ -27,7 +27,7 @@ import flet as ft
 import pytest
 import zstandard
 
-from companion import exchange, i18n
+from companion import exchange, i18n, texts
 from companion.storage import journal
 from companion.store import Store
 from companion.ui.viewmodel import ViewModel
@@ -96,9 +96,10 @@ def test_the_archive_holds_no_dependency_file_and_no_babel(builds):
     names = {n.removesuffix("c") for n in _members(builds[0])}  # a module is its .py or its .pyc
     assert not {n for n in names if n.rsplit("/", 1)[-1] in ("requirements.txt", "pyproject.toml", "setup.py")}
     assert {"main.py", "companion/web/browser.py", "locales/cs/LC_MESSAGES/companion.mo",
-            "data/flanders_1302.toml", "__pypackages__/tinydb/__init__.py", "__pypackages__/msgpack/fallback.py",
+            "data/flanders_1302.toml", "data/texts.json", "__pypackages__/tinydb/__init__.py", "__pypackages__/msgpack/fallback.py",
             "__pypackages__/repath.py", "__pypackages__/six.py", "__pypackages__/flet/controls/material/icons.json"
             } <= names
+    assert _members(builds[0])["data/texts.json"] == texts.compiled()  # read by the first start (store.py)
     assert not [n for n in names if n.startswith(("__pypackages__/babel", "__pypackages__/flet/testing/"))
                 or n.endswith((".so", ".po")) or n == "companion/server.py"]
 

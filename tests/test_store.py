@@ -79,6 +79,28 @@ def test_rule_texts_are_seeded_from_data(store):
     assert store.sections["flanders_1302"]
 
 
+def test_the_web_builds_compiled_texts_seed_the_same_table_and_a_bad_copy_is_not_used(tmp_path, monkeypatch):
+    """The web build's texts.json (read instead of every data file's TOML) gives the texts the files
+    give; one of other files, damaged or wrongly typed is passed over for the files themselves."""
+    from companion import texts
+    compiled = tmp_path / "texts.json"
+    monkeypatch.setattr(texts, "COMPILED", compiled)
+    stamp, parsed = texts.fingerprint(), texts.load_all()
+    compiled.write_bytes(texts.compiled())
+    assert texts.seed(stamp) == parsed
+    assert Store(tmp_path / "store").text("flanders_1302.game.title", "en") == "Flanders 1302"
+    good = json.loads(compiled.read_bytes())
+    forged = {**good, "texts": {**good["texts"], "flanders_1302.game.title": {"en": "Forged"}}}
+    bad = [b"[1, 2", json.dumps({**forged, "fingerprint": "of other files"}).encode(),
+           json.dumps({**good, "texts": {"x": {"en": 1}}}).encode(), json.dumps({**good, "sections": {"g": "abc"}}).encode(),
+           json.dumps([good]).encode()]
+    for data in bad:
+        compiled.write_bytes(data)
+        assert texts.seed(stamp) == parsed
+    compiled.write_bytes(json.dumps(forged).encode())  # (of these files: it is what the build wrote)
+    assert texts.seed(stamp)[0]["flanders_1302.game.title"] == {"en": "Forged"}
+
+
 def test_everything_survives_a_restart(tmp_path):
     store = Store(tmp_path)
     sid = store.create_session("flanders_1302", CONFIG)

@@ -161,13 +161,16 @@ class Catalogue(StorageParts):
             stamp = text_data.fingerprint()
             current = meta.get(doc_id=1)
             if not current or current.get("fingerprint") != stamp:
-                values, sections = text_data.load_all()
-                with self._writing:
-                    self._texts_db.drop_tables()
-                    self._texts_db.table("texts").insert_multiple({"key": k, **v} for k, v in values.items())
-                    self._texts_db.table("sections").insert_multiple({"game": g, "ids": ids}
-                                                                     for g, ids in sections.items())
-                    self._texts_db.table("meta").insert({"fingerprint": stamp})
+                values, sections = text_data.seed(stamp)
+                tables: dict[str, list[dict[str, Any]]] = {"texts": [{"key": k, **v} for k, v in values.items()],
+                                                           "sections": [{"game": g, "ids": ids}
+                                                                        for g, ids in sections.items()],
+                                                           "meta": [{"fingerprint": stamp}]}
+                with self._writing:  # the whole file in one write, in place of what it held
+                    self._texts_db.storage.write({name: {str(i): doc for i, doc in enumerate(docs, start=1)}
+                                                  for name, docs in tables.items()})
+                for name in tables:
+                    self._texts_db.table(name).clear_cache()
             self._texts = {doc["key"]: {k: v for k, v in doc.items() if k != "key"}
                            for doc in self._texts_db.table("texts").all()}
             self.sections = {doc["game"]: doc["ids"] for doc in self._texts_db.table("sections").all()}

@@ -407,6 +407,7 @@ def app_files() -> dict[str, bytes]:
     files.update(_python_files(COMPANION, "companion/", OURS_LEFT_OUT))
     for path in texts.data_files():
         files[f"data/{path.name}"] = path.read_bytes()
+    files[f"data/{texts.COMPILED.name}"] = texts.compiled()
     for po in sorted(i18n.LOCALES_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po")):
         lang = po.parent.parent.name
         files[f"locales/{lang}/LC_MESSAGES/{i18n.DOMAIN}.mo"] = i18n.compile_po(po, lang)
