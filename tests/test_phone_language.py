@@ -9,6 +9,7 @@ import sys
 import time
 from types import SimpleNamespace
 
+import flet as ft
 import segno
 
 from companion import table
@@ -126,3 +127,55 @@ def test_the_browsers_tags_are_read_for_the_region():
     from companion.ui.app import browser_tags
     assert asyncio.run(browser_tags(Phone(None, ["en-GB", "cs"]))) == ["en-GB", "cs", "en-GB"]
     assert asyncio.run(browser_tags(Phone(None, fails=True))) == []
+
+
+class Tab:
+    """Just enough of ft.Page for make_main's first screen; the tasks it starts are kept, not run."""
+
+    def __init__(self):
+        self.controls, self.title, self.route, self.tasks, self.updates = [], "", "/", [], 0
+        self.pubsub = SimpleNamespace(subscribe=lambda handler: None)
+        self.session = SimpleNamespace(connection=object())
+
+    def navigate(self, route):
+        self.route = route
+
+    def update(self):
+        self.updates += 1
+
+    def run_task(self, handler, *args):
+        self.tasks.append(handler)
+
+    async def get_device_info(self):
+        raise AssertionError("the phone alone knows its browser's languages: it does not ask the phone")
+
+
+def texts_of(controls):
+    from companion.flet_internals import set_fields
+    for control in controls:
+        if isinstance(getattr(control, "value", None), str):
+            yield control.value
+        for _name, value in set_fields(control):
+            yield from texts_of([v for v in (value if isinstance(value, list) else [value]) if isinstance(v, ft.BaseControl)])
+
+
+def test_the_phone_alone_draws_its_first_screen_once_with_dates_in_the_browsers_region(monkeypatch):
+    """The browser entry passes navigator.languages: the home screen's dates are in their region at once,
+    with no question to the phone and no second draw (a second patch while the web client draws its
+    first frames)."""
+    from companion.games import GAMES
+    from companion.ui.app import make_main
+
+    monkeypatch.setattr(ViewModel, "browser", True)
+    store = Store(None)
+    store.set_setting("language", "en")
+    sid = store.create_session("carcassonne", GAMES["carcassonne"].new_config(
+        {"start": 0, "gifts": False, "players": [{"colour": "red", "name": "Anna"}, {"colour": "blue", "name": "Bořek"}]}))
+    tab = Tab()
+    make_main(store, languages=["en-GB", "en"])(tab)
+    start = tab.tasks[0]
+    asyncio.run(start())
+    created = store.sessions()[0]["created"]
+    assert store.sessions()[0]["id"] == sid
+    assert f"Started {format_when(created, 'en', year=False, clock=True, region='GB')}" in texts_of(tab.controls)
+    assert tab.updates == 2  # the dark page, then the home screen: drawn once

@@ -124,8 +124,12 @@ def _watch_connection(page: ft.Page, shell: Shell, vm: ViewModel) -> None:
     page.on_close = lambda e: (page.pubsub.unsubscribe_all(), shell.forget())  # no draw outlives it
 
 
-def make_main(store: Store, join: str | None = None) -> Callable[[ft.Page], None]:
-    """The entry point of each browser tab; `join` is the table's join link in table mode."""
+def make_main(store: Store, join: str | None = None, languages: Iterable[str] | None = None
+              ) -> Callable[[ft.Page], None]:
+    """The entry point of each browser tab; `join` is the table's join link in table mode. `languages`:
+    the browser's language tags when they are known before the tab connects (the phone alone reads
+    `navigator.languages` itself): the first screen then has its dates in their region, and is not
+    asked for them and drawn again."""
     qr = table.qr_svg(join) if join else None
 
     def main(page: ft.Page) -> None:
@@ -134,7 +138,7 @@ def make_main(store: Store, join: str | None = None) -> Callable[[ft.Page], None
         shell = Shell(page, vm, join, qr)
         prefs = shell.prefs = ft.SharedPreferences()
 
-        tags: list[str] = []       # the browser's languages: the dates follow their region
+        tags: list[str] = list(languages or ())  # the browser's languages: the dates follow their region
 
         def chose(lang: str) -> None:  # remembered on this phone: every phone its own language
             vm.t.region = browser_region(tags, lang)
@@ -158,12 +162,15 @@ def make_main(store: Store, join: str | None = None) -> Callable[[ft.Page], None
             if gone(page):
                 return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
             page.locale_configuration = locales(vm.lang)
+            if languages is not None:
+                vm.t.region = browser_region(tags, vm.lang)
             shell.follow_url(page.route or "/")
-            tags[:] = await browser_tags(page)     # after the first screen: it need not wait for them
-            region = browser_region(tags, vm.lang)
-            if region != vm.t.region and not gone(page):
-                vm.t.region = region             # dates as the browser's region writes them ("en-GB")
-                shell.render()
+            if languages is None:
+                tags[:] = await browser_tags(page)     # after the first screen: it need not wait for them
+                region = browser_region(tags, vm.lang)
+                if region != vm.t.region and not gone(page):
+                    vm.t.region = region             # dates as the browser's region writes them ("en-GB")
+                    shell.render()
 
         _watch_connection(page, shell, vm)
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \

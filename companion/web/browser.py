@@ -254,14 +254,16 @@ def app(browser: Browser, opening: asyncio.Future[PageStore | None]) -> Callable
         except OSError as error:
             say(page, "no-storage", _both(NO_STORAGE, reason=str(error)), colour=ERROR)
             return
-        make_main(store.start(browser))(page)
+        make_main(store.start(browser), languages=browser.languages)(page)
 
     return main
 
 
-#: What the start imports besides: the app's screens and what Flet's connection to Flutter imports
-#: when it starts (flet/messaging/pyodide_connection.py, which needs the page, is imported then).
-START_MODULES = ("companion.ui.app", "flet.messaging.protocol", "flet.messaging.session", "flet.pubsub.pubsub_hub")
+#: What the start imports besides: the app's screens, what Flet's connection to Flutter imports when it
+#: starts (flet/messaging/pyodide_connection.py, which needs the page, is imported then), `ft.run`'s
+#: module and the one a page imports to draw its first view.
+START_MODULES = ("companion.ui.app", "flet.messaging.protocol", "flet.messaging.session", "flet.pubsub.pubsub_hub",
+                 "flet.app", "flet.components.component")
 
 
 def prepare() -> None:
@@ -274,6 +276,7 @@ def prepare() -> None:
         importlib.import_module(module)
     for name in FLET_NAMES:
         getattr(ft, name)
+    ft.Icons.ADD  # noqa: B018 - Flet reads its table of icon names (the archive's: the app's) at the first one named
 
 
 def run() -> None:
