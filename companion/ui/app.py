@@ -154,6 +154,12 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid, by=None: page.pubsub.send_others((kind, sid, by))
 
+        def first_screen() -> None:
+            page.locale_configuration = locales(vm.lang)
+            if languages is not None:
+                vm.t.region = browser_region(tags, vm.lang)
+            shell.follow_url(page.route or "/")
+
         async def start() -> None:
             """The first screen, in the phone's language: its own choice, else its browser's (the phone
             alone keeps its choice in its own store, as before it was kept on the phone)."""
@@ -161,10 +167,7 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
                 vm.speak(await phone_language(page, prefs))
             if gone(page):
                 return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
-            page.locale_configuration = locales(vm.lang)
-            if languages is not None:
-                vm.t.region = browser_region(tags, vm.lang)
-            shell.follow_url(page.route or "/")
+            first_screen()
             if languages is None:
                 tags[:] = await browser_tags(page)     # after the first screen: it need not wait for them
                 region = browser_region(tags, vm.lang)
@@ -175,8 +178,14 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
         _watch_connection(page, shell, vm)
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
             and e.route != shell.url() else None  # (a forged event may carry no route)
-        page.update()  # the dark page (and the phone's services) while the phone says its language
-        page.run_task(start)
+        if languages is not None and vm.browser and store.setting("language") in LANGUAGES:
+            # Nothing to ask the phone (the phone alone): the dark page, its services and the first
+            # screen in one patch, where a patch of the dark page alone would be one more frame for
+            # the web client to draw while it starts.
+            first_screen()
+        else:
+            page.update()  # the dark page (and the phone's services) while the phone says its language
+            page.run_task(start)
         page.run_task(shell.recall_rules)
         page.run_task(keep_awake, wakelock)
 
