@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -78,11 +79,11 @@ def seed(stamp: str) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]]:
 
 def _well_formed(texts: object, sections: object) -> bool:
     """Whether `texts` and `sections` have the types `load_all` gives them."""
-    def strings(values: object) -> bool:
-        return isinstance(values, list | dict) and all(isinstance(value, str) for value in values) and (
-            not isinstance(values, dict) or all(isinstance(value, str) for value in values.values()))
+    def strings(values: Iterable[object]) -> bool:
+        return all(isinstance(value, str) for value in values)
     return (isinstance(texts, dict) and isinstance(sections, dict)
-            and all(isinstance(key, str) and isinstance(value, dict) and strings(value) for key, value in texts.items())
+            and all(isinstance(key, str) and isinstance(text, dict) and strings(text) and strings(text.values())
+                    for key, text in texts.items())
             and all(isinstance(key, str) and isinstance(ids, list) and strings(ids) for key, ids in sections.items()))
 
 

@@ -129,7 +129,7 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
     """The entry point of each browser tab; `join` is the table's join link in table mode. `languages`:
     the browser's language tags when they are known before the tab connects (the phone alone reads
     `navigator.languages` itself): the first screen then has its dates in their region, and is not
-    asked for them and drawn again."""
+    asked for them and drawn again; with the language known too, it is drawn at once."""
     qr = table.qr_svg(join) if join else None
 
     def main(page: ft.Page) -> None:
