@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -53,9 +53,10 @@ def _texts(game_id: str) -> frozenset[str]:
     return frozenset(texts.load(path)[0]) if path.exists() else frozenset()
 
 
-def teaches(game_id: str) -> bool:
-    """The game has teaching texts (the score sheet, the players' own game, has none)."""
-    return f"{game_id}.teach.card.win.title" in _texts(game_id)
+def teaches(game_id: str, keys: Container[str] | None = None) -> bool:
+    """The game has teaching texts (the score sheet, the players' own game, has none). `keys`: the text
+    keys already at hand (the app's rule-text table), else the game's data file is read."""
+    return f"{game_id}.teach.card.win.title" in (_texts(game_id) if keys is None else keys)
 
 
 @cache

@@ -372,6 +372,8 @@ def test_a_game_without_its_own_teach_module_falls_back_to_its_state_and_explain
     assert teach.variant("score_sheet", config) is None
     assert not teach.teaches("score_sheet")
     assert {g for g in GAMES if teach.teaches(g)} == {g for g in GAMES if f"{g}.teach.card.win.title" in TEXTS}
+    store = Store(None)  # the app asks its rule-text table, which says the same as the files
+    assert {g for g in GAMES if ViewModel(store).teaches(g)} == {g for g in GAMES if teach.teaches(g)}
 
 
 # ----------------------------------------------------------------------------------------------

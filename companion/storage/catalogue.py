@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import Any
 
 from tinydb import Query
@@ -182,7 +182,7 @@ class Catalogue(StorageParts):
             return key
         return entry.get(lang) or entry.get("en") or key
 
-    def text_keys(self) -> Iterable[str]:
+    def text_keys(self) -> Collection[str]:
         return self._texts.keys()
 
     # -- settings ------------------------------------------------------------------------------

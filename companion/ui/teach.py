@@ -25,9 +25,9 @@ if TYPE_CHECKING:
 
 def form_choice(shell: Frame, game_id: str) -> list[ft.Control]:
     """The new-game form's choice: "We know the game" or "Teach us"."""
-    if not teach.teaches(game_id):
-        return []
     _, vm = shell.vm.t, shell.vm
+    if not vm.teaches(game_id):
+        return []
     return [choice_chips("teach", [("no", _("We know the game")), ("yes", _("Teach us"))],
                          "yes" if vm.teach_next else "no", lambda v: vm.set_teach_next(v == "yes"))]
 

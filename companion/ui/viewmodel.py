@@ -161,7 +161,7 @@ class ViewModel(Records):
             config = game.new_config(form)
         except InvalidAction as error:
             return self._refuse(error)
-        if self.teach_next and teach.teaches(game_id):
+        if self.teach_next and self.teaches(game_id):
             # a group that has learnt this game before starts with teaching folded away (one tap opens it)
             config["teach"] = "folded" if teach.group(game_id, config) in self._taught_groups() else "open"
         self.teach_next = False
@@ -170,6 +170,11 @@ class ViewModel(Records):
         return self.open(sid)
 
     # -- teach mode ------------------------------------------------------------------------------
+
+    def teaches(self, game_id: str) -> bool:
+        """The game has teaching texts, as the rule-text table the app already holds says (no data file
+        read on the tap that opens the new-game form)."""
+        return teach.teaches(game_id, self.store.text_keys())
 
     def set_teach_next(self, on: bool) -> None:
         """The new-game form's "Teach us" switch."""
