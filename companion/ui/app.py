@@ -154,6 +154,9 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
         page.pubsub.subscribe(shell.on_broadcast)
         vm.on_saved = lambda kind, sid, by=None: page.pubsub.send_others((kind, sid, by))
 
+        # The phone alone keeps the language in its own store (as before it was kept on the phone).
+        language_known = vm.browser and store.setting("language") in LANGUAGES
+
         def first_screen() -> None:
             page.locale_configuration = locales(vm.lang)
             if languages is not None:
@@ -161,9 +164,8 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
             shell.follow_url(page.route or "/")
 
         async def start() -> None:
-            """The first screen, in the phone's language: its own choice, else its browser's (the phone
-            alone keeps its choice in its own store, as before it was kept on the phone)."""
-            if not (vm.browser and store.setting("language") in LANGUAGES):
+            """The first screen, in the phone's language: its own choice, else its browser's."""
+            if not language_known:
                 vm.speak(await phone_language(page, prefs))
             if gone(page):
                 return  # it left meanwhile: nothing to draw (its session closes after server.SESSION_TIMEOUT)
@@ -178,7 +180,7 @@ def make_main(store: Store, join: str | None = None, languages: Iterable[str] | 
         _watch_connection(page, shell, vm)
         page.on_route_change = lambda e: shell.follow_url(e.route) if isinstance(getattr(e, "route", None), str) \
             and e.route != shell.url() else None  # (a forged event may carry no route)
-        if languages is not None and vm.browser and store.setting("language") in LANGUAGES:
+        if language_known and languages is not None:
             # Nothing to ask the phone (the phone alone): the dark page, its services and the first
             # screen in one patch, where a patch of the dark page alone would be one more frame for
             # the web client to draw while it starts.
